@@ -1,0 +1,29 @@
+/**
+ * The error catalogue of the spec (shell.md §8, workspace.md §8) and other fixed user-facing texts.
+ * These strings are the English source; the UI translates them through Lingui using the same text
+ * as the message id, and the server sends them as `message` so any client shows the same words.
+ */
+export const Messages = {
+  unauthorized: 'This action is unauthorized.',
+  notFound: 'Not Found',
+  conflict: 'Updates overlapped, causing a hiccup. Please verify the latest data is correct.',
+  validationPrefix: 'Validation Error: ',
+  somethingWentWrong: 'Something Went Wrong',
+  emailNotVerified: 'Your email address is not verified.',
+  offlineAction: 'This action is not available when you are offline.',
+  offlineFeature: 'This feature is not available when offline',
+  stillOffline: 'still offline',
+  previewMode: 'This feature is not available in preview mode.',
+  refreshWithoutIndex: 'Cannot refresh without index',
+  refreshNotInitialized: 'Cannot refresh if not initialized',
+  missingAccessToken: 'Access Token does not have required property access_token.',
+  challengeFailed: 'Unable to obtain pre-clearance',
+  challengeTitle: 'One more step before you proceed...',
+  hookMissing: 'Hook missing or not loaded',
+  hookTestOk: 'Connection successful!',
+  pushDenied: 'User denied permissions!',
+  confirmDefault: 'Are you sure?',
+  desktopUpdate: 'A new version of the desktop application is available.',
+  noPermissionFor: (type: string) => `there is no permission for ${type}`,
+  fileTooLarge: (limitMb: number) => `The file is too large. It must be under ${limitMb} MB.`,
+} as const;

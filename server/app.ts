@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { AppContext } from './context';
+import { installErrorHandler } from './http/errors';
+import { modules } from './modules';
+import { isAppPath } from '../schema/routes';
+import { Messages } from '../schema/messages';
+import { PHOTO_MAX_BYTES } from '../schema/constants';
+
+/** Builds the HTTP app around a context. Listening is the caller's job (main.ts, tests). */
+export async function buildApp(ctx: AppContext, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: ctx.config.logLevel },
+    bodyLimit: 5 * 1024 * 1024,
+    trustProxy: true,
+  });
+  installErrorHandler(app);
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
+  app.decorate('ctx', ctx);
+
+  for (const register of modules) await register(app, ctx);
+
+  const indexHtml = path.join(ctx.config.webDir, 'index.html');
+  const hasWeb = fs.existsSync(indexHtml);
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: ctx.config.webDir, wildcard: false, index: false, serve: true, prefix: '/' });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0]!;
+    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/apps/') || url.startsWith('/app/');
+    const isAsset = /\.[a-z0-9]{1,8}$/i.test(url);
+    if (!isApi && !isAsset && request.method === 'GET' && hasWeb) {
+      // Unknown app paths still get the app (it renders the not-found page) but with status 404.
+      const status = isAppPath(url) ? 200 : 404;
+      return reply.status(status).type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    }
+    return reply.status(404).send({ message: Messages.notFound, type: 'not_found' });
+  });
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}

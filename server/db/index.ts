@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { PGlitePool } from './pglite-pool';
+import type { Database } from './types';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** Opens PostgreSQL when a URL is given, otherwise PGlite with its files under `dataDir/pglite`. */
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir?: string; pglite?: PGlite }): Promise<DatabaseHandle> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  let pglite = opts.pglite;
+  if (!pglite) {
+    const dir = path.join(opts.dataDir ?? 'data', 'pglite');
+    fs.mkdirSync(dir, { recursive: true });
+    pglite = new PGlite(dir);
+  }
+  const instance = pglite;
+  await instance.waitReady;
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: new PGlitePool(instance) as never }) });
+  return {
+    db,
+    kind: 'pglite',
+    async close() {
+      await db.destroy();
+      if (!instance.closed) await instance.close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { PGlite } from '@electric-sql/pglite';
+
+/**
+ * A minimal `pg.Pool` look-alike over one PGlite instance, so Kysely's PostgresDialect drives the
+ * embedded database exactly as it drives a PostgreSQL server.
+ *
+ * PGlite is a single connection: a transaction opened by one Kysely connection would otherwise
+ * interleave with queries from another, so each `connect()` takes an exclusive turn until `release()`.
+ */
+export class PGlitePool {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly pg: PGlite) {}
+
+  async connect() {
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => (release = resolve));
+    const previous = this.tail;
+    this.tail = previous.then(() => turn);
+    await previous;
+    const pg = this.pg;
+    return {
+      async query(sql: string, params?: readonly unknown[]) {
+        const result = await pg.query(sql, params as unknown[] | undefined);
+        return {
+          rows: result.rows,
+          rowCount: result.affectedRows ?? 0,
+          command: commandOf(sql),
+        };
+      },
+      release() {
+        release();
+      },
+    };
+  }
+
+  async end() {
+    await this.tail;
+  }
+}
+
+function commandOf(sql: string): string {
+  const match = /^\s*(?:with\b[\s\S]*?\)\s*)?(insert|update|delete|merge|select)\b/i.exec(sql);
+  return match ? match[1]!.toUpperCase() : 'SELECT';
+}

@@ -1,0 +1,44 @@
+import type { Generated, Json, NullableTimestamp, Timestamp } from '../types';
+
+export interface UserPreferences {
+  workspaceSortOrder?: number[];
+  api_dev_helper?: boolean;
+  usedCancelCoupon?: boolean;
+  [key: string]: unknown;
+}
+
+export interface AccountTables {
+  users: {
+    id: Generated<number>;
+    email: string;
+    name: string;
+    password_hash: string | null;
+    photo_url: string | null;
+    locale: string;
+    timezone: string | null;
+    start_of_week: number | null;
+    theme: number;
+    preferences: Json<UserPreferences>;
+    source: string | null;
+    email_verified_at: NullableTimestamp;
+    totp_secret: string | null;
+    totp_enabled_at: NullableTimestamp;
+    /** The last TOTP time step accepted, so a code cannot be used twice. */
+    totp_last_step: number | null;
+    recovery_codes: Json<string[]>;
+    reauthenticated_at: NullableTimestamp;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+  };
+  /** One row per signed-in session; tokens are stored only as SHA-256 hashes. */
+  access_tokens: {
+    id: Generated<number>;
+    user_id: number;
+    access_hash: string;
+    refresh_hash: string;
+    expires_at: Timestamp;
+    refresh_expires_at: Timestamp;
+    created_at: Timestamp;
+    revoked_at: NullableTimestamp;
+  };
+}

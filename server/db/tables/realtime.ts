@@ -1,0 +1,2 @@
+/** Realtime keeps no tables today; declared so the module owns its place. */
+export interface RealtimeTables {}

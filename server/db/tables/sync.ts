@@ -1,0 +1,2 @@
+/** Tables of the sync engine (records, change log, idempotency keys). Filled by the sync module. */
+export interface SyncTables {}

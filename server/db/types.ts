@@ -1,0 +1,17 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Each domain module declares its own tables in
+ * `server/db/tables/<module>.ts`; this interface joins them.
+ */
+import type { AccountTables } from './tables/accounts';
+import type { WorkspaceTables } from './tables/workspaces';
+import type { SyncTables } from './tables/sync';
+import type { RealtimeTables } from './tables/realtime';
+
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables {}
+
+export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+export type Json<T> = ColumnType<T, string, string>;
+export type { Generated };

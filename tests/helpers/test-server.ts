@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../server/app';
+import { loadConfig, type ServerConfig } from '../../server/config';
+import { createMailer, readOutbox } from '../../server/mail/mailer';
+import { silentBroadcaster, type AppContext, type Broadcaster } from '../../server/context';
+import { freshDatabase } from './test-db';
+
+export interface TestServer {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** Moves the server's clock; `now()` returns the base time plus this offset. */
+  advance(ms: number): void;
+  outbox(): ReturnType<typeof readOutbox>;
+  /** Starts listening on a random loopback port (for real clients: pusher-js, fetch) and returns the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A real server on a fresh database, for one test file (call in beforeAll). */
+export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster } = {}): Promise<TestServer> {
+  const handle = await freshDatabase();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
+  const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
+  let offset = 0;
+  const ctx: AppContext = {
+    db: handle.db,
+    config,
+    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
+    broadcaster: opts.broadcaster ?? silentBroadcaster,
+    now: () => new Date(Date.now() + offset),
+  };
+  const app = await buildApp(ctx, { logger: false });
+  return {
+    app,
+    ctx,
+    advance(ms) {
+      offset += ms;
+    },
+    outbox: () => readOutbox(path.join(dataDir, 'outbox')),
+    async listen() {
+      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      return address;
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Shorthand for a JSON request through inject, with an optional bearer token. */
+export async function api(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH',
+  url: string,
+  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<LightMyRequestResponse & { json<T = any>(): T }> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const response = await app.inject({ method, url, headers, ...(opts.body !== undefined ? { payload: opts.body as object } : {}) });
+  return response as never;
+}

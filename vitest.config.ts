@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit, engine and server suites. e2e has its own config (vitest.e2e.config.ts).
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.{ts,tsx}'],
+    globalSetup: ['tests/helpers/global-setup.ts'],
+    environment: 'node',
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: 'test' },
+  },
+});

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end suites: Debian chromium driven by playwright-core against the built app and a real
+// server. One file at a time: each starts its own server and browser, and the machine has 2 cores.
+export default defineConfig({
+  test: {
+    include: ['e2e/**/*.test.ts'],
+    globalSetup: ['tests/helpers/global-setup.ts'],
+    environment: 'node',
+    pool: 'forks',
+    maxWorkers: 1,
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    env: { NODE_ENV: 'test' },
+  },
+});
