@@ -1,9 +1,11 @@
 import type { Migration } from '../migrate';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
+import { m0010_account_tokens } from './0010_account_tokens';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
   m0001_accounts,
   m0002_workspaces,
+  m0010_account_tokens,
 ];

@@ -41,4 +41,18 @@ export interface AccountTables {
     created_at: Timestamp;
     revoked_at: NullableTimestamp;
   };
+  /** Single-use mailed tokens (password reset, email verification); only hashes are stored. */
+  account_tokens: {
+    id: Generated<number>;
+    kind: AccountTokenKind;
+    user_id: number;
+    /** The address the mail went to: a verification confirms exactly this address. */
+    email: string;
+    token_hash: string;
+    expires_at: Timestamp;
+    used_at: NullableTimestamp;
+    created_at: Timestamp;
+  };
 }
+
+export type AccountTokenKind = 'password_reset' | 'verify_email';
