@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/**
+ * The synced record kinds and their zod validators, shared by the server (authoritative
+ * validation) and the sync worker (types, local checks). See docs/sync-protocol.md.
+ *
+ * Objects are "loose": fields not named here are kept, so a screen can add a display field
+ * (an icon, a colour) without a protocol change. The named fields are checked strictly.
+ * Fields the server owns (team_id, created_by, created_at, updated_at, deleted_at, user_id of a
+ * reaction) are overwritten by the server on save whatever the client sends.
+ */
+
+/** Client-generated ids: nanoid's alphabet; a value's id joins two ids with a dot (see valueIdFor). */
+export const RECORD_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64})?$/;
+export const recordId = z.string().regex(RECORD_ID_PATTERN, 'must be a client id (letters, digits, _ and -)');
+const isoTime = z.iso.datetime({ offset: true });
+const userId = z.number().int().positive();
+const permissionEntries = z.record(z.string().min(1), z.enum(['allow', 'deny']));
+
+/** What every synced record carries. */
+export const baseRecord = z.looseObject({
+  id: recordId,
+  /** Conflict counter: a new record starts at 0, its first save carries 1, each save adds one. */
+  row_version: z.number().int().min(0),
+  created_at: isoTime.optional(),
+  updated_at: isoTime.nullable().optional(),
+  team_id: z.number().int().positive().optional(),
+  /** The root folder (board) the record lives in; a board's board_id is its own id. */
+  board_id: recordId,
+});
+
+/** A folder; a board is a root folder (parent_id null, board_id = id). */
+export const folderRecord = baseRecord.extend({
+  parent_id: recordId.nullable(),
+  name: z.string().trim().min(1, 'enter the board name').max(255),
+  position: z.number().finite().default(0),
+  hidden: z.boolean().default(false),
+  is_public: z.boolean().default(false),
+  /** Board/folder members (user ids). */
+  user_ids: z.array(userId).default([]),
+  permissions: permissionEntries.default({}),
+  inherited_permissions: permissionEntries.optional(),
+  final_permissions: z.array(z.string().min(1)).default([]),
+  created_by: userId.nullable().optional(),
+  deleted_at: isoTime.nullable().optional(),
+});
+
+export const FOLDER_VIEW_VISIBILITIES = ['shared', 'personal', 'locked'] as const;
+export const folderViewRecord = baseRecord.extend({
+  folder_id: recordId,
+  name: z.string().trim().min(1).max(255),
+  /** table, kanban, calendar, gantt, … (the view screens own the list). */
+  kind: z.string().min(1).max(64),
+  visibility: z.enum(FOLDER_VIEW_VISIBILITIES).default('shared'),
+  owner_id: userId.nullable().optional(),
+  position: z.number().finite().default(0),
+  settings: z.record(z.string(), z.unknown()).default({}),
+});
+
+export const attributeRecord = baseRecord.extend({
+  /** The folder (or board) the attribute is defined on. */
+  folder_id: recordId,
+  name: z.string().trim().min(1).max(255),
+  /** label, members, date, long-text, email, reference, checkbox, button, attachments, custom-id, time-tracking, … */
+  kind: z.string().min(1).max(64),
+  position: z.number().finite().default(0),
+  hidden: z.boolean().default(false),
+  settings: z.record(z.string(), z.unknown()).default({}),
+  deleted_at: isoTime.nullable().optional(),
+});
+
+export const itemRecord = baseRecord.extend({
+  folder_id: recordId,
+  name: z.string().max(10_000).default(''),
+  position: z.number().finite().default(0),
+  created_by: userId.nullable().optional(),
+  deleted_at: isoTime.nullable().optional(),
+});
+
+/**
+ * One value per item × attribute. Its id is derived (valueIdFor) so two clients creating the
+ * same value offline collide on the id and the second gets a 409 instead of a duplicate.
+ */
+export const valueRecord = baseRecord
+  .extend({
+    item_id: recordId,
+    attribute_id: recordId,
+    value: z.json(),
+  })
+  .refine((v) => v.id === valueIdFor(v.item_id, v.attribute_id), {
+    message: 'a value id must be "{item_id}.{attribute_id}"',
+    path: ['id'],
+  });
+
+export function valueIdFor(itemId: string, attributeId: string): string {
+  return `${itemId}.${attributeId}`;
+}
+
+export const commentRecord = baseRecord.extend({
+  item_id: recordId,
+  parent_id: recordId.nullable().default(null),
+  /** html is sanitised by the server before it is stored. */
+  text: z.object({ html: z.string().min(1).max(100_000) }),
+  pinned: z.boolean().default(false),
+  created_by: userId.nullable().optional(),
+});
+
+export const commentReactionRecord = baseRecord.extend({
+  comment_id: recordId,
+  reaction: z.string().trim().min(1).max(64),
+  user_id: userId.optional(),
+});
+
+export const timeEntryRecord = baseRecord.extend({
+  item_id: recordId.nullable(),
+  attribute_id: recordId.nullable(),
+  description: z.string().max(10_000).nullable().default(null),
+  started_at: isoTime,
+  /** null while running. */
+  ended_at: isoTime.nullable().default(null),
+  created_by: userId.nullable().optional(),
+});
+
+export type BaseRecord = z.infer<typeof baseRecord>;
+export type FolderRecord = z.infer<typeof folderRecord>;
+export type FolderViewRecord = z.infer<typeof folderViewRecord>;
+export type AttributeRecord = z.infer<typeof attributeRecord>;
+export type ItemRecord = z.infer<typeof itemRecord>;
+export type ValueRecord = z.infer<typeof valueRecord>;
+export type CommentRecord = z.infer<typeof commentRecord>;
+export type CommentReactionRecord = z.infer<typeof commentReactionRecord>;
+export type TimeEntryRecord = z.infer<typeof timeEntryRecord>;
+
+/** Time-tracking attribute settings (workspace.md §3). */
+export const timeTrackingSettings = z.looseObject({
+  allowParallel: z.boolean().default(false),
+  sharedEntries: z.boolean().default(true),
+});
+export type TimeTrackingSettings = z.infer<typeof timeTrackingSettings>;
