@@ -4,7 +4,8 @@ import { openDatabase } from './db/index';
 import { migrate } from './db/migrate';
 import { buildApp } from './app';
 import { createMailer } from './mail/mailer';
-import { silentBroadcaster, type AppContext } from './context';
+import type { AppContext } from './context';
+import { createBroadcaster, realtimeTuningFromEnv } from './realtime/broadcaster';
 import { seedDemo } from './demo/seed';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
@@ -16,7 +17,7 @@ async function main() {
     db: handle.db,
     config,
     mailer: createMailer({ outboxDir: path.join(config.dataDir, 'outbox'), smtpUrl: config.smtpUrl, from: config.mailFrom }),
-    broadcaster: silentBroadcaster,
+    broadcaster: createBroadcaster(config, realtimeTuningFromEnv()),
     now: () => new Date(),
   };
   const app = await buildApp(ctx);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { appVarsRoutes } from './app-vars/routes';
+import { realtimeRoutes } from './realtime/routes';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -8,4 +9,5 @@ export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<v
 /** Every API module, registered in this order. Add a line for yours. */
 export const modules: Module[] = [
   appVarsRoutes,
+  realtimeRoutes,
 ];

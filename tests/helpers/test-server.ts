@@ -7,6 +7,7 @@ import { loadConfig, type ServerConfig } from '../../server/config';
 import { createMailer, readOutbox } from '../../server/mail/mailer';
 import { silentBroadcaster, type AppContext, type Broadcaster } from '../../server/context';
 import { freshDatabase } from './test-db';
+import { createBroadcaster, type RealtimeTuning } from '../../server/realtime/broadcaster';
 
 export interface TestServer {
   app: FastifyInstance;
@@ -20,7 +21,7 @@ export interface TestServer {
 }
 
 /** A real server on a fresh database, for one test file (call in beforeAll). */
-export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster } = {}): Promise<TestServer> {
+export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster; realtime?: boolean | RealtimeTuning } = {}): Promise<TestServer> {
   const handle = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
   const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
@@ -29,7 +30,8 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
     db: handle.db,
     config,
     mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: opts.broadcaster ?? silentBroadcaster,
+    // `realtime` attaches the embedded Pusher-protocol server (reach it after listen()).
+    broadcaster: opts.broadcaster ?? (opts.realtime ? createBroadcaster(config, opts.realtime === true ? {} : opts.realtime) : silentBroadcaster),
     now: () => new Date(Date.now() + offset),
   };
   const app = await buildApp(ctx, { logger: false });

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { embeddedServerOf } from './broadcaster';
+import { registerHttpPublishApi } from './http-api';
+import { multiAuthRoutes } from './multi-auth';
+
+/**
+ * The realtime module: channel authorisation for every deployment, and — when the app's
+ * broadcaster is the embedded one — the Pusher WebSocket endpoint at /app/{key} on the app's own
+ * HTTP server plus the signed HTTP publish API at /apps/{appId}/….
+ */
+export async function realtimeRoutes(app: FastifyInstance, ctx: AppContext) {
+  multiAuthRoutes(app, ctx);
+  const embedded = embeddedServerOf(ctx.broadcaster);
+  if (!embedded) return;
+  embedded.attach(app.server);
+  await registerHttpPublishApi(app, embedded);
+  // Before the HTTP server closes: open WebSockets would otherwise keep it waiting.
+  app.addHook('preClose', async () => {
+    await embedded.close();
+  });
+}
