@@ -1,0 +1,54 @@
+import { useLayoutEffect, useState, type RefObject } from 'react';
+import { computePosition, isRtl, type Placement, type Position } from './position';
+
+/**
+ * Keeps a fixed-position floating element next to its anchor while open (re-measured on scroll
+ * and resize). `anchorPoint` places it at a point instead (context menus at the pointer).
+ */
+export function useFloating(
+  open: boolean,
+  anchor: RefObject<HTMLElement | null>,
+  floating: RefObject<HTMLElement | null>,
+  placement: Placement,
+  options: { distance?: number; anchorPoint?: { x: number; y: number } | null } = {},
+): Position | null {
+  const [position, setPosition] = useState<Position | null>(null);
+  const { distance, anchorPoint } = options;
+  const pointX = anchorPoint?.x;
+  const pointY = anchorPoint?.y;
+
+  useLayoutEffect(() => {
+    if (!open) {
+      setPosition(null);
+      return;
+    }
+    const update = () => {
+      const el = floating.current;
+      const anchorEl = anchor.current;
+      if (!el || (!anchorEl && pointX === undefined)) return;
+      const rect =
+        pointX !== undefined && pointY !== undefined
+          ? { top: pointY, left: pointX, width: 0, height: 0 }
+          : anchorEl!.getBoundingClientRect();
+      setPosition(
+        computePosition({
+          anchor: rect,
+          floating: { width: el.offsetWidth, height: el.offsetHeight },
+          viewport: { width: window.innerWidth, height: window.innerHeight },
+          placement,
+          distance,
+          rtl: isRtl(anchorEl ?? el),
+        }),
+      );
+    };
+    update();
+    window.addEventListener('resize', update);
+    window.addEventListener('scroll', update, true);
+    return () => {
+      window.removeEventListener('resize', update);
+      window.removeEventListener('scroll', update, true);
+    };
+  }, [open, anchor, floating, placement.side, placement.align, distance, pointX, pointY]);
+
+  return position;
+}
