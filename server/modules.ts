@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { appVarsRoutes } from './app-vars/routes';
+import { accountsRoutes } from './accounts/routes';
+import { filesRoutes } from './files/routes';
 import { realtimeRoutes } from './realtime/routes';
+import { workspacesRoutes } from './workspaces/routes';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -9,5 +12,8 @@ export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<v
 /** Every API module, registered in this order. Add a line for yours. */
 export const modules: Module[] = [
   appVarsRoutes,
+  accountsRoutes,
+  filesRoutes,
   realtimeRoutes,
+  workspacesRoutes,
 ];

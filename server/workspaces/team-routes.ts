@@ -1,0 +1,147 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { optionalUser, requireUser } from '../auth/guard';
+import { parseBody } from '../http/errors';
+import { requireRecentAuth } from '../auth/reauth';
+import { readImageUpload } from '../files/upload';
+import { deleteUpload, saveUpload } from '../files/storage';
+import { Permission, type RoleOrGuest } from '../../schema/permissions';
+import { parseTeamId, requireMemberAccess, requireOwner, requireTeamPermission, type TeamRow } from './access';
+import { teamView, verifiedMemberCount, type TeamView } from './views';
+import { ownedSubscriptions, subscriptionForNewWorkspace, subscriptionView } from './subscriptions';
+import { createTeamBody, updateTeamBody } from './validators';
+import { publishTeamDeleted, publishTeamSaved } from './events';
+
+type IdParams = { Params: { id: string } };
+
+async function viewOf(ctx: AppContext, team: TeamRow, role: RoleOrGuest): Promise<TeamView> {
+  return teamView(team, role, await verifiedMemberCount(ctx.db, team.id));
+}
+
+/** Broadcast copy: user_role differs per reader, so it is left out (readers know their role). */
+function broadcastTeam(ctx: AppContext, view: TeamView) {
+  const { user_role: _role, ...team } = view;
+  return publishTeamSaved(ctx, team as TeamView);
+}
+
+/** Workspaces themselves: read, create, update, delete, photo; the user's list and subscriptions. */
+export function teamRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get<IdParams>('/api/teams/:id', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const { team, role } = await requireMemberAccess(ctx, user, parseTeamId(request.params.id));
+    return { data: await viewOf(ctx, team, role) };
+  });
+
+  app.post('/api/teams', async (request, reply) => {
+    const user = await requireUser(ctx.db, request);
+    const body = parseBody(createTeamBody, request.body);
+    const now = ctx.now();
+    const team = await ctx.db.transaction().execute(async (trx) => {
+      const subscription = await subscriptionForNewWorkspace(trx, user.id, now, body.subscription_id);
+      const created = await trx
+        .insertInto('teams')
+        .values({ name: body.name, owner_id: user.id, subscription_id: subscription.id, photo_url: null, use_custom_logo: false, whitelabel_settings: null, domain: null, permissions: JSON.stringify({}), row_version: 1, created_at: now, updated_at: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await trx.insertInto('team_members').values({ team_id: created.id, user_id: user.id, role: 'owner', verified_at: now, invited_by: null, created_at: now }).execute();
+      return created;
+    });
+    return reply.status(201).send({ data: await viewOf(ctx, team, 'owner') });
+  });
+
+  app.put<IdParams>('/api/teams/:id', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const teamId = parseTeamId(request.params.id);
+    const { role } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_WORKSPACE_SETTINGS);
+    const body = parseBody(updateTeamBody, request.body);
+    const team = await ctx.db
+      .updateTable('teams')
+      .set((eb) => ({
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.use_custom_logo !== undefined ? { use_custom_logo: body.use_custom_logo } : {}),
+        ...(body.domain !== undefined ? { domain: body.domain === null ? null : body.domain.toLowerCase() } : {}),
+        row_version: eb('row_version', '+', 1),
+        updated_at: ctx.now(),
+      }))
+      .where('id', '=', teamId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const view = await viewOf(ctx, team, role);
+    await broadcastTeam(ctx, view);
+    return { data: view };
+  });
+
+  app.delete<IdParams>('/api/teams/:id', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const teamId = parseTeamId(request.params.id);
+    const { team } = await requireMemberAccess(ctx, user, teamId);
+    requireOwner(team, user);
+    requireRecentAuth(ctx, request, user);
+    // Boards, records, members and invitations go with the team (foreign keys cascade).
+    await ctx.db.deleteFrom('teams').where('id', '=', teamId).execute();
+    await deleteUpload(ctx, team.photo_url).catch(() => undefined);
+    await publishTeamDeleted(ctx, teamId);
+    return { data: { id: teamId } };
+  });
+
+  app.post<IdParams>('/api/teams/:id/photo', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const teamId = parseTeamId(request.params.id);
+    const { team, role } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_WORKSPACE_SETTINGS);
+    const image = await readImageUpload(request, 'photo');
+    const url = await saveUpload(ctx, 'team-photos', image.data, image.ext);
+    const updated = await ctx.db
+      .updateTable('teams')
+      .set((eb) => ({ photo_url: url, row_version: eb('row_version', '+', 1), updated_at: ctx.now() }))
+      .where('id', '=', teamId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await deleteUpload(ctx, team.photo_url).catch(() => undefined);
+    const view = await viewOf(ctx, updated, role);
+    await broadcastTeam(ctx, view);
+    return { data: view };
+  });
+
+  app.delete<IdParams>('/api/teams/:id/photo', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const teamId = parseTeamId(request.params.id);
+    const { team, role } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_WORKSPACE_SETTINGS);
+    const updated = await ctx.db
+      .updateTable('teams')
+      .set((eb) => ({ photo_url: null, row_version: eb('row_version', '+', 1), updated_at: ctx.now() }))
+      .where('id', '=', teamId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await deleteUpload(ctx, team.photo_url).catch(() => undefined);
+    const view = await viewOf(ctx, updated, role);
+    await broadcastTeam(ctx, view);
+    return { data: view };
+  });
+
+  /** The workspaces the user is a verified member of (pending invitations are not listed). */
+  app.get('/api/me/workspaces', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const rows = await ctx.db
+      .selectFrom('teams')
+      .innerJoin('team_members', 'team_members.team_id', 'teams.id')
+      .selectAll('teams')
+      .select('team_members.role as member_role')
+      .where('team_members.user_id', '=', user.id)
+      .where('team_members.verified_at', 'is not', null)
+      .orderBy('teams.id')
+      .execute();
+    const data = await Promise.all(
+      rows.map(({ member_role, ...team }) => viewOf(ctx, team as TeamRow, team.owner_id === user.id ? 'owner' : member_role)),
+    );
+    return { data };
+  });
+
+  /** The signed-in user's subscriptions; anonymous visitors (guests) get an empty list. */
+  app.get('/api/subscription', async (request) => {
+    const user = await optionalUser(ctx.db, request);
+    if (!user) return { data: [] };
+    const now = ctx.now();
+    const subs = await ownedSubscriptions(ctx.db, user.id, now);
+    return { data: await Promise.all(subs.map((s) => subscriptionView(ctx.db, s, now))) };
+  });
+}
