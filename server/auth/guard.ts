@@ -27,7 +27,9 @@ export async function optionalUser(db: Kysely<Database>, request: FastifyRequest
   const token = bearerOf(request);
   let user: UserRow | null = null;
   if (token) {
-    const session = await userIdForAccessToken(db, token);
+    // The app's clock (tests move it); plain wall time when the request has no app context.
+    const now = request.server?.ctx?.now() ?? new Date();
+    const session = await userIdForAccessToken(db, token, now);
     if (session) {
       user = (await db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst()) ?? null;
       request.sessionId = session.sessionId;

@@ -1,0 +1,210 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError, parseBody } from '../http/errors';
+import { optionalUser, requireUser, type UserRow } from '../auth/guard';
+import { issueTokens, revokeAllSessions, revokeSession, rotateTokens, sessionForRefreshToken } from '../auth/tokens';
+import { REAUTH_WINDOW_MS } from '../../schema/constants';
+import { enforce, type AccountLimits } from './limits';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password';
+import { checkSecondFactor } from './two-factor';
+import { claimInvitedUser, createUser, findUserByEmail, findUserById, normalizeEmail, profileOf } from './service';
+import { invitationHandler } from './invitation-hook';
+import { clearRefreshCookie, deliverTokens, refreshCookieOf } from './session-cookie';
+import { consumeAccountToken, issueAccountToken, peekAccountToken } from './mail-tokens';
+import { sendPasswordChangedNotice, sendPasswordResetMail, sendVerificationMail } from './mails';
+import {
+  forgotPasswordBody,
+  loginBody,
+  logoutBody,
+  passwordOnlyBody,
+  refreshBody,
+  registerBody,
+  resetPasswordBody,
+  verifyEmailBody,
+} from './validators';
+
+export const INVALID_CREDENTIALS = 'These credentials do not match our records.';
+export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
+export const INVALID_RESET_LINK = 'This password reset link is invalid or has expired.';
+export const INVALID_VERIFY_LINK = 'This verification link is invalid or has expired.';
+export const INVALID_INVITATION = 'This invitation is not valid.';
+export const NO_PASSWORD = 'Your account does not use a password.';
+export const RESET_MAIL_SENT = 'If an account exists for that email, we have sent a password reset link.';
+const DEFAULT_INTENDED = '/home';
+
+const invalidCredentials = () => new ApiError(422, INVALID_CREDENTIALS, 'invalid_credentials');
+const sessionExpired = () => new ApiError(401, SESSION_EXPIRED, 'session_expired');
+
+/** Login, registration, token refresh, logout, reauthentication, password reset, email verification. */
+export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountLimits) {
+  /** Sends a fresh verification link to the user's current address. */
+  async function mailVerification(user: UserRow) {
+    const token = await issueAccountToken(ctx, 'verify_email', user.id, user.email);
+    await sendVerificationMail(ctx, user.email, token);
+  }
+
+  app.post('/api/auth/login', async (request, reply) => {
+    const body = parseBody(loginBody, request.body);
+    const email = normalizeEmail(body.email);
+    const ip = request.ip;
+    enforce(reply, [limits.loginPerIp, ip], [limits.loginPerAccount, email]);
+    const failed = () => {
+      limits.loginPerIp.hit(ip);
+      limits.loginPerAccount.hit(email);
+    };
+
+    const user = await findUserByEmail(ctx.db, email);
+    // Unknown address and pending (password-less) accounts cost a hash too and get the same answer.
+    const ok = user?.password_hash ? await verifyPassword(body.password, user.password_hash) : (await verifyPassword(body.password, await decoyHash())) && false;
+    if (!user || !ok) {
+      failed();
+      throw invalidCredentials();
+    }
+    try {
+      await checkSecondFactor(ctx, user, body);
+    } catch (error) {
+      if (error instanceof ApiError && error.type === 'two_factor_invalid') failed();
+      throw error;
+    }
+    limits.loginPerAccount.clear(email);
+    if (needsRehash(user.password_hash!)) {
+      await ctx.db.updateTable('users').set({ password_hash: await hashPassword(body.password) }).where('id', '=', user.id).execute();
+    }
+    const tokens = await issueTokens(ctx.db, user.id, ctx.now());
+    return { intended: body.intended ?? DEFAULT_INTENDED, ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };
+  });
+
+  app.post('/api/auth/register', async (request, reply) => {
+    const body = parseBody(registerBody, request.body);
+    enforce(reply, [limits.registerPerIp, request.ip]);
+    limits.registerPerIp.hit(request.ip);
+
+    let user: UserRow;
+    if (body.invitation) {
+      const handler = invitationHandler();
+      const invited = handler ? await handler.resolve(ctx, body.invitation) : null;
+      if (!invited || normalizeEmail(invited.email) !== normalizeEmail(body.email)) {
+        throw new ApiError(422, INVALID_INVITATION, 'invalid_invitation', [`invitation: ${INVALID_INVITATION}`]);
+      }
+      user = await claimInvitedUser(ctx, { userId: invited.userId, name: body.name, password: body.password, locale: body.locale, source: body.source });
+      await handler!.claimed?.(ctx, body.invitation, user);
+    } else {
+      user = await createUser(ctx, { email: body.email, name: body.name, password: body.password, locale: body.locale, source: body.source });
+      await mailVerification(user);
+    }
+    const tokens = await issueTokens(ctx.db, user.id, ctx.now());
+    reply.status(201);
+    return { intended: body.intended ?? DEFAULT_INTENDED, user: profileOf(user), ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };
+  });
+
+  app.post('/api/auth/refresh', async (request, reply) => {
+    const body = parseBody(refreshBody, request.body);
+    const fromBody = body.refresh_token;
+    const token = fromBody ?? refreshCookieOf(request);
+    if (!token) throw sessionExpired();
+    const rotated = await rotateTokens(ctx.db, token, ctx.now());
+    if (!rotated) {
+      if (fromBody === undefined) clearRefreshCookie(ctx, reply);
+      throw sessionExpired();
+    }
+    return deliverTokens(ctx, reply, rotated.tokens, fromBody !== undefined);
+  });
+
+  // Logout always succeeds for the caller: it ends whichever session the bearer token or the
+  // refresh token (body or cookie) names, clears the cookie, and says where to go.
+  app.post('/api/auth/logout', async (request, reply) => {
+    const body = parseBody(logoutBody, request.body);
+    const now = ctx.now();
+    if (await optionalUser(ctx.db, request)) await revokeSession(ctx.db, request.sessionId!, now);
+    const refresh = body.refresh_token ?? refreshCookieOf(request);
+    const byRefresh = refresh ? await sessionForRefreshToken(ctx.db, refresh, now) : null;
+    if (byRefresh) await revokeSession(ctx.db, byRefresh.sessionId, now);
+    clearRefreshCookie(ctx, reply);
+    return { redirect: '/login' };
+  });
+
+  app.post('/api/auth/reauthenticate', async (request, reply) => {
+    const user = await requireUser(ctx.db, request);
+    const body = parseBody(passwordOnlyBody, request.body);
+    const key = String(user.id);
+    enforce(reply, [limits.reauthPerUser, key]);
+    if (!user.password_hash) throw new ApiError(422, NO_PASSWORD, 'no_password');
+    if (!(await verifyPassword(body.password, user.password_hash))) {
+      limits.reauthPerUser.hit(key);
+      throw new ApiError(422, 'The password is incorrect.', 'validation', ['password: The password is incorrect.']);
+    }
+    limits.reauthPerUser.clear(key);
+    const now = ctx.now();
+    await ctx.db.updateTable('users').set({ reauthenticated_at: now }).where('id', '=', user.id).execute();
+    return { reauthenticated_at: now.toISOString(), valid_until: new Date(now.getTime() + REAUTH_WINDOW_MS).toISOString() };
+  });
+
+  // Always the same answer, whether or not the address has an account (no enumeration).
+  app.post('/api/auth/forgot-password', async (request, reply) => {
+    const body = parseBody(forgotPasswordBody, request.body);
+    const email = normalizeEmail(body.email);
+    enforce(reply, [limits.resetMailPerIp, request.ip], [limits.resetMailPerAccount, email]);
+    limits.resetMailPerIp.hit(request.ip);
+    limits.resetMailPerAccount.hit(email);
+    const user = await findUserByEmail(ctx.db, email);
+    if (user) {
+      const token = await issueAccountToken(ctx, 'password_reset', user.id, user.email);
+      await sendPasswordResetMail(ctx, user.email, token);
+    }
+    return { message: RESET_MAIL_SENT };
+  });
+
+  app.post('/api/auth/reset-password', async (request, reply) => {
+    const body = parseBody(resetPasswordBody, request.body);
+    const ip = request.ip;
+    enforce(reply, [limits.resetAttemptPerIp, ip]);
+    const refuse = () => {
+      limits.resetAttemptPerIp.hit(ip);
+      return new ApiError(422, INVALID_RESET_LINK, 'invalid_token', [`token: ${INVALID_RESET_LINK}`]);
+    };
+    // The link carries the address; a token presented with another address is refused unused.
+    const peek = await peekAccountToken(ctx, 'password_reset', body.token);
+    if (!peek || normalizeEmail(peek.email) !== normalizeEmail(body.email)) throw refuse();
+    const used = await consumeAccountToken(ctx, 'password_reset', body.token);
+    if (!used) throw refuse();
+    const user = await findUserById(ctx.db, used.userId);
+    if (!user || normalizeEmail(user.email) !== normalizeEmail(used.email)) throw refuse();
+
+    const now = ctx.now();
+    await ctx.db
+      .updateTable('users')
+      // The mail reached the address, so it is verified; any privileged window closes.
+      .set({ password_hash: await hashPassword(body.password), email_verified_at: user.email_verified_at ?? now, reauthenticated_at: null, updated_at: now })
+      .where('id', '=', user.id)
+      .execute();
+    await revokeAllSessions(ctx.db, user.id, now);
+    limits.loginPerAccount.clear(normalizeEmail(user.email));
+    await sendPasswordChangedNotice(ctx, user.email);
+    return { message: 'Your password has been reset. Please sign in.', redirect: '/login' };
+  });
+
+  // Public: the link may be opened in a browser where the user is not signed in.
+  app.post('/api/auth/verify-email', async (request) => {
+    const body = parseBody(verifyEmailBody, request.body);
+    const used = await consumeAccountToken(ctx, 'verify_email', body.token);
+    const user = used ? await findUserById(ctx.db, used.userId) : undefined;
+    // A link for an address the account no longer has (changed since) verifies nothing.
+    if (!used || !user || normalizeEmail(user.email) !== normalizeEmail(used.email)) {
+      throw new ApiError(422, INVALID_VERIFY_LINK, 'invalid_token', [`token: ${INVALID_VERIFY_LINK}`]);
+    }
+    if (!user.email_verified_at) {
+      await ctx.db.updateTable('users').set({ email_verified_at: ctx.now(), updated_at: ctx.now() }).where('id', '=', user.id).execute();
+    }
+    return { message: 'Your email address is verified.', email_verified: true };
+  });
+
+  app.post('/api/auth/verify-email/resend', async (request, reply) => {
+    const user = await requireUser(ctx.db, request);
+    if (user.email_verified_at) throw new ApiError(422, 'Your email address is already verified.', 'already_verified');
+    const key = String(user.id);
+    enforce(reply, [limits.verifyMailPerUser, key]);
+    limits.verifyMailPerUser.hit(key);
+    await mailVerification(user);
+    return { message: `We have sent a new verification link to ${user.email}.` };
+  });
+}

@@ -1,0 +1,95 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError, parseBody } from '../http/errors';
+import { requireUser } from '../auth/guard';
+import { requireRecentAuth } from '../auth/reauth';
+import type { UserPreferences } from '../db/tables/accounts';
+import { deleteUpload, saveUpload } from '../files/storage';
+import { readImageUpload } from '../files/upload';
+import { EMAIL_TAKEN, findUserByEmail, normalizeEmail, profileOf } from './service';
+import { issueAccountToken } from './mail-tokens';
+import { sendEmailChangedNotice, sendVerificationMail } from './mails';
+import { changeEmailBody, profileBody } from './validators';
+
+/** Preferences merge key by key; a key sent as null is removed. */
+function mergePreferences(current: UserPreferences, patch: Record<string, unknown>): UserPreferences {
+  const next: UserPreferences = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else if (value !== undefined) next[key] = value;
+  }
+  return next;
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
+
+/** The signed-in user's own profile: GET/PUT /api/me, PUT /api/me/email, POST/DELETE /api/me/photo. */
+export function meRoutes(app: FastifyInstance, ctx: AppContext) {
+  app.get('/api/me', async (request) => profileOf(await requireUser(ctx.db, request)));
+
+  app.put('/api/me', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const body = parseBody(profileBody, request.body);
+    const updated = await ctx.db
+      .updateTable('users')
+      .set({
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.locale !== undefined ? { locale: body.locale } : {}),
+        ...(body.timezone !== undefined ? { timezone: body.timezone } : {}),
+        ...(body.start_of_week !== undefined ? { start_of_week: body.start_of_week } : {}),
+        ...(body.theme !== undefined ? { theme: body.theme } : {}),
+        ...(body.preferences !== undefined ? { preferences: JSON.stringify(mergePreferences(user.preferences ?? {}, body.preferences)) } : {}),
+        updated_at: ctx.now(),
+      })
+      .where('id', '=', user.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return profileOf(updated);
+  });
+
+  // The new address takes effect at once but is unverified until its link is opened; the old
+  // address is told. Needs the password within 30 minutes (an account-takeover step otherwise).
+  app.put('/api/me/email', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const body = parseBody(changeEmailBody, request.body);
+    requireRecentAuth(ctx, request, user);
+    const email = normalizeEmail(body.email);
+    if (email === normalizeEmail(user.email)) {
+      throw new ApiError(422, 'Validation Error: email: is already your email address', 'validation', ['email: is already your email address']);
+    }
+    const taken = await findUserByEmail(ctx.db, email);
+    if (taken) throw new ApiError(422, EMAIL_TAKEN, 'validation', [`email: ${EMAIL_TAKEN}`]);
+    let updated;
+    try {
+      updated = await ctx.db
+        .updateTable('users')
+        .set({ email, email_verified_at: null, updated_at: ctx.now() })
+        .where('id', '=', user.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new ApiError(422, EMAIL_TAKEN, 'validation', [`email: ${EMAIL_TAKEN}`]);
+      throw error;
+    }
+    const token = await issueAccountToken(ctx, 'verify_email', user.id, email);
+    await sendVerificationMail(ctx, email, token);
+    await sendEmailChangedNotice(ctx, user.email, email);
+    return profileOf(updated);
+  });
+
+  app.post('/api/me/photo', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const image = await readImageUpload(request, 'photo');
+    const url = await saveUpload(ctx, 'photos', image.data, image.ext);
+    const updated = await ctx.db.updateTable('users').set({ photo_url: url, updated_at: ctx.now() }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+    await deleteUpload(ctx, user.photo_url);
+    return profileOf(updated);
+  });
+
+  app.delete('/api/me/photo', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const updated = await ctx.db.updateTable('users').set({ photo_url: null, updated_at: ctx.now() }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+    await deleteUpload(ctx, user.photo_url);
+    return profileOf(updated);
+  });
+}

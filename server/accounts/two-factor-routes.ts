@@ -1,0 +1,56 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { ApiError, parseBody } from '../http/errors';
+import { requireUser } from '../auth/guard';
+import { requireRecentAuth } from '../auth/reauth';
+import { enforce, type AccountLimits } from './limits';
+import { confirmTwoFactor, disableTwoFactor, regenerateRecoveryCodes, startTwoFactor } from './two-factor';
+import { codeBody } from './validators';
+
+/**
+ * Two-factor settings (profile.twoFactor): status, start (secret + QR), confirm with a code (then
+ * the recovery codes are shown, once), new recovery codes, disable. Changes need a recent password.
+ */
+export function twoFactorRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountLimits) {
+  app.get('/api/me/two-factor', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    return {
+      enabled: user.totp_enabled_at !== null,
+      pending_confirmation: user.totp_enabled_at === null && user.totp_secret !== null,
+      recovery_codes_left: user.totp_enabled_at ? (user.recovery_codes ?? []).length : 0,
+    };
+  });
+
+  app.post('/api/me/two-factor', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    requireRecentAuth(ctx, request, user);
+    return startTwoFactor(ctx, user);
+  });
+
+  app.post('/api/me/two-factor/confirm', async (request, reply) => {
+    const user = await requireUser(ctx.db, request);
+    const body = parseBody(codeBody, request.body);
+    requireRecentAuth(ctx, request, user);
+    const key = String(user.id);
+    enforce(reply, [limits.twoFactorPerUser, key]);
+    try {
+      return { recovery_codes: await confirmTwoFactor(ctx, user, body.code) };
+    } catch (error) {
+      if (error instanceof ApiError && error.type === 'two_factor_invalid') limits.twoFactorPerUser.hit(key);
+      throw error;
+    }
+  });
+
+  app.post('/api/me/two-factor/recovery-codes', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    requireRecentAuth(ctx, request, user);
+    return { recovery_codes: await regenerateRecoveryCodes(ctx, user) };
+  });
+
+  app.delete('/api/me/two-factor', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    requireRecentAuth(ctx, request, user);
+    await disableTwoFactor(ctx, user);
+    return { enabled: false };
+  });
+}
