@@ -3,8 +3,6 @@ import type { AppContext } from './context';
 import { appVarsRoutes } from './app-vars/routes';
 import { accountsRoutes } from './accounts/routes';
 import { filesRoutes } from './files/routes';
-import { accountsRoutes } from './accounts/routes';
-import { filesRoutes } from './files/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { workspacesRoutes } from './workspaces/routes';
 
@@ -14,8 +12,6 @@ export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<v
 /** Every API module, registered in this order. Add a line for yours. */
 export const modules: Module[] = [
   appVarsRoutes,
-  accountsRoutes,
-  filesRoutes,
   accountsRoutes,
   filesRoutes,
   realtimeRoutes,
