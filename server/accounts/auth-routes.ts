@@ -8,7 +8,7 @@ import { enforce, type AccountLimits } from './limits';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password';
 import { checkSecondFactor } from './two-factor';
 import { claimInvitedUser, createUser, findUserByEmail, findUserById, normalizeEmail, profileOf } from './service';
-import { invitationHandler } from './invitation-hook';
+import { acceptInvitation, findInvitation } from '../workspaces/invitations';
 import { clearRefreshCookie, deliverTokens, refreshCookieOf } from './session-cookie';
 import { consumeAccountToken, issueAccountToken, peekAccountToken } from './mail-tokens';
 import { sendPasswordChangedNotice, sendPasswordResetMail, sendVerificationMail } from './mails';
@@ -80,21 +80,31 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     limits.registerPerIp.hit(request.ip);
 
     let user: UserRow;
+    let intended = body.intended ?? DEFAULT_INTENDED;
+    let invitation: { accepted: boolean; team_id?: number; message?: string } | undefined;
     if (body.invitation) {
-      const handler = invitationHandler();
-      const invited = handler ? await handler.resolve(ctx, body.invitation) : null;
-      if (!invited || normalizeEmail(invited.email) !== normalizeEmail(body.email)) {
-        throw new ApiError(422, INVALID_INVITATION, 'invalid_invitation', [`invitation: ${INVALID_INVITATION}`]);
+      // The invitation mail reached this address: registering claims the pending account made for it.
+      const open = await findInvitation(ctx, body.invitation);
+      if (!open || normalizeEmail(open.email) !== normalizeEmail(body.email)) {
+        throw new ApiError(422, INVALID_INVITATION, 'invitation_invalid', [`invitation: ${INVALID_INVITATION}`]);
       }
-      user = await claimInvitedUser(ctx, { userId: invited.userId, name: body.name, password: body.password, locale: body.locale, source: body.source });
-      await handler!.claimed?.(ctx, body.invitation, user);
+      user = await claimInvitedUser(ctx, { userId: open.user_id, name: body.name, password: body.password, locale: body.locale, source: body.source });
+      try {
+        const accepted = await acceptInvitation(ctx, body.invitation, user.id);
+        invitation = { accepted: true, team_id: accepted.team_id };
+        intended = accepted.board_id ? `/b/${accepted.board_id}` : `/team/${accepted.team_id}`;
+      } catch (error) {
+        // The account exists now; only the membership went away meanwhile (removed, or accepted twice).
+        if (!(error instanceof ApiError)) throw error;
+        invitation = { accepted: false, message: error.message };
+      }
     } else {
       user = await createUser(ctx, { email: body.email, name: body.name, password: body.password, locale: body.locale, source: body.source });
       await mailVerification(user);
     }
     const tokens = await issueTokens(ctx.db, user.id, ctx.now());
     reply.status(201);
-    return { intended: body.intended ?? DEFAULT_INTENDED, user: profileOf(user), ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };
+    return { intended, user: profileOf(user), ...(invitation ? { invitation } : {}), ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };
   });
 
   app.post('/api/auth/refresh', async (request, reply) => {
