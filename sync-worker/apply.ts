@@ -1,0 +1,180 @@
+/**
+ * Applies the decisions of merge.ts to the database: answers to requests, changes from elsewhere
+ * (realtime events and /changes deltas) and index loads. Each entry point is one transaction.
+ */
+import Dexie from 'dexie';
+import type { UserDb } from './db';
+import type { Emitter } from './events';
+import { afterApplied, afterConflict, afterRejected, applyRemoteChange, isNewer } from './merge';
+import type { Settled } from './queue';
+import type { ConflictEntry, DraftEntry, QueuedRequest, StoredRecord, SyncRecord } from './types';
+
+export const toStored = (collection: string, record: SyncRecord): StoredRecord => ({ ...record, collection });
+
+export function fromStored(row: StoredRecord | undefined | null): SyncRecord | null {
+  if (!row) return null;
+  const { collection: _collection, ...record } = row;
+  return record as SyncRecord;
+}
+
+const pairKey = (collection: string, id: string) => `${collection}\u0000${id}`;
+
+/** Writes `value` as the local copy: a record, null to remove, undefined to leave alone. */
+function decide(puts: StoredRecord[], deletes: [string, string][], collection: string, id: string, value: SyncRecord | null | undefined) {
+  if (value === undefined) return;
+  if (value === null) deletes.push([collection, id]);
+  else puts.push(toStored(collection, value));
+}
+
+/**
+ * Settles answered requests: applied ones leave the queue (the server copy is kept unless a later
+ * local edit is pending); 409s become conflicts and the remote copy is adopted (later edits of that
+ * record are part of the conflict's local copy); refusals restore the previous copy.
+ */
+export async function settleRequests(db: UserDb, results: Settled[], events: Emitter, now: number): Promise<void> {
+  const conflicts: ConflictEntry[] = [];
+  const rejected: { request: QueuedRequest; status: number; message: string }[] = [];
+  const t = db.strict;
+  await t.transaction('rw', [t.records, t.failedRequests, t.conflicts, t.drafts], async () => {
+    const pairs = results.map((r) => [r.request.collection, r.request.id] as [string, string]);
+    const chains = new Map<string, QueuedRequest[]>();
+    for (const row of await t.failedRequests.where('[collection+id]').anyOf(pairs).toArray()) {
+      const k = pairKey(row.collection, row.id);
+      const list = chains.get(k) ?? [];
+      list.push(row);
+      chains.set(k, list);
+    }
+    for (const list of chains.values()) list.sort((a, b) => a.seq - b.seq);
+    const locals = new Map<string, SyncRecord | null>();
+    const stored = await t.records.bulkGet(pairs);
+    pairs.forEach(([c, id], i) => locals.set(pairKey(c, id), fromStored(stored[i])));
+
+    const removeKeys = new Set<string>();
+    const puts: StoredRecord[] = [];
+    const deletes: [string, string][] = [];
+    for (const { request, outcome } of results) {
+      const k = pairKey(request.collection, request.id);
+      const chain = (chains.get(k) ?? []).filter((r) => !removeKeys.has(r.key));
+      const later = chain.filter((r) => r.seq > request.seq);
+      const local = locals.get(k) ?? null;
+      let next: SyncRecord | null | undefined;
+      if (outcome.kind === 'applied') {
+        removeKeys.add(request.key);
+        next = afterApplied(request, outcome.record, local, later.length > 0);
+      } else if (outcome.kind === 'conflict') {
+        // What the user last meant for this record: the newest request of its chain.
+        const latest = later.length ? later[later.length - 1]! : request;
+        const { conflict, adopt } = afterConflict(latest.method === 'delete' ? null : latest.item, outcome.remote);
+        conflicts.push({ collection: request.collection, id: request.id, ...conflict, time: now });
+        for (const r of [request, ...later]) removeKeys.add(r.key);
+        next = adopt;
+      } else if (outcome.kind === 'rejected') {
+        // Later edits were built on the refused one: they go too, and each is reported.
+        for (const r of [request, ...later]) removeKeys.add(r.key);
+        for (const r of [request, ...later]) rejected.push({ request: r, status: outcome.status, message: outcome.message });
+        next = afterRejected(request);
+      } else {
+        continue;
+      }
+      if (next !== undefined) locals.set(k, next);
+      decide(puts, deletes, request.collection, request.id, next);
+    }
+    if (removeKeys.size) await t.failedRequests.bulkDelete([...removeKeys]);
+    if (deletes.length) await t.records.bulkDelete(deletes);
+    if (puts.length) await t.records.bulkPut(dedupeLast(puts));
+    if (conflicts.length) await t.conflicts.bulkAdd(conflicts);
+  });
+  for (const c of conflicts) events.emit('conflict', c);
+  for (const r of rejected) {
+    events.emit('rejected', { collection: r.request.collection, id: r.request.id, method: r.request.method, status: r.status, message: r.message });
+  }
+}
+
+/** Later puts of the same record replace earlier ones (bulkPut keeps the last anyway; this keeps it explicit). */
+function dedupeLast(rows: StoredRecord[]): StoredRecord[] {
+  const map = new Map<string, StoredRecord>();
+  for (const row of rows) map.set(pairKey(row.collection, row.id), row);
+  return [...map.values()];
+}
+
+export interface RemoteChange {
+  collection: string;
+  op: 'saved' | 'deleted';
+  record: SyncRecord | null;
+  id?: string;
+}
+
+/**
+ * Applies saved/deleted changes from elsewhere, each only if newer (merge.ts). A record with an
+ * open draft keeps showing the draft; the newer copy becomes what discarding it restores.
+ */
+export async function applyRemoteChanges(db: UserDb, changes: RemoteChange[]): Promise<number> {
+  if (changes.length === 0) return 0;
+  const t = db.relaxed;
+  return t.transaction('rw', [t.records, t.drafts], async () => {
+    const pairs = changes.map((c) => [c.collection, String(c.record?.id ?? c.id)] as [string, string]);
+    const [stored, drafts] = await Promise.all([t.records.bulkGet(pairs), t.drafts.bulkGet(pairs)]);
+    const locals = new Map<string, SyncRecord | null>();
+    pairs.forEach(([c, id], i) => locals.set(pairKey(c, id), fromStored(stored[i])));
+    const draftOf = new Map<string, DraftEntry>();
+    pairs.forEach(([c, id], i) => drafts[i] && draftOf.set(pairKey(c, id), drafts[i]!));
+    const puts: StoredRecord[] = [];
+    const deletes: [string, string][] = [];
+    const draftPuts: DraftEntry[] = [];
+    let applied = 0;
+    changes.forEach((change, i) => {
+      const [collection, id] = pairs[i]!;
+      const k = pairKey(collection, id);
+      const draft = draftOf.get(k);
+      if (draft) {
+        const next = applyRemoteChange(draft.previous, change.op, change.record);
+        if (next !== undefined) {
+          draft.previous = next;
+          draftPuts.push(draft);
+          applied++;
+        }
+        return;
+      }
+      const next = applyRemoteChange(locals.get(k) ?? null, change.op, change.record);
+      if (next === undefined) return;
+      locals.set(k, next);
+      decide(puts, deletes, collection, id, next);
+      applied++;
+    });
+    if (deletes.length) await t.records.bulkDelete(deletes);
+    if (puts.length) await t.records.bulkPut(dedupeLast(puts));
+    if (draftPuts.length) await t.drafts.bulkPut(draftPuts);
+    return applied;
+  });
+}
+
+/**
+ * Replaces what we hold for one index address (a collection of one board) with the server's list:
+ * newer-or-equal server copies are taken, local copies the server no longer lists are removed —
+ * except records with pending requests or drafts, which stay as the user left them.
+ */
+export async function replaceIndex(db: UserDb, collection: string, boardId: string, serverRecords: SyncRecord[]): Promise<void> {
+  const t = db.relaxed;
+  await t.transaction('rw', [t.records, t.failedRequests, t.drafts], async () => {
+    const [localRows, pendingRows, draftRows] = await Promise.all([
+      t.records.where('[collection+board_id]').equals([collection, boardId]).toArray(),
+      t.failedRequests.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray(),
+      t.drafts.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray(),
+    ]);
+    const busy = new Set<string>([...pendingRows.map((r) => r.id), ...draftRows.map((d) => d.id)]);
+    const local = new Map(localRows.map((r) => [r.id, r]));
+    const puts: StoredRecord[] = [];
+    const listed = new Set<string>();
+    for (const record of serverRecords) {
+      listed.add(record.id);
+      if (busy.has(record.id)) continue;
+      const mine = local.get(record.id);
+      if (!mine || record.row_version >= mine.row_version) puts.push(toStored(collection, record));
+    }
+    const gone = localRows.filter((r) => !listed.has(r.id) && !busy.has(r.id)).map((r) => [collection, r.id] as [string, string]);
+    if (gone.length) await t.records.bulkDelete(gone);
+    if (puts.length) await t.records.bulkPut(puts);
+  });
+}
+
+export { isNewer };

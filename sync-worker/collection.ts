@@ -1,0 +1,70 @@
+/**
+ * One collection at one index address (a collection of one board): its first load (init) and
+ * its refreshes. Refresh is allowed only after initialisation and needs an index address
+ * (shell.md §4, §8); a realtime `refresh` event reloads it.
+ */
+import { Messages } from '../schema/messages';
+import { indexAddress, type CollectionDefinition } from '../schema/collections';
+import type { SyncRecord } from './types';
+
+export interface IndexAnswer {
+  data: SyncRecord[];
+  cursor: number | null;
+}
+
+/** Loads an index address and stores what it lists; answers the server's cursor. */
+export type IndexLoader = (collection: string, boardId: string, address: string) => Promise<IndexAnswer>;
+
+export class Collection {
+  private initializedFlag = false;
+  private loading: Promise<IndexAnswer> | null = null;
+
+  constructor(
+    readonly def: CollectionDefinition,
+    readonly teamId: number,
+    readonly boardId: string | null,
+    private readonly loader: IndexLoader,
+  ) {}
+
+  get name(): string {
+    return this.def.name;
+  }
+
+  get initialized(): boolean {
+    return this.initializedFlag;
+  }
+
+  /** The GET address of this collection's index, or null when it has none (no board). */
+  get address(): string | null {
+    return this.boardId === null ? null : indexAddress(this.teamId, this.def, this.boardId);
+  }
+
+  /** First load. Later calls share the running load. */
+  async init(): Promise<IndexAnswer> {
+    const answer = await this.load();
+    this.initializedFlag = true;
+    return answer;
+  }
+
+  /** For a collection filled another way (events only): it counts as initialised without a load. */
+  markInitialized(): void {
+    this.initializedFlag = true;
+  }
+
+  /** Reloads from the index address; only after init, and only with an address. */
+  async refresh(): Promise<IndexAnswer> {
+    if (!this.initializedFlag) throw new Error(Messages.refreshNotInitialized);
+    return this.load();
+  }
+
+  private load(): Promise<IndexAnswer> {
+    const address = this.address;
+    if (address === null || this.boardId === null) return Promise.reject(new Error(Messages.refreshWithoutIndex));
+    if (!this.loading) {
+      this.loading = this.loader(this.def.name, this.boardId, address).finally(() => {
+        this.loading = null;
+      });
+    }
+    return this.loading;
+  }
+}

@@ -1,0 +1,458 @@
+/**
+ * The sync engine of one signed-in user: the commands the app sends (save, delete, drafts, open a
+ * board, refresh, preview), the changes that arrive (realtime events, /changes deltas, index
+ * loads) and the reconnect work. Rules come from merge.ts, storage from apply.ts, sending from
+ * queue.ts, connectivity from connection.ts.
+ *
+ * Entry points for the realtime client (sync-worker/realtime/): `applyRemote(event)` for board
+ * events (saved / deleted / refresh) and `connection.realtimePong()`, `.realtimeReconnected()`,
+ * `.realtimeDropped()`.
+ */
+import { boardChannel, collectionByName, collectionList, type CollectionDefinition } from '../schema/collections';
+import { toastMessageFor, type ApiErrorBody } from '../schema/api-error';
+import { applyRemoteChanges, fromStored, replaceIndex, settleRequests, toStored, type RemoteChange } from './apply';
+import type { Clock, Random } from './clock';
+import { Collection, type IndexAnswer } from './collection';
+import { Connection } from './connection';
+import { isQuotaError, type UserDb } from './db';
+import type { Emitter } from './events';
+import type { HttpClient } from './http';
+import { planDelete, planSave } from './merge';
+import { OfflineError, RequestQueue } from './queue';
+import type { DraftEntry, QueuedRequest, RemoteEvent, SyncRecord } from './types';
+
+/** A request answered with an error status (reads and direct calls; queued writes never throw this). */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+  ) {
+    super(toastMessageFor(status, body));
+    this.name = 'ApiRequestError';
+  }
+}
+
+export interface EngineOptions {
+  db: UserDb;
+  http: HttpClient;
+  clock: Clock;
+  random: Random;
+  events: Emitter;
+  newId: () => string;
+  initiallyOnline?: boolean;
+  batchSize?: number;
+  parallelCalls?: number;
+  /** Disconnect grace after an offline signal (connection.ts). */
+  graceMs?: number;
+}
+
+export interface WriteOptions {
+  /** The workspace; defaults to the record's team_id, then the open board's workspace. */
+  teamId?: number;
+  /** Requests with the same transaction id apply on the server all together or not at all. */
+  transaction?: string | null;
+}
+
+/** A command the database could not store (quota): kept in memory and tried again. */
+type Overflow = () => Promise<unknown>;
+
+export class SyncEngine {
+  readonly connection: Connection;
+  readonly queue: RequestQueue;
+  private readonly collections = new Map<string, Collection>();
+  private openRef: { teamId: number; boardId: string } | null = null;
+  private preview = false;
+  private seq = 0;
+  private overflow: Overflow[] = [];
+  private stopped = false;
+
+  private constructor(private readonly opts: EngineOptions) {
+    this.connection = new Connection(
+      opts.clock,
+      opts.random,
+      {
+        onReconnect: () => this.onReconnect(),
+        onDelayedSync: () => void this.fullSync().catch(() => undefined),
+        onStatus: (status) => opts.events.emit('connection', { status }),
+      },
+      opts.initiallyOnline ?? true,
+      opts.graceMs,
+    );
+    this.queue = new RequestQueue({
+      db: opts.db,
+      http: opts.http,
+      clock: opts.clock,
+      events: opts.events,
+      newId: opts.newId,
+      isOnline: () => this.connection.online,
+      settle: (results) => settleRequests(opts.db, results, opts.events, opts.clock.now()),
+      batchSize: opts.batchSize,
+      parallelCalls: opts.parallelCalls,
+    });
+  }
+
+  static async create(opts: EngineOptions): Promise<SyncEngine> {
+    const engine = new SyncEngine(opts);
+    const last = await opts.db.relaxed.failedRequests.orderBy('seq').last();
+    engine.seq = last?.seq ?? 0;
+    return engine;
+  }
+
+  get db(): UserDb {
+    return this.opts.db;
+  }
+
+  get openBoardRef(): { teamId: number; boardId: string } | null {
+    return this.openRef;
+  }
+
+  /** Waits until the queue has nothing it can send right now (tests, sign-out). */
+  async idle(): Promise<void> {
+    await this.queue.flush();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.queue.stop();
+    this.connection.dispose();
+  }
+
+  // ── preview ───────────────────────────────────────────────────────────────────────────────
+  /** Preview (pretend) mode: edits apply locally, nothing is sent or queued. */
+  setPreview(on: boolean): void {
+    this.preview = on;
+  }
+
+  get isPreview(): boolean {
+    return this.preview;
+  }
+
+  // ── saves and deletes ─────────────────────────────────────────────────────────────────────
+  /**
+   * Saves a record: applied locally at once with row_version raised by one, then sent (or kept as
+   * a failed request when offline). An unchanged save changes and sends nothing. Returns the
+   * local copy.
+   */
+  async save(collection: string, record: SyncRecord, options: WriteOptions = {}): Promise<SyncRecord | null> {
+    const def = this.definition(collection);
+    checkRecord(record);
+    const teamId = this.teamFor(record, options);
+    let result: SyncRecord | null;
+    try {
+      result = await this.strictTx(() => this.saveInTx(def, teamId, record, options));
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+      this.holdOverflow(() => this.save(collection, record, options));
+      return record;
+    }
+    this.afterWrite();
+    return result;
+  }
+
+  /** Deletes a record: removed locally at once, then the delete is sent. */
+  async delete(collection: string, id: string, options: WriteOptions = {}): Promise<void> {
+    const def = this.definition(collection);
+    try {
+      await this.strictTx(async () => {
+        const t = this.db.strict;
+        const current = fromStored(await t.records.get([def.name, id]));
+        const draft = await t.drafts.get([def.name, id]);
+        const base = draft ? draft.previous : current;
+        if (draft) await t.drafts.delete([def.name, id]);
+        await t.records.delete([def.name, id]);
+        if (this.preview) return;
+        const tail = await this.tailOf(def.name, id);
+        const plan = planDelete(base, tail);
+        if (plan.kind === 'unchanged') return;
+        if (plan.kind === 'revert') {
+          await t.failedRequests.delete(plan.drop.key);
+          return;
+        }
+        const teamId = this.teamFor(plan.old, options);
+        if (plan.replaces) {
+          await t.failedRequests.put({ ...plan.replaces, method: 'delete', item: null, old: plan.old });
+        } else {
+          await t.failedRequests.add(this.newRequest(def, teamId, id, 'delete', null, plan.old, plan.old.board_id, options));
+        }
+      });
+    } catch (error) {
+      if (!isQuotaError(error)) throw error;
+      this.holdOverflow(() => this.delete(collection, id, options));
+      return;
+    }
+    this.afterWrite();
+  }
+
+  // ── drafts ────────────────────────────────────────────────────────────────────────────────
+  /** Shows an edit locally without saving it; discard brings back what was there before. */
+  async addDraft(collection: string, record: SyncRecord): Promise<void> {
+    const def = this.definition(collection);
+    checkRecord(record);
+    await this.strictTx(async () => {
+      const t = this.db.strict;
+      const current = fromStored(await t.records.get([def.name, record.id]));
+      const existing = await t.drafts.get([def.name, record.id]);
+      const previous = existing ? existing.previous : current;
+      const shown = { ...record, row_version: current?.row_version ?? record.row_version };
+      const entry: DraftEntry = { collection: def.name, id: record.id, draft: shown, previous, time: this.opts.clock.now() };
+      await t.drafts.put(entry);
+      await t.records.put(toStored(def.name, shown));
+    });
+  }
+
+  /** Drops a draft and restores the copy it covered (or removes a record that was only a draft). */
+  async discardDraft(collection: string, id: string): Promise<void> {
+    const def = this.definition(collection);
+    await this.strictTx(async () => {
+      const t = this.db.strict;
+      const draft = await t.drafts.get([def.name, id]);
+      if (!draft) return;
+      await t.drafts.delete([def.name, id]);
+      if (draft.previous) await t.records.put(toStored(def.name, draft.previous));
+      else await t.records.delete([def.name, id]);
+    });
+  }
+
+  /** Saves a draft for real (in the same transaction that removes the draft). */
+  async flushDraft(collection: string, id: string, options: WriteOptions = {}): Promise<SyncRecord | null> {
+    const def = this.definition(collection);
+    const draft = await this.db.relaxed.drafts.get([def.name, id]);
+    if (!draft) return null;
+    const teamId = this.teamFor(draft.draft, options);
+    const result = await this.strictTx(() => this.saveInTx(def, teamId, draft.draft, options));
+    this.afterWrite();
+    return result;
+  }
+
+  listDrafts(): Promise<DraftEntry[]> {
+    return this.db.relaxed.drafts.toArray();
+  }
+
+  // ── queue controls ────────────────────────────────────────────────────────────────────────
+  setQueueing(on: boolean): Promise<void> {
+    return this.queue.setQueueing(on);
+  }
+
+  flush(): Promise<void> {
+    return this.queue.flush();
+  }
+
+  /** The user's retry of failed requests: "still offline" while offline. */
+  retryFailed(): Promise<void> {
+    return this.queue.retry();
+  }
+
+  // ── loading ───────────────────────────────────────────────────────────────────────────────
+  /** The collection of one board (created on first use). */
+  collection(teamId: number, collection: string, boardId: string | null): Collection {
+    const def = this.definition(collection);
+    const key = `${teamId}\u0000${def.name}\u0000${boardId ?? ''}`;
+    let found = this.collections.get(key);
+    if (!found) {
+      found = new Collection(def, teamId, boardId, (name, board, address) => this.loadIndex(name, board, address));
+      this.collections.set(key, found);
+    }
+    return found;
+  }
+
+  /** Loads every collection of a board, remembers it as the open board and catches up. */
+  async openBoard(teamId: number, boardId: string): Promise<void> {
+    this.openRef = { teamId, boardId };
+    const answers = await Promise.all(collectionList.map((def) => this.collection(teamId, def.name, boardId).init()));
+    const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
+    const key = `cursor:${teamId}`;
+    const known = await this.db.relaxed.meta.get(key);
+    if (!known && cursors.length) await this.db.relaxed.meta.put({ key, value: Math.min(...cursors) });
+    this.opts.events.emit('loaded', { teamId, boardId });
+    if (known) await this.catchUp(teamId);
+  }
+
+  /** Reloads one collection of a board (shell.md: only after initialisation, with an address). */
+  refresh(teamId: number, collection: string, boardId: string | null): Promise<IndexAnswer> {
+    return this.collection(teamId, collection, boardId).refresh();
+  }
+
+  /** The delta since our cursor: only what was missed (DESIGN.md §3). */
+  async catchUp(teamId = this.openRef?.teamId): Promise<number> {
+    if (teamId === undefined || !this.connection.online) return 0;
+    const key = `cursor:${teamId}`;
+    const known = await this.db.relaxed.meta.get(key);
+    if (!known || typeof known.value !== 'number') return 0;
+    let cursor = known.value;
+    let applied = 0;
+    for (;;) {
+      const response = await this.opts.http.request<{ data: { collection: string; id: string; op: 'saved' | 'deleted'; record: SyncRecord | null }[]; cursor: number }>(
+        'get',
+        `/api/${teamId}/changes?after=${cursor}`,
+      );
+      if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
+      const changes: RemoteChange[] = response.body.data.map((c) => ({ collection: c.collection, op: c.op, record: c.record, id: c.id }));
+      applied += await applyRemoteChanges(this.db, changes);
+      const next = response.body.cursor;
+      if (typeof next !== 'number' || next <= cursor) break;
+      cursor = next;
+      await this.db.relaxed.meta.put({ key, value: cursor });
+      if (changes.length === 0 || (response.body as { has_more?: boolean }).has_more === false) break;
+    }
+    return applied;
+  }
+
+  /** The spec's delayed sync: reload the open board's collections, then catch up. */
+  async fullSync(): Promise<void> {
+    if (this.stopped || !this.openRef || !this.connection.online) return;
+    this.opts.events.emit('syncing', {});
+    const { teamId, boardId } = this.openRef;
+    for (const def of collectionList) {
+      const c = this.collection(teamId, def.name, boardId);
+      if (c.initialized) await c.refresh();
+    }
+    await this.catchUp(teamId);
+  }
+
+  // ── changes from elsewhere ────────────────────────────────────────────────────────────────
+  /**
+   * A board event from realtime: `saved` / `deleted` apply only if newer; `refresh` reloads the
+   * collection (or, without a collection, every collection of that board).
+   */
+  async applyRemote(event: RemoteEvent, context: { teamId?: number; boardId?: string } = {}): Promise<void> {
+    if (event.event === 'refresh') {
+      const teamId = context.teamId ?? this.openRef?.teamId;
+      const boardId = (event.data as { board_id?: string } | null)?.board_id ?? context.boardId ?? this.openRef?.boardId;
+      if (teamId === undefined || !boardId) return;
+      const names = event.collection ? [event.collection] : collectionList.map((d) => d.name);
+      for (const name of names) {
+        if (!collectionByName(name)) continue;
+        const c = this.collection(teamId, name, boardId);
+        if (c.initialized) await c.refresh();
+      }
+      return;
+    }
+    const record = event.data as SyncRecord | null;
+    await applyRemoteChanges(this.db, [{ collection: event.collection, op: event.event, record }]);
+  }
+
+  // ── internals ─────────────────────────────────────────────────────────────────────────────
+  private onReconnect(): void {
+    void this.retryOverflow();
+    void this.queue.flush();
+    void this.catchUp().catch(() => undefined);
+  }
+
+  private afterWrite(): void {
+    void this.retryOverflow();
+    void this.queue.kick().finally(() => this.queue.scheduleBroadcast());
+  }
+
+  private holdOverflow(command: Overflow): void {
+    this.overflow.push(command);
+    this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store more data; unsaved changes are kept in memory and retried.' });
+  }
+
+  /** Tries the commands the quota refused again (in order); they stay held while it still refuses. */
+  private async retryOverflow(): Promise<void> {
+    const held = this.overflow;
+    if (held.length === 0) return;
+    this.overflow = [];
+    for (const command of held) await command();
+  }
+
+  private async saveInTx(def: CollectionDefinition, teamId: number, record: SyncRecord, options: WriteOptions): Promise<SyncRecord | null> {
+    const t = this.db.strict;
+    const stored = fromStored(await t.records.get([def.name, record.id]));
+    // A save over a draft replaces the draft: its base is the copy the draft covered.
+    const draft = await t.drafts.get([def.name, record.id]);
+    const current = draft ? draft.previous : stored;
+    if (draft) await t.drafts.delete([def.name, record.id]);
+    if (this.preview) {
+      const item = { ...record, row_version: (current?.row_version ?? 0) + 1 };
+      await t.records.put(toStored(def.name, item));
+      return item;
+    }
+    const tail = await this.tailOf(def.name, record.id);
+    const plan = planSave(current, record, tail);
+    if (plan.kind === 'unchanged') {
+      if (draft && current) await t.records.put(toStored(def.name, current));
+      return current;
+    }
+    if (plan.kind === 'revert') {
+      await t.failedRequests.delete(plan.drop.key);
+      if (plan.restore) await t.records.put(toStored(def.name, plan.restore));
+      else await t.records.delete([def.name, record.id]);
+      return plan.restore;
+    }
+    await t.records.put(toStored(def.name, plan.item));
+    if (plan.replaces) {
+      await t.failedRequests.put({ ...plan.replaces, item: plan.item, error: null });
+    } else {
+      await t.failedRequests.add(this.newRequest(def, teamId, record.id, 'put', plan.item, plan.old, String(plan.item.board_id), options));
+    }
+    return plan.item;
+  }
+
+  private newRequest(
+    def: CollectionDefinition,
+    teamId: number,
+    id: string,
+    method: 'put' | 'delete',
+    item: SyncRecord | null,
+    old: SyncRecord | null,
+    boardId: string | undefined,
+    options: WriteOptions,
+  ): QueuedRequest {
+    return {
+      key: this.opts.newId(),
+      seq: ++this.seq,
+      teamId,
+      collection: def.name,
+      id,
+      method,
+      route: `${def.route}/${encodeURIComponent(id)}`,
+      channel: boardId ? boardChannel(teamId, boardId) : `private-team.${teamId}`,
+      transaction: options.transaction ?? null,
+      multiple: false,
+      item,
+      old,
+      created_at: this.opts.clock.now(),
+      attempts: 0,
+      error: null,
+      reserved_at: null,
+      batch_key: null,
+    };
+  }
+
+  private async tailOf(collection: string, id: string): Promise<QueuedRequest | null> {
+    const chain = await this.db.strict.failedRequests.where('[collection+id]').equals([collection, id]).sortBy('seq');
+    return chain.length ? chain[chain.length - 1]! : null;
+  }
+
+  private strictTx<T>(fn: () => Promise<T>): Promise<T> {
+    const t = this.db.strict;
+    return t.transaction('rw', [t.records, t.failedRequests, t.drafts], fn);
+  }
+
+  private async loadIndex(collection: string, boardId: string, address: string): Promise<IndexAnswer> {
+    if (!this.connection.online) throw new OfflineError();
+    const response = await this.opts.http.request<{ data: SyncRecord[]; cursor?: number }>('get', address);
+    if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
+    const data = Array.isArray(response.body?.data) ? response.body.data : [];
+    await replaceIndex(this.db, collection, boardId, data);
+    return { data, cursor: typeof response.body.cursor === 'number' ? response.body.cursor : null };
+  }
+
+  private definition(collection: string): CollectionDefinition {
+    const def = collectionByName(collection);
+    if (!def) throw new Error(`Unknown collection: ${collection}`);
+    return def;
+  }
+
+  private teamFor(record: SyncRecord, options: WriteOptions): number {
+    const teamId = options.teamId ?? (typeof record.team_id === 'number' ? record.team_id : undefined) ?? this.openRef?.teamId;
+    if (teamId === undefined) throw new Error('No workspace for this record: open a board or pass teamId.');
+    return teamId;
+  }
+}
+
+function checkRecord(record: SyncRecord): void {
+  if (!record || typeof record.id !== 'string' || !record.id) throw new Error('A record needs a string id.');
+  if (typeof record.row_version !== 'number') throw new Error('A record needs a row_version (0 for a new record).');
+}

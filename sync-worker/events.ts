@@ -1,0 +1,53 @@
+/**
+ * The engine's events, delivered to every tab (through Comlink in api.ts). Names are what the
+ * app subscribes to; payloads are plain data so they cross postMessage.
+ */
+import type { ConflictEntry } from './types';
+
+export interface FailedRequestSummary {
+  key: string;
+  collection: string;
+  id: string;
+  method: string;
+  error: string | null;
+  reserved_at: number | null;
+}
+
+export interface EngineEvents {
+  connection: { status: 'connected' | 'disconnected' };
+  conflict: ConflictEntry;
+  /** The server refused a request for good (4xx); the previous copy was restored. */
+  rejected: { collection: string; id: string; method: string; status: number; message: string };
+  'quota-exceeded': { message: string };
+  'update-required': { force: boolean };
+  'session-expired': Record<string, never>;
+  /** Debounced list of requests waiting after a failure (shell.md §4: 500 ms). */
+  'failed-requests': { count: number; pending: number; failed: FailedRequestSummary[] };
+  /** The delayed full sync after a reconnect started (the app toasts "syncing"). */
+  syncing: Record<string, never>;
+  /** A board's records were (re)loaded from its index address. */
+  loaded: { teamId: number; boardId: string };
+}
+
+export type EventName = keyof EngineEvents;
+export type Listener<K extends EventName = EventName> = (event: K, payload: EngineEvents[K]) => void;
+
+/** A small emitter: one listener list for every event name, so Comlink needs one callback. */
+export class Emitter {
+  private listeners = new Set<Listener>();
+
+  on(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit<K extends EventName>(event: K, payload: EngineEvents[K]): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        (listener as Listener<K>)(event, payload);
+      } catch {
+        // A broken listener (a closed tab's port) must not stop the others.
+      }
+    }
+  }
+}
