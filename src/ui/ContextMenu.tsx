@@ -42,26 +42,29 @@ export function ContextMenu({ items, children, label, title, className, ...openP
   const [point, setPoint] = useState<{ x: number; y: number } | null>(null);
   const area = useRef<HTMLDivElement>(null);
   const menu = useRef<HTMLDivElement>(null);
+  const returnFocus = useRef<HTMLElement | null>(null);
   const narrow = useIsNarrow();
   const position = useFloating(open && !narrow, area, menu, { side: 'bottom', align: 'start' }, { anchorPoint: point });
 
   const close = (refocus: boolean) => {
     setPoint(null);
-    if (refocus) area.current?.focus();
+    if (refocus && returnFocus.current?.isConnected) returnFocus.current.focus();
     return setOpen(false);
   };
   useLayer({ open, inside: [menu], onDismiss: (reason) => void close(reason === 'escape') });
 
   const onContextMenu = (event: MouseEvent<HTMLDivElement>) => {
     event.preventDefault();
+    returnFocus.current = document.activeElement as HTMLElement | null;
     setPoint({ x: event.clientX, y: event.clientY });
-    setOpen(true);
+    void setOpen(true);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
       event.preventDefault();
+      returnFocus.current = document.activeElement as HTMLElement | null;
       setPoint(null);
-      setOpen(true);
+      void setOpen(true);
     }
   };
 

@@ -4,7 +4,7 @@ import { createPreviewMode } from '../../src/navigation/preview';
 import { chooseAnalytics, createPageViewReporter, noAnalytics } from '../../src/navigation/analytics';
 import { showsProgress } from '../../src/navigation/progress';
 import { whiteLabelTarget } from '../../src/navigation/whitelabel';
-import { canCreateWorkspace, fireWorkspaceLimitExceeded, WORKSPACE_LIMIT_EVENT } from '../../src/navigation/workspace-limit';
+import { anySubscriptionHasCapacity, canCreateWorkspace, fireWorkspaceLimitExceeded, WORKSPACE_LIMIT_EVENT } from '../../src/navigation/workspace-limit';
 import { afterLoginPath, afterLogoutPath } from '../../src/navigation/session';
 import { markNotificationRead, takeNotificationParam } from '../../src/navigation/notification-param';
 import { outcomeForError } from '../../src/navigation/api-errors';
@@ -92,6 +92,12 @@ describe('workspace limit', () => {
     expect(canCreateWorkspace({ limits: { workspaces: 2 }, usage: { workspaces: 2 } })).toBe(false);
     expect(canCreateWorkspace({ limits: { workspaces: 2 }, usage: { workspaces: 1 } })).toBe(true);
     expect(canCreateWorkspace({ limits: {} })).toBe(true);
+  });
+
+  it('looks for any active subscription with room', () => {
+    expect(anySubscriptionHasCapacity([])).toBe(false);
+    expect(anySubscriptionHasCapacity([{ active: false, limits: { workspaces: 5 }, usage: { workspaces: 0 } }])).toBe(false);
+    expect(anySubscriptionHasCapacity([{ active: true, limits: { workspaces: 1 }, usage: { workspaces: 1 } }, { active: true, limits: { workspaces: 3 }, usage: { workspaces: 1 } }])).toBe(true);
   });
 
   it('fires the workspaceLimitExceeded event', () => {
