@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { seedDemoUser } from '../accounts/demo';
 
 export const DEMO_EMAIL = 'demo@cairn.local';
 export const DEMO_PASSWORD = 'demo-password';
@@ -8,6 +9,6 @@ export const DEMO_PASSWORD = 'demo-password';
  * once (first start). Returns the login to print. Each module extends this as it lands.
  */
 export async function seedDemo(ctx: AppContext): Promise<{ email: string; password: string }> {
-  void ctx;
+  await seedDemoUser(ctx, { email: DEMO_EMAIL, password: DEMO_PASSWORD });
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 }
