@@ -1,4 +1,41 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from '@tanstack/react-router';
+import { I18nProvider } from '@lingui/react';
+import { i18n, activateLocale } from './i18n/i18n';
+import { pickLocale } from './i18n/locale';
+import { router, setCurrentRouteName } from './router';
+import { installNavigation } from './navigation/install';
+import { session } from './api/session';
+import { appVars } from './app-vars';
+import { applyThemeMode, applyUserPreferences, storedThemeMode } from './preferences';
+import { store, StorageKeys } from './storage/local-store';
+import { setToastTestMode, testModeFromSearch } from './ui/toast-store';
+import { applyCustomColors } from './ui/tokens';
+import './ui/theme.css';
+import './shell.css';
 
-// Placeholder entry until the app shell lands.
-createRoot(document.getElementById('root')!).render(<main><h1>Cairn</h1></main>);
+/**
+ * Start-up: theme and language first (no flash of the wrong ones), then the session from the
+ * refresh cookie, then the router. Nothing here waits on more than one round trip.
+ */
+async function start() {
+  applyThemeMode(storedThemeMode());
+  setToastTestMode(testModeFromSearch(window.location.search));
+  const locale = pickLocale(store.get<string | null>(StorageKeys.locale, null), navigator.languages);
+  await Promise.all([activateLocale(locale), session.restore()]);
+  const { user } = session.get();
+  if (user) await applyUserPreferences(user);
+  installNavigation(router, setCurrentRouteName);
+  void appVars.load().then((vars) => applyCustomColors(vars.settings ?? null));
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <RouterProvider router={router} />
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
+
+void start();

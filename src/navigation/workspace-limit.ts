@@ -27,3 +27,11 @@ export function canCreateWorkspace(subscription: SubscriptionCapacity | null | u
 export function fireWorkspaceLimitExceeded(target: EventTarget = window) {
   target.dispatchEvent(new Event(WORKSPACE_LIMIT_EVENT));
 }
+
+/**
+ * GET /api/subscription answers the user's subscriptions (`{data: [...]}`): one more workspace fits
+ * when any active one has spare capacity.
+ */
+export function anySubscriptionHasCapacity(subscriptions: Array<SubscriptionCapacity & { active?: boolean }>): boolean {
+  return subscriptions.some((s) => s.active !== false && canCreateWorkspace(s));
+}

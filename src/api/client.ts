@@ -1,0 +1,136 @@
+import { nanoid } from 'nanoid';
+import { CLIENT_VERSION } from '../../schema/constants';
+import { Messages } from '../../schema/messages';
+import type { ApiErrorBody } from '../../schema/api-error';
+import { connectivity } from '../connectivity/instance';
+import { canRefresh, isExpired, readToken, type AccessToken } from './token';
+
+/**
+ * HTTP client for the calls that are not synced data (accounts, workspaces, members, profile).
+ * Synced records go through the sync worker, never through here.
+ *
+ * The access token lives in this module's memory. On load the app calls `restoreSession()`, which
+ * asks POST /api/auth/refresh; the refresh token travels only in the httpOnly cookie.
+ */
+export class ApiRequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+  ) {
+    super(body?.message || `HTTP ${status}`);
+  }
+  get type() {
+    return this.body?.type;
+  }
+}
+
+/** Status 0 marks "no answer": the network or the server is unreachable. */
+export const OFFLINE_STATUS = 0;
+
+let token: AccessToken | null = null;
+let refreshing: Promise<boolean> | null = null;
+const sessionListeners = new Set<(signedIn: boolean) => void>();
+
+export function currentToken(): AccessToken | null {
+  return token;
+}
+
+export function setToken(next: AccessToken | null) {
+  const was = token !== null;
+  token = next;
+  if (was !== (next !== null)) for (const listener of sessionListeners) listener(next !== null);
+}
+
+/** Told when the session starts or ends (login, logout, a refresh that failed with 401). */
+export function onSessionChange(listener: (signedIn: boolean) => void): () => void {
+  sessionListeners.add(listener);
+  return () => void sessionListeners.delete(listener);
+}
+
+async function send(method: string, path: string, body: unknown, auth: boolean): Promise<Response> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'X-Client-Version': CLIENT_VERSION,
+    'X-Idempotency-Key': nanoid(),
+  };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  if (auth && token) headers.Authorization = `Bearer ${token.access_token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { method, headers, body: payload, credentials: 'same-origin' });
+  } catch {
+    connectivity.networkFailure();
+    throw new ApiRequestError(OFFLINE_STATUS, { message: Messages.offlineAction, type: 'offline' });
+  }
+  connectivity.serverAnswered();
+  return response;
+}
+
+async function parse(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}
+
+/** Asks for a new access token with the refresh cookie. False when there is no session. */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= (async () => {
+    try {
+      const response = await send('POST', '/api/auth/refresh', {}, false);
+      if (!response.ok) {
+        // A 401 ends the session (shell.md §4: it fires a session-expired event).
+        if (response.status === 401 || response.status === 403) setToken(null);
+        return false;
+      }
+      setToken(readToken(await parse(response)));
+      return true;
+    } catch {
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/** Restores the session on page load from the httpOnly refresh cookie. */
+export const restoreSession = refreshSession;
+
+/** A JSON request to our API; throws ApiRequestError with the server's error body on failure. */
+export async function request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', path: string, body?: unknown, opts: { auth?: boolean } = {}): Promise<T> {
+  if (!connectivity.get().online && method !== 'GET') {
+    // Actions fail at once while offline; the screens say so (shell.md §8).
+    throw new ApiRequestError(OFFLINE_STATUS, { message: Messages.offlineAction, type: 'offline' });
+  }
+  const auth = opts.auth ?? true;
+  if (auth && token && isExpired(token, Date.now())) {
+    if (canRefresh(token, Date.now())) await refreshSession();
+    else setToken(null);
+  }
+  let response = await send(method, path, body, auth);
+  if (response.status === 401 && auth && token) {
+    const data = (await parse(response.clone())) as ApiErrorBody | null;
+    // An expired token is renewed once; a reauth answer is for the caller to handle.
+    if (data?.type !== 'reauth' && (await refreshSession())) response = await send(method, path, body, auth);
+  }
+  const data = await parse(response);
+  if (!response.ok) throw new ApiRequestError(response.status, (data as ApiErrorBody) ?? null);
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>('GET', path),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
+  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, body ?? {}),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};

@@ -1,0 +1,87 @@
+/**
+ * Online/offline as the app sees it (shell.md §4). Until the sync worker exposes its connection
+ * state this store derives it from the browser (online/offline events) and from our own requests
+ * (a network failure means offline at once; a success means online). A `ConnectivitySource` from the
+ * worker can later replace the derivation without touching the screens: they only call
+ * `useConnectivity()`.
+ */
+export interface ConnectivityState {
+  online: boolean;
+}
+
+export interface ConnectivityDeps {
+  initialOnline: boolean;
+  /** Probes the server; resolves true when it answers. Used while offline to notice the way back. */
+  probe: () => Promise<boolean>;
+  setTimeout: (fn: () => void, ms: number) => unknown;
+  clearTimeout: (handle: unknown) => void;
+}
+
+/** How long an `offline` event must last before we call it a disconnect (brief blips are ignored). */
+export const OFFLINE_EVENT_DELAY_MS = 1_500;
+/** Probe interval while offline. */
+export const PROBE_INTERVAL_MS = 3_000;
+
+export type ConnectivityListener = (state: ConnectivityState, previous: ConnectivityState) => void;
+
+export function createConnectivity(deps: ConnectivityDeps) {
+  let state: ConnectivityState = { online: deps.initialOnline };
+  const listeners = new Set<ConnectivityListener>();
+  let offlineTimer: unknown = null;
+  let probeTimer: unknown = null;
+
+  const set = (online: boolean) => {
+    if (state.online === online) return;
+    const previous = state;
+    state = { online };
+    for (const listener of listeners) listener(state, previous);
+    if (!online) scheduleProbe();
+    else stopProbe();
+  };
+  const stopProbe = () => {
+    if (probeTimer !== null) deps.clearTimeout(probeTimer);
+    probeTimer = null;
+  };
+  const scheduleProbe = () => {
+    stopProbe();
+    probeTimer = deps.setTimeout(async () => {
+      probeTimer = null;
+      if (state.online) return;
+      const ok = await deps.probe().catch(() => false);
+      if (ok) set(true);
+      else if (!state.online) scheduleProbe();
+    }, PROBE_INTERVAL_MS);
+  };
+
+  return {
+    get: () => state,
+    subscribe(listener: ConnectivityListener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    /** The browser reports online: connected at once. */
+    browserOnline() {
+      if (offlineTimer !== null) deps.clearTimeout(offlineTimer);
+      offlineTimer = null;
+      set(true);
+    },
+    /** The browser reports offline: disconnected after a short delay. */
+    browserOffline() {
+      if (offlineTimer !== null) return;
+      offlineTimer = deps.setTimeout(() => {
+        offlineTimer = null;
+        set(false);
+      }, OFFLINE_EVENT_DELAY_MS);
+    },
+    /** An HTTP request failed at the network level: disconnected immediately. */
+    networkFailure() {
+      set(false);
+    },
+    /** A request got an answer from the server (any status): connected. */
+    serverAnswered() {
+      set(true);
+    },
+  };
+}
+
+export type Connectivity = ReturnType<typeof createConnectivity>;

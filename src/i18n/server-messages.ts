@@ -1,0 +1,32 @@
+import { msg } from '@lingui/core/macro';
+import type { MessageDescriptor } from '@lingui/core';
+import { i18n } from '@lingui/core';
+import { Messages } from '../../schema/messages';
+
+/**
+ * The catalogue texts of schema/messages.ts as Lingui messages, so a message the server sends in
+ * English is shown in the user's language. Unknown server texts are shown as sent.
+ */
+const known = new Map<string, MessageDescriptor>([
+  [Messages.unauthorized, msg`This action is unauthorized.`],
+  [Messages.notFound, msg`Not Found`],
+  [Messages.conflict, msg`Updates overlapped, causing a hiccup. Please verify the latest data is correct.`],
+  [Messages.somethingWentWrong, msg`Something Went Wrong`],
+  [Messages.emailNotVerified, msg`Your email address is not verified.`],
+  [Messages.offlineAction, msg`This action is not available when you are offline.`],
+  [Messages.offlineFeature, msg`This feature is not available when offline`],
+  [Messages.previewMode, msg`This feature is not available in preview mode.`],
+  [Messages.confirmDefault, msg`Are you sure?`],
+]);
+
+/** The prefix of 422 messages; the rest (field details from the server) stays as sent. */
+const validationError = msg`Validation Error: {details}`;
+
+export function translateMessage(text: string): string {
+  if (text.startsWith(Messages.validationPrefix)) {
+    const withDetails = { ...validationError, values: { details: text.slice(Messages.validationPrefix.length) } };
+    return i18n._(withDetails);
+  }
+  const descriptor = known.get(text);
+  return descriptor ? i18n._(descriptor) : text;
+}

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { Outlet, useMatches } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { RouteDef } from '../../schema/routes';
+import { StorageKeys } from '../storage/local-store';
+import { useStored } from '../storage/use-stored';
+import { useSession } from '../api/session';
+import { useIsDesktop } from './use-desktop';
+import { ProgressBar } from './ProgressBar';
+import { UiHost } from '../ui/UiHost';
+import { Sidebar } from './Sidebar';
+import { ConnectivityWatcher } from './ConnectivityWatcher';
+import { WorkspaceLimitDialog } from './WorkspaceLimitDialog';
+import { OfflineBanner } from './OfflineBanner';
+
+/**
+ * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
+ * app shell the sidebar (beside the content on desktop, a drawer on mobile; visibility remembered).
+ */
+export function RootLayout() {
+  const matches = useMatches();
+  const route = matches[matches.length - 1]?.staticData?.route as RouteDef | undefined;
+  const { status } = useSession();
+  const desktop = useIsDesktop();
+  const [sidebarVisible, setSidebarVisible] = useStored(StorageKeys.sidebarVisible, true);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const { t } = useLingui();
+  const withSidebar = Boolean(route?.shell && !route.noSidebar && status === 'signedIn');
+  const showSidebar = withSidebar && (desktop ? sidebarVisible : drawerOpen);
+
+  // The drawer closes on navigation.
+  const path = matches[matches.length - 1]?.pathname;
+  useEffect(() => setDrawerOpen(false), [path]);
+
+  return (
+    <div className={`shell ${desktop ? 'is-desktop' : 'is-mobile'}${showSidebar ? ' has-sidebar' : ''}`}>
+      <a className="skip-link" href="#main">
+        <Trans>Skip to content</Trans>
+      </a>
+      <ProgressBar />
+      <ConnectivityWatcher />
+      {withSidebar && (
+        <header className="shell-topbar">
+          <button
+            type="button"
+            className="shell-menu-button"
+            aria-expanded={showSidebar}
+            aria-controls="sidebar"
+            onClick={() => (desktop ? setSidebarVisible(!sidebarVisible) : setDrawerOpen(!drawerOpen))}
+          >
+            {showSidebar ? t`Hide sidebar` : t`Show sidebar`}
+          </button>
+          <span className="shell-brand">Cairn</span>
+        </header>
+      )}
+      <div className="shell-body">
+        {showSidebar && <Sidebar onClose={desktop ? undefined : () => setDrawerOpen(false)} />}
+        <main id="main" className="shell-main" tabIndex={-1}>
+          <OfflineBanner />
+          <Outlet />
+        </main>
+      </div>
+      <WorkspaceLimitDialog />
+      <UiHost />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { pathFor } from '../../schema/routes';
+import { useWorkspaces } from '../api/workspaces-cache';
+import { useSession } from '../api/session';
+import { LogoutButton } from './LogoutButton';
+import { StorageKeys } from '../storage/local-store';
+import { useStored } from '../storage/use-stored';
+
+export function Sidebar({ onClose }: { onClose?: () => void }) {
+  const { list } = useWorkspaces();
+  const { user } = useSession();
+  const { t } = useLingui();
+  const [helperVisible, setHelperVisible] = useStored(StorageKeys.helperVisible, true);
+  return (
+    <nav id="sidebar" className="shell-sidebar" aria-label={t`Main`}>
+      {onClose && (
+        <button type="button" className="shell-sidebar-close" onClick={onClose}>
+          <Trans>Close menu</Trans>
+        </button>
+      )}
+      <ul className="shell-nav">
+        <li>
+          <Link to={pathFor('home')} activeProps={{ 'aria-current': 'page' }}>
+            <Trans>Home</Trans>
+          </Link>
+        </li>
+      </ul>
+      <h2 className="shell-nav-heading">
+        <Trans>Workspaces</Trans>
+      </h2>
+      <ul className="shell-nav">
+        {(list ?? []).map((workspace) => (
+          <li key={workspace.id}>
+            <Link to={pathFor('team.boards', { teamId: workspace.id })} activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
+              {workspace.name}
+            </Link>
+            <ul className="shell-subnav">
+              <li>
+                <Link to={pathFor('team.members', { teamId: workspace.id })} activeProps={{ 'aria-current': 'page' }}>
+                  <Trans>Members</Trans>
+                </Link>
+              </li>
+              <li>
+                <Link to={pathFor('team.settings', { teamId: workspace.id })} activeProps={{ 'aria-current': 'page' }}>
+                  <Trans>Settings</Trans>
+                </Link>
+              </li>
+            </ul>
+          </li>
+        ))}
+        <li>
+          <Link to={pathFor('create-workspace')}>
+            <Trans>New workspace</Trans>
+          </Link>
+        </li>
+      </ul>
+      <h2 className="shell-nav-heading">
+        <Trans>Account</Trans>
+      </h2>
+      <ul className="shell-nav">
+        <li>
+          <Link to={pathFor('profile')} activeProps={{ 'aria-current': 'page' }}>
+            {user?.name ?? t`Profile settings`}
+          </Link>
+        </li>
+        <li>
+          <Link to={pathFor('profile.security')} activeProps={{ 'aria-current': 'page' }}>
+            <Trans>Security</Trans>
+          </Link>
+        </li>
+        <li>
+          <LogoutButton />
+        </li>
+      </ul>
+      {helperVisible ? (
+        <aside className="shell-helper">
+          <p>
+            <Trans>Tip: invite your team from the Members page of a workspace.</Trans>
+          </p>
+          <button type="button" onClick={() => setHelperVisible(false)}>
+            <Trans>Hide tips</Trans>
+          </button>
+        </aside>
+      ) : (
+        <button type="button" className="shell-helper-show" onClick={() => setHelperVisible(true)}>
+          <Trans>Show tips</Trans>
+        </button>
+      )}
+    </nav>
+  );
+}

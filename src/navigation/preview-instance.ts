@@ -1,0 +1,4 @@
+import { createPreviewMode } from './preview';
+
+/** The app's preview mode (switched on by `?pretend`). */
+export const previewMode = createPreviewMode();

@@ -1,0 +1,79 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { i18n } from '@lingui/core';
+import { pathFor } from '../../../schema/routes';
+import { PASSWORD_MIN_LENGTH } from '../../../schema/constants';
+import { Accounts } from '../../api/endpoints';
+import { session } from '../../api/session';
+import { afterLoginPath } from '../../navigation/session';
+import { Field, SubmitButton, useAction } from '../forms';
+import { AuthFrame, FormError } from './AuthFrame';
+import { inlineErrorOf } from './form-errors';
+
+/** Registration; on /register/invitation it claims the invited account of the mailed token. */
+export default function RegisterPage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as { token?: string; email?: string };
+  const invitation = search.token;
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState(search.email ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const [submit, busy] = useAction(
+    async () => {
+      setError(null);
+      const answer = await Accounts.register({ name, email, password, locale: i18n.locale, ...(invitation ? { invitation } : {}) });
+      await session.start(answer);
+      await navigate({ href: afterLoginPath(answer.intended as string | undefined) });
+    },
+    {
+      onError: (err) => {
+        const inline = inlineErrorOf(err);
+        if (inline) setError(inline);
+        return Boolean(inline);
+      },
+    },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+
+  return (
+    <AuthFrame>
+      {invitation && (
+        <p>
+          <Trans>You were invited to a workspace. Create your account to join it.</Trans>
+        </p>
+      )}
+      <form onSubmit={onSubmit} className="form" noValidate>
+        <Field label={t`Name`} name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
+        <Field label={t`Email`} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field
+          label={t`Password`}
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          minLength={PASSWORD_MIN_LENGTH}
+          hint={t`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+        <FormError message={error} />
+        <SubmitButton busy={busy}>
+          <Trans>Create account</Trans>
+        </SubmitButton>
+      </form>
+      <p className="auth-links">
+        <Link to={pathFor('login')}>
+          <Trans>Already have an account? Log in</Trans>
+        </Link>
+      </p>
+    </AuthFrame>
+  );
+}

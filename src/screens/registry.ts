@@ -1,0 +1,26 @@
+import type { ComponentType } from 'react';
+
+/**
+ * The screen of each built route, loaded lazily so every route is its own chunk. Routes without an
+ * entry render the placeholder page (heading and empty state) until their issue builds them.
+ */
+type Loader = () => Promise<{ default: ComponentType }>;
+
+export const screens: Record<string, Loader> = {
+  login: () => import('./auth/LoginPage'),
+  register: () => import('./auth/RegisterPage'),
+  'register.invitation': () => import('./auth/RegisterPage'),
+  'password.reset': () => import('./auth/PasswordResetPage'),
+  'password.set': () => import('./auth/PasswordSetPage'),
+  'verify-email': () => import('./auth/VerifyEmailPage'),
+  'auth.reauthenticate': () => import('./auth/ReauthenticatePage'),
+  home: () => import('./home/HomePage'),
+  'profile.workspaces': () => import('./home/HomePage'),
+  'create-workspace': () => import('./workspace/CreateWorkspacePage'),
+  'team.members': () => import('./workspace/MembersPage'),
+  'team.settings': () => import('./workspace/TeamSettingsPage'),
+  profile: () => import('./profile/ProfileSettingsPage'),
+  'profile.security': () => import('./profile/SecurityPage'),
+  'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),
+  'profile.twoFactor.recoveryCodes': () => import('./profile/RecoveryCodesPage'),
+};

@@ -1,0 +1,56 @@
+import { useState, type FormEvent } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { pathFor } from '../../../schema/routes';
+import { Workspaces } from '../../api/endpoints';
+import { ApiRequestError } from '../../api/client';
+import { workspaces } from '../../api/workspaces-cache';
+import { OnlineOnly } from '../../connectivity/OnlineOnly';
+import { fireWorkspaceLimitExceeded, WORKSPACE_LIMIT_ERROR_TYPE } from '../../navigation/workspace-limit';
+import { Field, SubmitButton, useAction } from '../forms';
+import { Page } from '../Page';
+import { FormError } from '../auth/AuthFrame';
+import { inlineErrorOf } from '../auth/form-errors';
+
+export default function CreateWorkspacePage() {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [submit, busy] = useAction(
+    async () => {
+      setError(null);
+      const created = await Workspaces.create(name.trim());
+      await workspaces.refresh().catch(() => {});
+      await navigate({ href: pathFor('team.members', { teamId: created.id }) });
+    },
+    {
+      onError: (err) => {
+        if (err instanceof ApiRequestError && err.type === WORKSPACE_LIMIT_ERROR_TYPE) {
+          fireWorkspaceLimitExceeded();
+          return true;
+        }
+        const inline = inlineErrorOf(err);
+        setError(inline);
+        return Boolean(inline);
+      },
+    },
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void submit();
+  };
+  return (
+    <Page narrow>
+      <OnlineOnly>
+        <form onSubmit={onSubmit} className="form" noValidate>
+          <Field label={t`Workspace name`} name="name" required maxLength={255} autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+          <FormError message={error} />
+          <SubmitButton busy={busy}>
+            <Trans>Create workspace</Trans>
+          </SubmitButton>
+        </form>
+      </OnlineOnly>
+    </Page>
+  );
+}

@@ -1,0 +1,77 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Workspaces, type Workspace } from '../../api/endpoints';
+import { workspaces } from '../../api/workspaces-cache';
+import { OnlineOnly } from '../../connectivity/OnlineOnly';
+import { toast } from '../../ui/toast-store';
+import { Page } from '../Page';
+import { Field, SubmitButton, useAction } from '../forms';
+import { FormError } from '../auth/AuthFrame';
+import { inlineErrorOf } from '../auth/form-errors';
+import { PhotoField } from '../profile/PhotoField';
+import { useLoad, useTeamId } from './use-team';
+
+export default function TeamSettingsPage() {
+  const { t } = useLingui();
+  const teamId = useTeamId();
+  const loaded = useLoad(() => Workspaces.get(teamId), [teamId]);
+  const [team, setTeam] = useState<Workspace | null>(null);
+  const [name, setName] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (loaded.data) {
+      setTeam(loaded.data);
+      setName(loaded.data.name);
+    }
+  }, [loaded.data]);
+
+  const [save, saving] = useAction(
+    async () => {
+      setError(null);
+      const updated = await Workspaces.update(teamId, { name: name.trim() });
+      setTeam(updated);
+      toast.show(t`Workspace saved.`, { kind: 'success' });
+      await workspaces.refresh().catch(() => {});
+    },
+    {
+      onError: (err) => {
+        const inline = inlineErrorOf(err);
+        setError(inline);
+        return Boolean(inline);
+      },
+    },
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void save();
+  };
+
+  return (
+    <Page narrow>
+      {!team ? (
+        <p role="status">
+          <Trans>Loading…</Trans>
+        </p>
+      ) : (
+        <OnlineOnly>
+          <form className="form" onSubmit={onSubmit} noValidate>
+            <Field label={t`Workspace name`} name="name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
+            <FormError message={error} />
+            <SubmitButton busy={saving}>
+              <Trans>Save</Trans>
+            </SubmitButton>
+          </form>
+          <PhotoField
+            label={t`Workspace photo`}
+            url={team.photo_url ?? null}
+            onUpload={async (file) => setTeam(await Workspaces.uploadPhoto(teamId, file))}
+            onRemove={async () => {
+              await Workspaces.deletePhoto(teamId);
+              setTeam({ ...team, photo_url: null });
+            }}
+          />
+        </OnlineOnly>
+      )}
+    </Page>
+  );
+}
