@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { seedDemoUser } from '../accounts/demo';
+import { seedDemoWorkspace } from '../workspaces/demo';
 
 export const DEMO_EMAIL = 'demo@cairn.local';
 export const DEMO_PASSWORD = 'demo-password';
@@ -10,5 +11,6 @@ export const DEMO_PASSWORD = 'demo-password';
  */
 export async function seedDemo(ctx: AppContext): Promise<{ email: string; password: string }> {
   await seedDemoUser(ctx, { email: DEMO_EMAIL, password: DEMO_PASSWORD });
+  await seedDemoWorkspace(ctx, { email: DEMO_EMAIL, password: DEMO_PASSWORD });
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 }

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import type { Broadcaster } from '../../server/context';
+import { seedDemo, DEMO_EMAIL, DEMO_PASSWORD } from '../../server/demo/seed';
+import { verifyPassword } from '../../server/accounts/password';
 
 /** Workspaces themselves: create (plan capacity), read, update, delete, photo, lists, permissions. */
 
@@ -296,6 +298,25 @@ describe('workspaces', () => {
       expect(events.some((e) => e.event === 'team.deleted' && e.data.team_id === id)).toBe(true);
       // The freed capacity lets the owner create a workspace again.
       expect((await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name: 'Again' } })).statusCode).toBe(201);
+    });
+  });
+
+  describe('demo data', () => {
+    it('seeds the demo workspace with a member of every role, once', async () => {
+      await seedDemo(server.ctx);
+      await seedDemo(server.ctx);
+      const demoUser = await server.ctx.db.selectFrom('users').selectAll().where('email', '=', DEMO_EMAIL).executeTakeFirstOrThrow();
+      const teams = await server.ctx.db.selectFrom('teams').selectAll().where('owner_id', '=', demoUser.id).execute();
+      expect(teams.map((t) => t.name)).toEqual(['Demo workspace']);
+      const members = await server.ctx.db
+        .selectFrom('team_members')
+        .innerJoin('users', 'users.id', 'team_members.user_id')
+        .select(['users.email', 'users.password_hash', 'team_members.role', 'team_members.verified_at'])
+        .where('team_id', '=', teams[0]!.id)
+        .execute();
+      expect(members.map((m) => m.role).sort()).toEqual(['admin', 'full-member', 'owner', 'restricted-member']);
+      expect(members.every((m) => m.verified_at !== null)).toBe(true);
+      for (const m of members) expect(await verifyPassword(DEMO_PASSWORD, m.password_hash!), m.email).toBe(true);
     });
   });
 });
