@@ -57,6 +57,8 @@ export interface CollectionDefinition<S extends z.ZodType = z.ZodType> {
   trash: boolean;
   /** Field holding the creator, for owner-scoped permissions (":owner" entries). */
   ownerField?: string;
+  /** The record's owner is the owner of this referenced record (a value belongs to its item's creator). */
+  ownerFrom?: CollectionReference;
   /** Fields the server always sets from the signed-in user (never trusted from the body). */
   userFields: string[];
   permissions: CollectionPermissions;
@@ -139,6 +141,7 @@ export const collections = {
     trash: false,
     // Values are part of their item: editing a value is editing the item (owner = item's creator).
     userFields: [],
+    ownerFrom: { field: 'item_id', collection: 'item' },
     permissions: { create: 'EDIT_ITEM', edit: 'EDIT_ITEM', delete: 'EDIT_ITEM' },
     references: [
       { field: 'item_id', collection: 'item' },

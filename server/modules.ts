@@ -5,6 +5,7 @@ import { accountsRoutes } from './accounts/routes';
 import { filesRoutes } from './files/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { workspacesRoutes } from './workspaces/routes';
+import { syncRoutes } from './sync/routes';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -16,4 +17,5 @@ export const modules: Module[] = [
   filesRoutes,
   realtimeRoutes,
   workspacesRoutes,
+  syncRoutes,
 ];

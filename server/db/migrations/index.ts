@@ -1,4 +1,5 @@
 import type { Migration } from '../migrate';
+import { m0030_sync } from './0030_sync';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
@@ -8,4 +9,5 @@ export const migrations: Migration[] = [
   m0001_accounts,
   m0002_workspaces,
   m0010_account_tokens,
+  m0030_sync,
 ];

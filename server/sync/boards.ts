@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { collections } from '../../schema/collections';
+import { allowedPermissions } from '../../schema/permissions';
+import type { FolderRecord } from '../../schema/records';
+import type { AppContext } from '../context';
+import { requireUser } from '../auth/guard';
+import { notFound, parseBody, validation } from '../http/errors';
+import { saveRecord } from './operations';
+import { teamIdParam } from './params';
+import { readScope } from './read-scope';
+import { runWrite } from './write';
+
+/** Board members (PUT /api/users) and a board's permission records (GET …/permissions/boards/{boardId}). */
+
+const boardMembersBody = z.object({
+  board_id: z.string().min(1),
+  user_ids: z.array(z.number().int().positive()).max(10_000),
+});
+
+export function boardRoutes(app: FastifyInstance, ctx: AppContext): void {
+  /** Sets a board's members: a normal save of the board (version + 1, logged, broadcast); needs MANAGE_BOARD_MEMBERS. */
+  app.put('/api/users', async (request, reply) => {
+    await requireUser(ctx.db, request);
+    const body = parseBody(boardMembersBody, request.body);
+    const board = await ctx.db
+      .selectFrom('records')
+      .select(['team_id', 'data'])
+      .where('collection', '=', 'folder')
+      .where('id', '=', body.board_id)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!board || (board.data as { parent_id?: unknown }).parent_id !== null) throw notFound();
+    const userIds = [...new Set(body.user_ids)];
+    if (userIds.length) {
+      const known = await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).execute();
+      const missing = userIds.filter((id) => !known.some((k) => k.id === id));
+      if (missing.length) throw validation(missing.map((id) => `user_ids: there is no user ${id}`));
+    }
+    return runWrite(ctx, request, reply, board.team_id, async (scope) => {
+      const stored = await scope.record('folder', body.board_id);
+      if (!stored || stored.deleted_at) throw notFound();
+      const next = { ...stored.data, user_ids: userIds, row_version: stored.row_version + 1 };
+      return { status: 200, body: { data: await saveRecord(scope, collections.folder, body.board_id, next) } };
+    });
+  });
+
+  /**
+   * The permission records of a board and its folders (workspace.md §3 "Permission record"),
+   * with the permissions the caller holds on the board, for the client to grey out actions.
+   */
+  app.get<{ Params: { teamId: string; boardId: string } }>('/api/:teamId/permissions/boards/:boardId', async (request) => {
+    const teamId = teamIdParam(request.params.teamId);
+    const { view, boardId } = await readScope(ctx, request, teamId, request.params.boardId);
+    const rows = await ctx.db
+      .selectFrom('records')
+      .select(['id', 'data', 'row_version'])
+      .where('team_id', '=', teamId)
+      .where('board_id', '=', boardId!)
+      .where('collection', '=', 'folder')
+      .where('deleted_at', 'is', null)
+      .execute();
+    const data = rows
+      .filter((r) => view.canViewFolder(r.id))
+      .map((r) => {
+        const folder = r.data as unknown as FolderRecord;
+        return {
+          id: r.id,
+          resource_type: folder.parent_id === null ? 'board' : 'folder',
+          resource_id: r.id,
+          permissions: folder.permissions ?? {},
+          final_permissions: folder.final_permissions ?? [],
+          row_version: r.row_version,
+          team_id: teamId,
+        };
+      });
+    const chain = view.chain(boardId!)!;
+    return { data, allowed: allowedPermissions({ user: view.viewer, chain }) };
+  });
+}

@@ -1,0 +1,51 @@
+import { collectionByRoute, type CollectionDefinition } from '../../schema/collections';
+import { ApiError, notFound, validation } from '../http/errors';
+import { deleteRecord, restoreRecord, saveRecord } from './operations';
+import type { StoredResponse } from './idempotency';
+import type { WriteScope } from './scope';
+import { saveTimeEntry } from './time-tracking';
+
+/**
+ * The team-scoped write requests, addressed the way a batch addresses them (a route relative to
+ * /api/{teamId}/). The HTTP routes and POST /batch both come here, so a queued request behaves
+ * exactly like the direct call.
+ */
+export type WriteMethod = 'put' | 'delete' | 'post';
+
+export async function dispatchWrite(scope: WriteScope, method: WriteMethod, route: string, payload: unknown): Promise<StoredResponse> {
+  const [path, query = ''] = route.replace(/^\/+/, '').split('?', 2) as [string, string?];
+  const params = new URLSearchParams(query);
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const def = parts[0] ? collectionByRoute(parts[0]) : undefined;
+  if (!def) throw notFound();
+
+  if (parts.length === 1 && method === 'put') return { status: 200, body: { data: await saveMultiple(scope, def, payload) } };
+  if (parts.length === 1 && method === 'post' && def.name === 'time_entry') return { status: 200, body: { data: await saveTimeEntry(scope, payload) } };
+  if (parts.length === 2 && method === 'put') return { status: 200, body: { data: await saveRecord(scope, def, parts[1]!, payload) } };
+  if (parts.length === 2 && method === 'delete') {
+    const permanent = ['1', 'true'].includes(params.get('permanent') ?? '');
+    return { status: 200, body: { data: await deleteRecord(scope, def, parts[1]!, { permanent }) } };
+  }
+  if (parts.length === 3 && method === 'post' && parts[2] === 'restore') return { status: 200, body: { data: await restoreRecord(scope, def, parts[1]!) } };
+  throw notFound();
+}
+
+/** PUT /api/{teamId}/{route} with an array: all records or none (the caller's transaction rolls back on the first error). */
+export async function saveMultiple(scope: WriteScope, def: CollectionDefinition, payload: unknown) {
+  if (!Array.isArray(payload)) throw validation(['the body must be an array of records']);
+  const saved = [];
+  for (const [index, record] of payload.entries()) {
+    const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+    if (typeof id !== 'string') throw validation([`${index}.id: required`]);
+    try {
+      saved.push(await saveRecord(scope, def, id, record));
+    } catch (error) {
+      // Say which record failed; the 409 keeps the stored copy in data.
+      if (error instanceof ApiError && error.status === 422 && Array.isArray(error.data)) {
+        throw validation((error.data as string[]).map((m) => `${index}.${m}`));
+      }
+      throw error;
+    }
+  }
+  return saved;
+}

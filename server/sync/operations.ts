@@ -1,0 +1,242 @@
+import { ApiError, notFound, parseBody, unauthorized, validation } from '../http/errors';
+import { boardChannel, type CollectionDefinition } from '../../schema/collections';
+import type { PermissionLevel } from '../../schema/permissions';
+import { collectionRules, type SaveContext } from './rules';
+import { conflict, type WriteScope } from './scope';
+import { appendChange, removeRecord, writeRecord, type StoredRecord, type WireRecord } from './store';
+import { cascadeDelete } from './cascade';
+
+/**
+ * The generic write operations over the registry: save (create or update with the row_version
+ * check), delete (trash or remove), restore and permanent delete. Collection-specific rules live
+ * in rules.ts; everything else is the same for every collection.
+ */
+
+type Body = Record<string, unknown>;
+
+function asObject(body: unknown): Body {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw validation(['the body must be a record object']);
+  return body as Body;
+}
+
+/** The stored record of this team, or null. A record of another team is treated as absent (404 on use). */
+async function ownRecord(scope: WriteScope, def: CollectionDefinition, id: string): Promise<StoredRecord | null> {
+  const stored = await scope.record(def.name, id);
+  if (stored && stored.team_id !== scope.team.id) throw notFound();
+  return stored;
+}
+
+/** The board (root folder) of the team with this id, live. */
+async function liveBoard(scope: WriteScope, boardId: string): Promise<StoredRecord> {
+  const board = await scope.record('folder', boardId);
+  if (!board || board.team_id !== scope.team.id || board.deleted_at || board.data.parent_id !== null) {
+    throw validation([`board_id: there is no board ${boardId} in this workspace`]);
+  }
+  return board;
+}
+
+/** Checks every reference of the record (same team and board, not in the trash) and returns them by field. */
+async function loadReferences(scope: WriteScope, def: CollectionDefinition, record: Body): Promise<Map<string, StoredRecord>> {
+  const found = new Map<string, StoredRecord>();
+  const problems: string[] = [];
+  for (const ref of def.references) {
+    const value = record[ref.field];
+    if (value === null || value === undefined) {
+      if (!ref.optional) problems.push(`${ref.field}: required`);
+      continue;
+    }
+    if (def.name === 'folder' && value === record.id) {
+      problems.push(`${ref.field}: a folder cannot be its own parent`);
+      continue;
+    }
+    const target = await scope.record(ref.collection, String(value));
+    if (!target || target.team_id !== scope.team.id || target.board_id !== record.board_id || target.deleted_at) {
+      problems.push(`${ref.field}: there is no ${ref.collection.replace('_', ' ')} ${String(value)} on this board`);
+      continue;
+    }
+    found.set(ref.field, target);
+  }
+  if (problems.length) throw validation(problems);
+  return found;
+}
+
+/** The folder a record sits in (its permission resource): its folder_id, its item's, its comment's item's, or the board. */
+async function containerFolderId(scope: WriteScope, record: Body, refs: Map<string, StoredRecord>): Promise<string> {
+  if (typeof record.folder_id === 'string') return record.folder_id;
+  let item = refs.get('item_id');
+  const comment = refs.get('comment_id');
+  if (!item && comment) item = (await scope.record('item', String(comment.data.item_id))) ?? undefined;
+  if (item && typeof item.data.folder_id === 'string') return item.data.folder_id;
+  return String(record.board_id);
+}
+
+/** Who owns the record for `:owner` permission entries. */
+function ownerOf(def: CollectionDefinition, record: Body, refs: Map<string, StoredRecord>): number | null {
+  if (def.ownerFrom) {
+    const parent = refs.get(def.ownerFrom.field);
+    return parent?.created_by ?? null;
+  }
+  if (def.ownerField) {
+    const owner = record[def.ownerField];
+    return typeof owner === 'number' ? owner : null;
+  }
+  return null;
+}
+
+/** Default save authorisation: create or edit permission on the record's folder. */
+async function authorizeDefault(ctx: SaveContext): Promise<void> {
+  const { scope, def, record, existing, refs } = ctx;
+  const chain = await scope.chain(String(record.board_id), await containerFolderId(scope, record, refs));
+  const owner = existing ? ownerOf(def, existing.data, refs) : scope.userId;
+  scope.require(existing ? def.permissions.edit : def.permissions.create, chain, owner);
+}
+
+/** The permission chain of a stored record (for delete and restore). */
+export async function chainOf(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<PermissionLevel[]> {
+  if (def.name === 'folder') {
+    return stored.data.parent_id === null ? scope.chain(stored.board_id, stored.id) : scope.chain(stored.board_id, String(stored.data.parent_id));
+  }
+  const refs = new Map<string, StoredRecord>();
+  for (const ref of def.references) {
+    const value = stored.data[ref.field];
+    if (typeof value !== 'string') continue;
+    const target = await scope.record(ref.collection, value);
+    if (target) refs.set(ref.field, target);
+  }
+  return scope.chain(stored.board_id, await containerFolderId(scope, stored.data, refs));
+}
+
+/**
+ * Saves one record (PUT /api/{teamId}/{route}/{id}). The body's row_version must be the stored
+ * version + 1, or 1 for a new record; otherwise 409 with the stored copy. Returns the stored record.
+ */
+export async function saveRecord(scope: WriteScope, def: CollectionDefinition, id: string, rawBody: unknown): Promise<WireRecord> {
+  const body = { ...asObject(rawBody) };
+  if (body.id !== undefined && body.id !== id) throw validation([`id: the body's id ${String(body.id)} does not match the address ${id}`]);
+  body.id = id;
+  // Bodies fixed by the spec ({comment_id, reaction}, {text, item_id, …}) may omit these.
+  if (body.row_version === undefined) body.row_version = 1;
+  if (body.board_id === undefined && def.boardFrom) {
+    const parentId = body[def.boardFrom.field];
+    const parent = typeof parentId === 'string' ? await scope.record(def.boardFrom.collection, parentId) : null;
+    if (parent && parent.team_id === scope.team.id) body.board_id = parent.board_id;
+  }
+  const rules = collectionRules[def.name];
+  const parsed = parseBody(def.schema, body) as Body;
+
+  await scope.lock();
+  const existing = await ownRecord(scope, def, id);
+  const expected = existing ? existing.row_version + 1 : 1;
+  if (parsed.row_version !== expected) throw conflict(existing?.data ?? null);
+  // A trashed record is not edited in place: the client learns it is in the trash.
+  if (existing?.deleted_at) throw conflict(existing.data);
+  if (existing && existing.board_id !== parsed.board_id) throw validation(['board_id: a record cannot change board']);
+
+  // Server-owned fields: never taken from the body.
+  const record: Body = { ...parsed, team_id: scope.team.id };
+  record.created_at = existing ? existing.data.created_at : scope.now.toISOString();
+  record.updated_at = scope.now.toISOString();
+  for (const field of def.userFields) record[field] = existing ? existing.data[field] ?? null : scope.userId;
+  if (def.trash) record.deleted_at = null;
+
+  if (def.name !== 'folder' || record.parent_id !== null) await liveBoard(scope, String(record.board_id));
+  const refs = await loadReferences(scope, def, record);
+  const ctx: SaveContext = { scope, def, record, existing, refs };
+  await rules?.prepare?.(ctx);
+  if (rules?.authorize) await rules.authorize(ctx, authorizeDefault);
+  else await authorizeDefault(ctx);
+  await rules?.beforeWrite?.(ctx);
+
+  return storeSaved(scope, def, record as WireRecord, existing);
+}
+
+/** Writes an accepted record: row, change log, cache and the `saved` event. */
+export async function storeSaved(scope: WriteScope, def: CollectionDefinition, record: WireRecord, existing: StoredRecord | null): Promise<WireRecord> {
+  const createdBy = existing ? existing.created_by : scope.userId;
+  await writeRecord(scope.trx, def.name, scope.team.id, record, createdBy, null, scope.now, !existing);
+  await appendChange(scope.trx, scope.team.id, record.board_id, def.name, record.id, 'saved', scope.now);
+  scope.remember(def.name, record.id, { collection: def.name, id: record.id, team_id: scope.team.id, board_id: record.board_id, row_version: record.row_version, data: record, created_by: createdBy, deleted_at: null });
+  scope.publish(boardChannel(scope.team.id, record.board_id), 'saved', { collection: def.name, data: record });
+  collectionRules[def.name]?.afterSave?.(scope, record);
+  return record;
+}
+
+/** Whether the user may delete the stored record (delete permission, owner-scoped where it applies). */
+async function authorizeDelete(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<void> {
+  const rules = collectionRules[def.name];
+  if (rules?.authorizeDelete) return rules.authorizeDelete(scope, def, stored);
+  const chain = await chainOf(scope, def, stored);
+  let owner: number | null = null;
+  if (def.ownerFrom) {
+    const parentId = stored.data[def.ownerFrom.field];
+    owner = typeof parentId === 'string' ? ((await scope.record(def.ownerFrom.collection, parentId))?.created_by ?? null) : null;
+  } else if (def.ownerField) {
+    const value = stored.data[def.ownerField];
+    owner = typeof value === 'number' ? value : null;
+  }
+  scope.require(def.permissions.delete, chain, owner);
+}
+
+/**
+ * DELETE /api/{teamId}/{route}/{id}: items, folders and attributes go to the trash (row_version
+ * raised, deleted_at set); other records, and trashed ones with `permanent`, are removed.
+ */
+export async function deleteRecord(scope: WriteScope, def: CollectionDefinition, id: string, opts: { permanent: boolean }): Promise<WireRecord> {
+  await scope.lock();
+  const stored = await ownRecord(scope, def, id);
+  if (!stored) throw notFound();
+  await authorizeDelete(scope, def, stored);
+
+  if (def.trash && !opts.permanent) {
+    if (stored.deleted_at) return stored.data; // already in the trash: deleting again changes nothing
+    const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: scope.now.toISOString(), updated_at: scope.now.toISOString() };
+    await writeRecord(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, false);
+    await appendChange(scope.trx, scope.team.id, stored.board_id, def.name, id, 'trashed', scope.now);
+    scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: scope.now });
+    scope.publish(boardChannel(scope.team.id, stored.board_id), 'deleted', { collection: def.name, data: record });
+    return record;
+  }
+  if (def.trash) scope.require('MANAGE_TRASH', scope.workspaceChain());
+  await removeWithChildren(scope, def.name, stored);
+  return stored.data;
+}
+
+/** Removes a record for good, with everything that belongs to it, logging a tombstone for each. */
+export async function removeWithChildren(scope: WriteScope, collection: string, stored: StoredRecord): Promise<void> {
+  for (const child of await cascadeDelete(scope.trx, stored)) {
+    await removeOne(scope, child);
+  }
+  await removeOne(scope, stored);
+}
+
+async function removeOne(scope: WriteScope, stored: StoredRecord): Promise<void> {
+  await removeRecord(scope.trx, stored.collection, stored.id);
+  await appendChange(scope.trx, scope.team.id, stored.board_id, stored.collection, stored.id, 'deleted', scope.now);
+  scope.remember(stored.collection, stored.id, null);
+  scope.publish(boardChannel(scope.team.id, stored.board_id), 'deleted', { collection: stored.collection, data: stored.data });
+}
+
+/** POST /api/{teamId}/{route}/{id}/restore: takes a record out of the trash. */
+export async function restoreRecord(scope: WriteScope, def: CollectionDefinition, id: string): Promise<WireRecord> {
+  if (!def.trash) throw notFound();
+  await scope.lock();
+  const stored = await ownRecord(scope, def, id);
+  if (!stored) throw notFound();
+  if (!stored.deleted_at) return stored.data;
+  // Its board (or parent folder) must be live again first.
+  if (!(def.name === 'folder' && stored.data.parent_id === null)) await liveBoard(scope, stored.board_id);
+  try {
+    await authorizeDelete(scope, def, stored);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw validation(['the folder this record was in is in the trash; restore it first']);
+    throw error;
+  }
+  const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: null, updated_at: scope.now.toISOString() };
+  await writeRecord(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, false);
+  await appendChange(scope.trx, scope.team.id, stored.board_id, def.name, id, 'restored', scope.now);
+  scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: null });
+  scope.publish(boardChannel(scope.team.id, stored.board_id), 'saved', { collection: def.name, data: record });
+  return record;
+}
+
+export { unauthorized };

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { collectionList, type CollectionDefinition } from '../../schema/collections';
+import type { AppContext } from '../context';
+import { sql } from 'kysely';
+import { unauthenticated, unauthorized, validation } from '../http/errors';
+import { runBatch } from './batch';
+import { readChanges } from './changes';
+import { dispatchWrite } from './dispatch';
+import { teamIdParam } from './params';
+import { readScope } from './read-scope';
+import { boardRecords, currentCursor, teamFolders, type WireRecord } from './store';
+import { runWrite } from './write';
+import { timeTrackingRoutes } from './time-tracking';
+import { commentRoutes } from './comments';
+import { boardRoutes } from './boards';
+
+/**
+ * The sync module: the generic endpoints of every collection in the registry (DESIGN.md §3,
+ * docs/sync-protocol.md), plus batch, delta, trash, time tracking, comments and board members.
+ */
+
+type TeamParams = { Params: { teamId: string; id: string }; Querystring: Record<string, string | undefined> };
+
+function queryString(value: unknown): string | null {
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
+/** GET /api/{teamId}/{route}?board_id= — the records and the cursor to ask /changes from, read in one snapshot. */
+async function indexLoad(ctx: AppContext, request: FastifyRequest<TeamParams>, def: CollectionDefinition) {
+  const teamId = teamIdParam(request.params.teamId);
+  const boardId = queryString(request.query.board_id);
+  if (!boardId && def.name !== 'folder') throw validation(['board_id: required']);
+  const { view, role } = await readScope(ctx, request, teamId, boardId);
+  // Records and cursor from one snapshot: whatever commits after it has a later seq.
+  return ctx.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      const rows = boardId ? await boardRecords(trx, teamId, boardId, def.name) : await teamFolders(trx, teamId);
+      const data = await view.filter(trx, def.name, rows.map((r) => r.data));
+      if (!boardId && role === 'guest' && data.length === 0) throw unauthorized();
+      return { data, cursor: await currentCursor(trx, teamId) };
+    });
+}
+
+export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const write = (request: FastifyRequest<TeamParams>, reply: FastifyReply, method: 'put' | 'delete' | 'post', route: string) =>
+    runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => dispatchWrite(scope, method, route, request.body));
+
+  for (const def of collectionList) {
+    const base = `/api/:teamId/${def.route}`;
+    const search = (request: FastifyRequest<TeamParams>) => (request.query.permanent ? `?permanent=${encodeURIComponent(request.query.permanent)}` : '');
+    app.get<TeamParams>(base, (request) => indexLoad(ctx, request, def));
+    app.put<TeamParams>(base, (request, reply) => write(request, reply, 'put', def.route));
+    app.put<TeamParams>(`${base}/:id`, (request, reply) => write(request, reply, 'put', `${def.route}/${encodeURIComponent(request.params.id)}`));
+    app.delete<TeamParams>(`${base}/:id`, (request, reply) =>
+      write(request, reply, 'delete', `${def.route}/${encodeURIComponent(request.params.id)}${search(request)}`),
+    );
+    if (def.trash) {
+      app.post<TeamParams>(`${base}/:id/restore`, (request, reply) => write(request, reply, 'post', `${def.route}/${encodeURIComponent(request.params.id)}/restore`));
+    }
+  }
+
+  app.post<TeamParams>('/api/:teamId/batch', (request, reply) =>
+    runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => runBatch(scope, request.body)),
+  );
+
+  app.get<TeamParams>('/api/:teamId/changes', async (request) => {
+    const teamId = teamIdParam(request.params.teamId);
+    const raw = request.query.after ?? '0';
+    if (!/^\d{1,18}$/.test(raw)) throw validation(['after: must be a change cursor (a whole number)']);
+    const boardId = queryString(request.query.board_id);
+    const { view } = await readScope(ctx, request, teamId, boardId);
+    return readChanges(ctx.db, view, Number(raw), boardId);
+  });
+
+  /** Trashed records of a board; without board_id, the trashed boards the user may restore. */
+  app.get<TeamParams>('/api/:teamId/trash', async (request) => {
+    const teamId = teamIdParam(request.params.teamId);
+    const boardId = queryString(request.query.board_id);
+    const { view, user } = await readScope(ctx, request, teamId, boardId);
+    if (!user) throw unauthenticated();
+    let query = ctx.db
+      .selectFrom('records')
+      .select(['collection', 'id', 'data', 'created_by'])
+      .where('team_id', '=', teamId)
+      .where('deleted_at', 'is not', null)
+      .orderBy('deleted_at', 'desc');
+    query = boardId ? query.where('board_id', '=', boardId) : query.where('collection', '=', 'folder').where(sql<boolean>`board_id = id`);
+    const rows = await query.execute();
+    const mayManage = view.viewer.role === 'owner' || view.viewer.role === 'admin';
+    const data = rows
+      .filter((r) => boardId !== null || mayManage || r.created_by === user?.id)
+      .map((r) => ({ collection: r.collection, id: r.id, record: r.data as WireRecord }));
+    return { data };
+  });
+
+  timeTrackingRoutes(app, ctx);
+  commentRoutes(app, ctx);
+  boardRoutes(app, ctx);
+}

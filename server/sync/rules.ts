@@ -1,0 +1,157 @@
+import type { CollectionDefinition, SyncedCollectionName } from '../../schema/collections';
+import { entryProblems, type PermissionLevel } from '../../schema/permissions';
+import type { FolderRecord } from '../../schema/records';
+import { unauthorized, validation } from '../http/errors';
+import { folderLevel } from './access';
+import { chainOf } from './operations';
+import { sanitizeCommentHtml } from './sanitize';
+import type { WriteScope } from './scope';
+import type { StoredRecord, WireRecord } from './store';
+import { endRunningEntries, publishTimeEntry, startProblems } from './time-entries';
+
+/**
+ * What differs between collections on save and delete. Everything not named here follows the
+ * generic path in operations.ts (create/edit/delete permission of the registry on the record's
+ * folder, owner-scoped through the registry's ownerField).
+ */
+
+export interface SaveContext {
+  scope: WriteScope;
+  def: CollectionDefinition;
+  /** Validated record with the server-owned fields set; rules may adjust it before it is stored. */
+  record: Record<string, unknown>;
+  existing: StoredRecord | null;
+  /** Referenced records by field (item_id → the item …), all checked to be on the same board. */
+  refs: Map<string, StoredRecord>;
+}
+
+export interface CollectionRules {
+  prepare?(ctx: SaveContext): void | Promise<void>;
+  /** Replaces the default save authorisation (which it may call). Throws 403 when refused. */
+  authorize?(ctx: SaveContext, byDefault: (ctx: SaveContext) => Promise<void>): Promise<void>;
+  /** Side effects in the same transaction, after authorisation and before the record is written. */
+  beforeWrite?(ctx: SaveContext): Promise<void>;
+  afterSave?(scope: WriteScope, record: WireRecord): void;
+  /** Replaces the default delete/restore authorisation. */
+  authorizeDelete?(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<void>;
+}
+
+const changed = (ctx: SaveContext, field: string) =>
+  ctx.existing !== null && JSON.stringify(ctx.existing.data[field] ?? null) !== JSON.stringify(ctx.record[field] ?? null);
+
+/** The chain of a folder record as it is stored (for boards: the workspace and the board itself). */
+async function storedFolderChain(scope: WriteScope, folder: FolderRecord): Promise<PermissionLevel[]> {
+  if (folder.parent_id === null) return [...scope.workspaceChain(), folderLevel(folder)];
+  return [...(await scope.chain(folder.board_id, folder.parent_id)), folderLevel(folder)];
+}
+
+/** Refuses a parent that would make a folder its own ancestor. */
+async function checkNoCycle(scope: WriteScope, folderId: string, boardId: string, parentId: string): Promise<void> {
+  const folders = await scope.folders(boardId);
+  for (let current: string | null = parentId; current !== null; current = folders.get(current)?.parent_id ?? null) {
+    if (current === folderId) throw validation(['parent_id: a folder cannot move into its own subfolder']);
+  }
+}
+
+const folderRules: CollectionRules = {
+  prepare({ record }) {
+    const isBoard = record.parent_id === null;
+    if (isBoard && record.board_id !== record.id) throw validation(["board_id: a board's board_id is its own id"]);
+    if (!isBoard && record.board_id === record.id) throw validation(['board_id: a folder inside a board carries the id of its board']);
+    const problems = entryProblems(record.permissions ?? {});
+    if (problems.length) throw validation(problems.map((p) => `permissions.${p}`));
+  },
+  async authorize(ctx) {
+    const { scope, record, existing } = ctx;
+    const isBoard = record.parent_id === null;
+    if (!existing) {
+      if (isBoard) scope.require('CREATE_BOARD', scope.workspaceChain());
+      else scope.require('CREATE_FOLDER', await scope.chain(String(record.board_id), String(record.parent_id)));
+    } else {
+      const stored = existing.data as unknown as FolderRecord;
+      if ((stored.parent_id === null) !== isBoard) throw validation(['parent_id: a board cannot become a folder or the other way round']);
+      const chain = await storedFolderChain(scope, stored);
+      const owner = existing.created_by;
+      scope.require(isBoard ? 'UPDATE_BOARD' : 'EDIT_FOLDER', chain, owner);
+      if (changed(ctx, 'user_ids')) scope.require(isBoard ? 'MANAGE_BOARD_MEMBERS' : 'EDIT_FOLDER_SETTINGS', chain, owner);
+      if (changed(ctx, 'hidden') || changed(ctx, 'is_public')) scope.require(isBoard ? 'UPDATE_BOARD' : 'EDIT_FOLDER_SETTINGS', chain, owner);
+      if (changed(ctx, 'permissions') || changed(ctx, 'final_permissions')) scope.require('MANAGE_PERMISSIONS', scope.workspaceChain());
+      if (!isBoard && changed(ctx, 'parent_id')) {
+        await checkNoCycle(scope, stored.id, stored.board_id, String(record.parent_id));
+        scope.require('CREATE_FOLDER', await scope.chain(String(record.board_id), String(record.parent_id)));
+      }
+    }
+  },
+  async authorizeDelete(scope, _def, stored) {
+    const folder = stored.data as unknown as FolderRecord;
+    const chain = await storedFolderChain(scope, folder);
+    scope.require(folder.parent_id === null ? 'DELETE_BOARD' : 'DELETE_FOLDER', chain, stored.created_by);
+  },
+};
+
+const folderViewRules: CollectionRules = {
+  prepare({ scope, record, existing }) {
+    record.owner_id = existing ? (existing.data.owner_id ?? null) : scope.userId;
+  },
+  async authorize(ctx, byDefault) {
+    const { scope, record, existing } = ctx;
+    const isOwner = record.owner_id === scope.userId;
+    if (record.visibility === 'personal' && (changed(ctx, 'visibility') || !existing) && !isOwner) throw unauthorized();
+    if (existing?.data.visibility === 'personal' && !isOwner && scope.viewer.role !== 'owner') throw unauthorized();
+    await byDefault(ctx);
+    if (existing?.data.visibility === 'locked' || (record.visibility === 'locked' && changed(ctx, 'visibility'))) {
+      scope.require('EDIT_LOCKED_VIEWS', await scope.chain(String(record.board_id), String(record.folder_id)));
+    }
+  },
+};
+
+const commentRules: CollectionRules = {
+  prepare({ record }) {
+    const text = record.text as { html: string };
+    const html = sanitizeCommentHtml(text.html);
+    if (html.replace(/<[^>]*>/g, '').trim() === '' && !/<img\b/i.test(html)) throw validation(['text.html: the comment is empty']);
+    record.text = { ...text, html };
+  },
+  async authorize(ctx, byDefault) {
+    const { scope, existing } = ctx;
+    await byDefault(ctx);
+    // Only the author rewrites a comment; pinning is its own permission.
+    if (existing && (changed(ctx, 'text') || changed(ctx, 'parent_id')) && existing.created_by !== scope.userId) throw unauthorized();
+    if (changed(ctx, 'pinned') || (!existing && ctx.record.pinned === true)) {
+      const folderId = String(ctx.refs.get('item_id')?.data.folder_id ?? ctx.record.board_id);
+      scope.require('PIN_COMMENT', await scope.chain(String(ctx.record.board_id), folderId));
+    }
+  },
+};
+
+/** Records only their owner (`field`) may change or remove; others read them. */
+function ownedBy(field: string): Pick<CollectionRules, 'authorize' | 'authorizeDelete'> {
+  return {
+    async authorize(ctx, byDefault) {
+      if (ctx.existing && ctx.existing.data[field] !== ctx.scope.userId) throw unauthorized();
+      await byDefault(ctx);
+    },
+    async authorizeDelete(scope, def, stored) {
+      if (stored.data[field] !== scope.userId) throw unauthorized();
+      scope.require(def.permissions.delete, await chainOf(scope, def, stored), scope.userId);
+    },
+  };
+}
+
+const timeEntryRules: CollectionRules = {
+  ...ownedBy('created_by'),
+  prepare(ctx) {
+    const problems = startProblems(ctx.record, ctx.existing);
+    if (problems.length) throw validation(problems);
+  },
+  beforeWrite: (ctx) => endRunningEntries(ctx),
+  afterSave: (scope, record) => publishTimeEntry(scope, record),
+};
+
+export const collectionRules: Partial<Record<SyncedCollectionName, CollectionRules>> = {
+  folder: folderRules,
+  folder_view: folderViewRules,
+  comment: commentRules,
+  comment_reaction: ownedBy('user_id'),
+  time_entry: timeEntryRules,
+};
