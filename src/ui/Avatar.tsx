@@ -2,7 +2,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { TOOLTIP_DISPOSE_MS, TOOLTIP_DISTANCE, TOOLTIP_SHOW_DELAY_MS } from '../../schema/constants';
 import { avatarColorIndex, initialsOf } from './avatar-identity';
-import { useFloating } from './use-floating';
+import { floatingStyle, useFloating } from './use-floating';
 import { useHoverIntent } from './use-hover-intent';
 
 export type AvatarSize = 'xs' | 'sm' | 'md' | 'lg' | 'xl';
@@ -44,7 +44,7 @@ export function Avatar({ name, photoUrl, size = 'md', subtitle, preview, classNa
               className="ui-avatar-card"
               onMouseEnter={enter}
               onMouseLeave={leave}
-              style={position ? { top: position.top, left: position.left } : { visibility: 'hidden', top: 0, left: 0 }}
+              style={floatingStyle(position)}
             >
               <AvatarImage name={name} photoUrl={photoUrl} size="xl" />
               <div className="ui-avatar-card__text">

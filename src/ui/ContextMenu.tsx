@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { useLingui } from '@lingui/react/macro';
 import { DESKTOP_BREAKPOINT_PX } from '../../schema/constants';
 import { MenuList, type MenuItem } from './MenuList';
-import { useFloating } from './use-floating';
+import { floatingStyle, useFloating } from './use-floating';
 import { useLayer } from './use-layer';
 import { useOpenState, type OpenStateProps } from './use-open-state';
 
@@ -74,7 +74,7 @@ export function ContextMenu({ items, children, label, title, className, ...openP
       items={items}
       ariaLabel={label ?? t`Actions`}
       className={narrow ? 'ui-sheet__menu' : 'ui-popup-menu'}
-      style={narrow ? undefined : position ? { top: position.top, left: position.left } : { visibility: 'hidden', top: 0, left: 0 }}
+      style={narrow ? undefined : floatingStyle(position)}
       onClose={(reason) => close(reason === 'select')}
     />
   );

@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react/macro';
 import { MoreIcon } from './icons';
 import { MenuList, type MenuItem } from './MenuList';
 import type { Align, Side } from './position';
-import { useFloating } from './use-floating';
+import { floatingStyle, useFloating } from './use-floating';
 import { useLayer } from './use-layer';
 import { useOpenState, type OpenStateProps } from './use-open-state';
 
@@ -86,7 +86,7 @@ export function PopupMenu({ items, label, renderTrigger, side = 'bottom', align 
               items={items}
               labelledBy={triggerId}
               className={['ui-popup-menu', className].filter(Boolean).join(' ')}
-              style={position ? { top: position.top, left: position.left } : { visibility: 'hidden', top: 0, left: 0 }}
+              style={floatingStyle(position)}
               onClose={(reason) => close(reason === 'select')}
             />,
             document.body,

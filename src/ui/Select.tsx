@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react/macro';
 import { filterOptions } from './dropdown-search';
 import { CheckIcon, ChevronDownIcon, SearchIcon } from './icons';
 import { isMenuKey, nextMenuIndex, typeaheadIndex } from './menu-navigation';
-import { useFloating } from './use-floating';
+import { floatingStyle, useFloating } from './use-floating';
 import { useLayer } from './use-layer';
 
 export interface SelectOption<V> {
@@ -135,7 +135,7 @@ export function Select<V>({ options, value, onChange, ariaLabel, id, placeholder
               className="ui-select-popup"
               style={{
                 minInlineSize: trigger.current?.offsetWidth,
-                ...(position ? { top: position.top, left: position.left } : { visibility: 'hidden', top: 0, left: 0 }),
+                ...floatingStyle(position),
               }}
             >
               {withSearch ? (

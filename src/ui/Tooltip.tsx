@@ -3,7 +3,7 @@ import { createPortal } from 'react-dom';
 import { TOOLTIP_DISPOSE_MS, TOOLTIP_DISTANCE, TOOLTIP_SHOW_DELAY_MS } from '../../schema/constants';
 import { onRouteChange } from './navigation-events';
 import type { Side } from './position';
-import { useFloating } from './use-floating';
+import { floatingStyle, useFloating } from './use-floating';
 import { useHoverIntent } from './use-hover-intent';
 
 export interface TooltipProps {
@@ -68,7 +68,7 @@ export function Tooltip({ content, children, side = 'top', delay = TOOLTIP_SHOW_
               id={id}
               role="tooltip"
               className={`ui-tooltip ui-tooltip--${position?.side ?? side}`}
-              style={position ? { top: position.top, left: position.left } : { visibility: 'hidden', top: 0, left: 0 }}
+              style={floatingStyle(position)}
             >
               {content}
             </div>,

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { useLayoutEffect, useState, type CSSProperties, type RefObject } from 'react';
 import { computePosition, isRtl, type Placement, type Position } from './position';
 
 /**
@@ -51,4 +51,12 @@ export function useFloating(
   }, [open, anchor, floating, placement.side, placement.align, distance, pointX, pointY]);
 
   return position;
+}
+
+/**
+ * Style for the floating element: at its position once measured; before that transparent (not
+ * `visibility: hidden`, which would stop the first item from taking focus on open).
+ */
+export function floatingStyle(position: Position | null): CSSProperties {
+  return position ? { top: position.top, left: position.left } : { top: 0, left: 0, opacity: 0, pointerEvents: 'none' };
 }

@@ -1,0 +1,248 @@
+/**
+ * The shared components in real Chromium: a Vite dev server serves src/ui/harness, playwright-core
+ * drives Debian's chromium. Covers what pure tests cannot: Escape, outside clicks, focus trapping
+ * and restoring, keyboard menus, URL-kept open state, toasts, confirm(), search, validation.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createServer, type ViteDevServer } from 'vite';
+import react from '@vitejs/plugin-react';
+
+let server: ViteDevServer;
+let browser: Browser;
+let page: Page;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = await createServer({
+    configFile: false,
+    root: path.resolve('src/ui/harness'),
+    cacheDir: path.join(os.tmpdir(), 'cairn-ui-harness-vite'),
+    logLevel: 'error',
+    plugins: [react({ exclude: [/node_modules/, /\/deps\//], babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } })],
+    server: { port: 0, host: '127.0.0.1', hmr: false, fs: { allow: [path.resolve('.')] } },
+  });
+  await server.listen();
+  baseUrl = server.resolvedUrls!.local[0];
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function openHarness(query = '?test_mode=1'): Promise<Page> {
+  await page?.close();
+  page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  await page.goto(baseUrl + query);
+  await page.waitForSelector('#open-modal', { timeout: 60_000 });
+  expect(errors).toEqual([]);
+  return page;
+}
+
+const harnessLog = () => page.evaluate(() => window.harness.log);
+const focusedId = () => page.evaluate(() => document.activeElement?.id ?? document.activeElement?.tagName);
+
+describe('shared UI in Chromium', () => {
+  it('modal: labelled dialog, focus trapped and restored, Escape / close button / backdrop close it', async () => {
+    await openHarness();
+    await page.click('#open-modal');
+    const dialog = page.getByRole('dialog', { name: 'Harness modal' });
+    await dialog.waitFor();
+    expect(await dialog.getAttribute('aria-modal')).toBe('true');
+    // Focus starts inside and Tab cycles within the dialog.
+    expect(await page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'))).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('[role=dialog]'))).toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await focusedId()).toBe('open-modal');
+
+    await page.click('#open-modal');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+
+    await page.click('#open-modal');
+    await page.mouse.click(5, 5); // the backdrop
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('modal: Escape in a menu inside the modal closes only the menu', async () => {
+    await openHarness();
+    await page.click('#open-modal');
+    await page.click('#nested-trigger');
+    await page.getByRole('menuitem', { name: 'Inner' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('menuitem', { name: 'Inner' }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('dialog').count()).toBe(1);
+    expect(await focusedId()).toBe('nested-trigger');
+  });
+
+  it('popup menu: keyboard navigation skips disabled items, Enter chooses, focus returns', async () => {
+    await openHarness();
+    await page.focus('#menu-trigger');
+    await page.keyboard.press('ArrowDown');
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    expect(await page.getAttribute('#menu-trigger', 'aria-expanded')).toBe('true');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Alpha');
+    await page.keyboard.press('ArrowDown'); // Beta is disabled
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Gamma');
+    await page.keyboard.press('Home');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Alpha');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached' });
+    expect(await harnessLog()).toEqual(['gamma']);
+    expect(await focusedId()).toBe('menu-trigger');
+  });
+
+  it('popup menu: closes on outside click and on route change', async () => {
+    await openHarness();
+    await page.click('#menu-trigger');
+    await page.getByRole('menu').waitFor();
+    await page.mouse.click(900, 700);
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+
+    await page.click('#menu-trigger');
+    await page.getByRole('menu').waitFor();
+    await page.evaluate(() => window.dispatchEvent(new Event('cairn:navigate')));
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await harnessLog()).toEqual([]);
+  });
+
+  it('context menu: open state lives in ?ctx=on; Back closes it, a reload reopens it', async () => {
+    await openHarness();
+    await page.click('#context-area', { button: 'right' });
+    await page.getByRole('menuitem', { name: 'Rename' }).waitFor();
+    expect(new URL(page.url()).searchParams.get('ctx')).toBe('on');
+    await page.goBack();
+    await page.getByRole('menuitem', { name: 'Rename' }).waitFor({ state: 'detached' });
+    expect(new URL(page.url()).searchParams.get('ctx')).toBeNull();
+
+    await openHarness('?test_mode=1&ctx=on');
+    await page.getByRole('menuitem', { name: 'Rename' }).click();
+    await page.getByRole('menuitem', { name: 'Rename' }).waitFor({ state: 'detached' });
+    expect(await harnessLog()).toEqual(['rename']);
+    expect(new URL(page.url()).searchParams.get('ctx')).toBeNull();
+  });
+
+  it('toast: shown in a polite live region and gone after 0.2 × 3 s in test mode', async () => {
+    await openHarness();
+    expect(await page.locator('[aria-live=polite]').count()).toBe(1);
+    const started = Date.now();
+    await page.click('#show-toast');
+    await page.getByText('Saved!').waitFor();
+    await page.getByText('Saved!').waitFor({ state: 'detached', timeout: 5_000 });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(600 + 300 - 50);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it('toast: a swipe beyond 80 px dismisses it, a short one does not', async () => {
+    await openHarness('?test_mode=0');
+    await page.click('#show-toast');
+    const item = page.locator('.ui-toast');
+    await item.waitFor();
+    await page.waitForTimeout(350);
+    const box = (await item.boundingBox())!;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + 40, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 80, y, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForTimeout(400);
+    expect(await item.count()).toBe(1);
+    await page.mouse.move(box.x + 40, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 140, y, { steps: 5 });
+    await page.mouse.up();
+    await item.waitFor({ state: 'detached', timeout: 2_000 });
+  });
+
+  it('confirm(): "Are you sure?" with Cancel and Yes resolves the promise', async () => {
+    await openHarness();
+    await page.click('#ask');
+    const dialog = page.getByRole('dialog', { name: 'Are you sure?' });
+    await dialog.waitFor();
+    await page.getByRole('button', { name: 'Yes' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.click('#ask');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.click('#ask');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await harnessLog()).toEqual(['confirm:true', 'confirm:false', 'confirm:false']);
+  });
+
+  it('select: search by word prefix and synonym, choose with the keyboard', async () => {
+    await openHarness();
+    await page.click('#color-select');
+    const search = page.getByRole('combobox', { name: 'Search' });
+    await search.waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'combobox' && document.activeElement.tagName === 'INPUT');
+    await page.keyboard.type('gre');
+    expect(await page.getByRole('option').allTextContents()).toEqual(['Dark green']);
+    await search.fill('fore');
+    expect(await page.getByRole('option').allTextContents()).toEqual(['Dark green']);
+    await search.fill('b');
+    await page.keyboard.press('Enter');
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    expect(await harnessLog()).toEqual(['select:blue']);
+    expect(await page.textContent('#color-select')).toContain('Blue');
+    expect(await focusedId()).toBe('color-select');
+  });
+
+  it('validation: empty is valid; a bad e-mail gets the error class, aria-invalid and the message', async () => {
+    await openHarness();
+    const input = page.locator('#email');
+    await input.fill('');
+    await input.blur();
+    expect(await input.getAttribute('aria-invalid')).toBeNull();
+    await input.fill('not-an-email');
+    await input.blur(); // the change event
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    expect(await input.getAttribute('class')).toContain('is-invalid');
+    await page.getByText('Enter a valid email address').waitFor();
+    await input.fill('ada@example.com'); // fixed while typing
+    expect(await input.getAttribute('aria-invalid')).toBeNull();
+    expect(await page.getByText('Enter a valid email address').count()).toBe(0);
+  });
+
+  it('busy button: disabled with a spinner until its promise settles', async () => {
+    await openHarness();
+    await page.click('#busy');
+    expect(await page.getAttribute('#busy', 'aria-busy')).toBe('true');
+    expect(await page.isDisabled('#busy')).toBe(true);
+    await page.evaluate(() => window.harness.resolveBusy?.());
+    await page.waitForFunction(() => !(document.getElementById('busy') as HTMLButtonElement).disabled);
+    expect(await page.getAttribute('#busy', 'aria-busy')).toBeNull();
+  });
+
+  it('avatar and tooltip: preview after the hover delay', async () => {
+    await openHarness();
+    await page.hover('[role=img][aria-label="Ada Lovelace"]');
+    await page.getByText('ada@example.com').waitFor({ timeout: 2_000 });
+    await page.hover('#tip-target');
+    const tip = page.getByRole('tooltip');
+    await tip.waitFor({ timeout: 2_000 });
+    expect(await tip.textContent()).toBe('Helpful tip');
+    expect(await page.getAttribute('#tip-target', 'aria-describedby')).toBe(await tip.getAttribute('id'));
+  });
+
+  it('mobile header: Back button with a label', async () => {
+    await openHarness();
+    await page.getByRole('button', { name: 'Back' }).click();
+    expect(await harnessLog()).toEqual(['back']);
+  });
+});
