@@ -38,18 +38,23 @@ export async function workspacesUsing(db: Db, subscriptionId: number): Promise<n
 }
 
 /** The user's subscriptions; an account without one gets its free plan first (every account owns one). */
-export async function ownedSubscriptions(db: Db, userId: number, now: Date): Promise<SubscriptionRow[]> {
+export async function ownedSubscriptions(db: Db, userId: number, now: Date, opts: { lock?: boolean } = {}): Promise<SubscriptionRow[]> {
   await ensureFreeSubscription(db, userId, now);
-  return db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+  const query = db.selectFrom('subscriptions').selectAll().where('user_id', '=', userId).orderBy('id');
+  // Inside a transaction, locking the rows makes two concurrent creations count one after the other.
+  return (opts.lock ? query.forUpdate() : query).execute();
 }
 
 /**
  * The owned, active subscription a new workspace goes on: the one asked for, else the first with
- * spare capacity. Over the limit is a 403 of type workspace_limit_exceeded (the client fires
+ * spare capacity; call it inside the creating transaction. Over the limit is a 403 of type workspace_limit_exceeded (the client fires
  * workspaceLimitExceeded on it).
  */
 export async function subscriptionForNewWorkspace(db: Db, userId: number, now: Date, wanted?: number): Promise<SubscriptionRow> {
-  const owned = await ownedSubscriptions(db, userId, now);
+  // Locking the user's row first makes concurrent creations by one user take turns (also over
+  // the free subscription an account without one gets here).
+  await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+  const owned = await ownedSubscriptions(db, userId, now, { lock: true });
   const candidates = wanted === undefined ? owned : owned.filter((s) => s.id === wanted);
   if (wanted !== undefined && candidates.length === 0) {
     throw new ApiError(422, 'subscription_id: must be a subscription you own', 'validation', ['subscription_id: must be a subscription you own']);

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
@@ -81,6 +83,12 @@ describe('workspaces', () => {
       expect(res.json()).toMatchObject({ type: 'subscription_inactive', message: 'A workspace needs an active subscription.' });
     });
 
+    it('lets only one of two simultaneous creations through on a one-workspace plan', async () => {
+      const u = await createUserWithToken(server.ctx);
+      const results = await Promise.all(['A', 'B'].map((name) => api(server.app, 'POST', '/api/teams', { token: u.token, body: { name } })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([201, 403]);
+    });
+
     it('refuses a subscription the user does not own', async () => {
       const other = await createUserWithToken(server.ctx);
       const ownerSub = await server.ctx.db.selectFrom('subscriptions').select('id').where('user_id', '=', owner.user.id).executeTakeFirstOrThrow();
@@ -160,9 +168,19 @@ describe('workspaces', () => {
       expect(res.statusCode).toBe(200);
       const url = res.json().data.photo_url as string;
       expect(url).toMatch(/^\/api\/files\/team-photos\/[A-Za-z0-9_-]+\.png$/);
+      const fileOf = (u: string) => path.join(server.ctx.config.dataDir, 'uploads', u.slice('/api/files/'.length));
+      expect(fs.existsSync(fileOf(url))).toBe(true);
+      // A new photo replaces the old one, whose file is removed.
+      const again = multipart('photo', 'logo2.png', PNG);
+      const res2 = await server.app.inject({ method: 'POST', url: `/api/teams/${teamId}/photo`, payload: again.payload, headers: { ...again.headers, authorization: `Bearer ${owner.token}` } });
+      const url2 = res2.json().data.photo_url as string;
+      expect(url2).not.toBe(url);
+      expect(fs.existsSync(fileOf(url))).toBe(false);
+      expect(fs.existsSync(fileOf(url2))).toBe(true);
       const del = await api(server.app, 'DELETE', `/api/teams/${teamId}/photo`, { token: owner.token });
       expect(del.statusCode).toBe(200);
       expect(del.json().data.photo_url).toBeNull();
+      expect(fs.existsSync(fileOf(url2))).toBe(false);
     });
 
     it('refuses non-images, missing files, oversize files and non-admins', async () => {
