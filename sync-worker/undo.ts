@@ -1,0 +1,152 @@
+/**
+ * Undo and redo of one's own recent edits (Ctrl+Z, Ctrl+Shift+Z). Pure: it records what the user
+ * changed and, when asked, plans the writes that take it back; the caller sends those writes
+ * through the engine like any other edit (so they are optimistic, queued offline and synced).
+ *
+ * Rules:
+ *  - Only the user's own edits are recorded (the caller records what it sent).
+ *  - Undo restores only the fields the edit changed, and only while they still hold the edited
+ *    value: if someone else changed a field since, that field is left alone (their edit wins; we
+ *    never overwrite other people's work with an old copy).
+ *  - A step may hold many records (a bulk edit, a move of several items) and is undone as one.
+ *  - A new edit clears the redo stack. The stack keeps the last `limit` steps.
+ */
+
+export interface HistoryRecord {
+  id: string;
+  row_version: number;
+  [field: string]: unknown;
+}
+
+/** One record's change: before null = it was created; after null = it was deleted (trashed). */
+export interface HistoryEntry {
+  collection: string;
+  id: string;
+  before: HistoryRecord | null;
+  after: HistoryRecord | null;
+}
+
+export interface HistoryStep {
+  label: string;
+  entries: HistoryEntry[];
+}
+
+/** A write that undoes or redoes an entry. */
+export type UndoWrite =
+  | { kind: 'save'; collection: string; record: HistoryRecord }
+  | { kind: 'delete'; collection: string; id: string }
+  /** Bring back a deleted record: restore it from trash, or (never synced) save `record` anew. */
+  | { kind: 'restore'; collection: string; id: string; record: HistoryRecord };
+
+/** Fields that are bookkeeping, never restored by an undo. */
+const IGNORED = new Set(['row_version', 'updated_at', 'created_at', 'deleted_at', 'team_id', 'created_by']);
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/** The fields an edit changed. */
+export function changedFields(before: HistoryRecord, after: HistoryRecord): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...keys].filter((k) => !IGNORED.has(k) && !same(before[k], after[k]));
+}
+
+/**
+ * Plans the writes that turn `from` back into `to` for one entry, given the current local copy
+ * (null when the record is not there, e.g. trashed). Returns null when nothing can be done.
+ */
+export function planRevert(entry: { collection: string; id: string }, from: HistoryRecord | null, to: HistoryRecord | null, current: HistoryRecord | null): UndoWrite | null {
+  if (from === null && to !== null) {
+    // Undoing a delete (or redoing a create): bring it back.
+    if (current) return null;
+    return { kind: 'restore', collection: entry.collection, id: entry.id, record: to };
+  }
+  if (to === null) {
+    // Undoing a create (or redoing a delete): remove it if it is still there.
+    return current ? { kind: 'delete', collection: entry.collection, id: entry.id } : null;
+  }
+  if (!current || from === null) return null;
+  const fields = changedFields(from, to);
+  const patch: Record<string, unknown> = {};
+  for (const field of fields) {
+    // Someone changed it since: their value stays.
+    if (!same(current[field], from[field])) continue;
+    patch[field] = to[field];
+  }
+  if (Object.keys(patch).length === 0) return null;
+  return { kind: 'save', collection: entry.collection, record: { ...current, ...patch } };
+}
+
+export class UndoHistory {
+  private undoStack: HistoryStep[] = [];
+  private redoStack: HistoryStep[] = [];
+  private listeners = new Set<() => void>();
+
+  constructor(private readonly limit = 100) {}
+
+  get canUndo(): boolean {
+    return this.undoStack.length > 0;
+  }
+  get canRedo(): boolean {
+    return this.redoStack.length > 0;
+  }
+  get nextUndo(): HistoryStep | null {
+    return this.undoStack[this.undoStack.length - 1] ?? null;
+  }
+  get nextRedo(): HistoryStep | null {
+    return this.redoStack[this.redoStack.length - 1] ?? null;
+  }
+
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Records a step the user just made (their own edit). */
+  record(step: HistoryStep): void {
+    const entries = step.entries.filter((e) => e.before !== null || e.after !== null);
+    if (entries.length === 0) return;
+    this.undoStack.push({ ...step, entries });
+    if (this.undoStack.length > this.limit) this.undoStack.shift();
+    this.redoStack = [];
+    this.emit();
+  }
+
+  /**
+   * Takes the last step off the undo stack and plans its writes against the current copies
+   * (`current(collection, id)`), last entry first. The step moves to the redo stack.
+   */
+  async undo(current: (collection: string, id: string) => Promise<HistoryRecord | null>): Promise<{ step: HistoryStep; writes: UndoWrite[] } | null> {
+    const step = this.undoStack.pop();
+    if (!step) return null;
+    const writes: UndoWrite[] = [];
+    for (const entry of [...step.entries].reverse()) {
+      const write = planRevert(entry, entry.after, entry.before, await current(entry.collection, entry.id));
+      if (write) writes.push(write);
+    }
+    this.redoStack.push(step);
+    this.emit();
+    return { step, writes };
+  }
+
+  async redo(current: (collection: string, id: string) => Promise<HistoryRecord | null>): Promise<{ step: HistoryStep; writes: UndoWrite[] } | null> {
+    const step = this.redoStack.pop();
+    if (!step) return null;
+    const writes: UndoWrite[] = [];
+    for (const entry of step.entries) {
+      const write = planRevert(entry, entry.before, entry.after, await current(entry.collection, entry.id));
+      if (write) writes.push(write);
+    }
+    this.undoStack.push(step);
+    this.emit();
+    return { step, writes };
+  }
+
+  clear(): void {
+    this.undoStack = [];
+    this.redoStack = [];
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l();
+  }
+}
