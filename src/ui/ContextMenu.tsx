@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState, type MouseEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type MouseEvent, type KeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useLingui } from '@lingui/react/macro';
-import { DESKTOP_BREAKPOINT_PX } from '../../schema/constants';
+import { DESKTOP_BREAKPOINT_PX, GESTURE_PRESS_MS, TOUCH_TAP_TOLERANCE_PX } from '../../schema/constants';
 import { MenuList, type MenuItem } from './MenuList';
 import { floatingStyle, useFloating } from './use-floating';
 import { useLayer } from './use-layer';
@@ -9,7 +9,7 @@ import { useOpenState, type OpenStateProps } from './use-open-state';
 
 export interface ContextMenuProps extends OpenStateProps {
   items: readonly MenuItem[];
-  /** The area that opens the menu on right click, long press (Android) or Shift+F10. */
+  /** The area that opens the menu on right click, a touch press of 251 ms, or Shift+F10. */
   children: ReactNode;
   /** Accessible name of the menu; defaults to "Actions". */
   label?: string;
@@ -55,10 +55,48 @@ export function ContextMenu({ items, children, label, title, className, ...openP
 
   const onContextMenu = (event: MouseEvent<HTMLDivElement>) => {
     event.preventDefault();
+    cancelPress();
     returnFocus.current = document.activeElement as HTMLElement | null;
     setPoint({ x: event.clientX, y: event.clientY });
     void setOpen(true);
   };
+  // Touch press: iOS fires no contextmenu event, so a held finger (within the tap tolerance)
+  // opens the menu itself, and the click that follows the lift is swallowed.
+  const press = useRef<{ timer: ReturnType<typeof setTimeout>; x: number; y: number } | null>(null);
+  const swallowClick = useRef(false);
+  const cancelPress = () => {
+    if (press.current) clearTimeout(press.current.timer);
+    press.current = null;
+  };
+  useEffect(() => cancelPress, []);
+  const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>) => {
+    swallowClick.current = false;
+    if (event.pointerType !== 'touch') return;
+    cancelPress();
+    const { clientX: x, clientY: y } = event;
+    press.current = {
+      x,
+      y,
+      timer: setTimeout(() => {
+        press.current = null;
+        swallowClick.current = true;
+        returnFocus.current = document.activeElement as HTMLElement | null;
+        setPoint({ x, y });
+        void setOpen(true);
+      }, GESTURE_PRESS_MS),
+    };
+  };
+  const onPointerMove = (event: ReactPointerEvent<HTMLDivElement>) => {
+    const start = press.current;
+    if (start && Math.hypot(event.clientX - start.x, event.clientY - start.y) > TOUCH_TAP_TOLERANCE_PX) cancelPress();
+  };
+  const onClickCapture = (event: MouseEvent<HTMLDivElement>) => {
+    if (!swallowClick.current) return;
+    swallowClick.current = false;
+    event.preventDefault();
+    event.stopPropagation();
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.key === 'ContextMenu' || (event.key === 'F10' && event.shiftKey)) {
       event.preventDefault();
@@ -81,7 +119,17 @@ export function ContextMenu({ items, children, label, title, className, ...openP
 
   return (
     <>
-      <div ref={area} className={['ui-context-area', className].filter(Boolean).join(' ')} onContextMenu={onContextMenu} onKeyDown={onKeyDown}>
+      <div
+        ref={area}
+        className={['ui-context-area', className].filter(Boolean).join(' ')}
+        onContextMenu={onContextMenu}
+        onKeyDown={onKeyDown}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={cancelPress}
+        onPointerCancel={cancelPress}
+        onClickCapture={onClickCapture}
+      >
         {children}
       </div>
       {open

@@ -137,6 +137,26 @@ describe('shared UI in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('ctx')).toBeNull();
   });
 
+  it('context menu on a phone: a touch press opens a bottom sheet, a tap outside closes it', async () => {
+    await page?.close();
+    const context = await browser.newContext({ viewport: { width: 375, height: 700 }, hasTouch: true, isMobile: true });
+    page = await context.newPage();
+    await page.goto(baseUrl + '?test_mode=1');
+    await page.waitForSelector('#context-area', { timeout: 60_000 });
+    const box = (await page.locator('#context-area').boundingBox())!;
+    const cdp = await context.newCDPSession(page);
+    const point = { x: box.x + 20, y: box.y + 10 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [point] });
+    await page.waitForTimeout(400);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.locator('.ui-sheet [role=menuitem]').waitFor();
+    expect(new URL(page.url()).searchParams.get('ctx')).toBe('on');
+    await page.touchscreen.tap(180, 40); // the backdrop above the sheet
+    await page.locator('.ui-sheet').waitFor({ state: 'detached' });
+    expect(await harnessLog()).toEqual([]);
+    await context.close();
+  });
+
   it('toast: shown in a polite live region and gone after 0.2 × 3 s in test mode', async () => {
     await openHarness();
     expect(await page.locator('[aria-live=polite]').count()).toBe(1);
