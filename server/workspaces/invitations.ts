@@ -105,10 +105,22 @@ export async function inviteMembers(ctx: AppContext, opts: { team: TeamRow; invi
       // Invited again while pending: the new role applies and a fresh link goes out.
       await ctx.db.updateTable('team_members').set({ role: invitation.role, invited_by: opts.inviter.id }).where('team_id', '=', opts.team.id).where('user_id', '=', user.id).execute();
     } else {
-      await ctx.db
-        .insertInto('team_members')
-        .values({ team_id: opts.team.id, user_id: user.id, role: invitation.role, verified_at: null, invited_by: opts.inviter.id, created_at: now })
-        .execute();
+      const userId = user.id;
+      const seated = await ctx.db.transaction().execute(async (trx) => {
+        // The team row lock makes concurrent invitations count seats one after the other.
+        await trx.selectFrom('teams').select('id').where('id', '=', opts.team.id).forUpdate().execute();
+        if ((await seatsTaken(trx, opts.team.id)) >= limit) return false;
+        await trx
+          .insertInto('team_members')
+          .values({ team_id: opts.team.id, user_id: userId, role: invitation.role, verified_at: null, invited_by: opts.inviter.id, created_at: now })
+          .onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+          .execute();
+        return true;
+      });
+      if (!seated) {
+        errors.push(`${email}: ${MEMBER_LIMIT_MESSAGE}`);
+        continue;
+      }
     }
     await issueInvitation(ctx, { team: opts.team, inviter: opts.inviter, user, role: invitation.role, boardId: opts.boardId });
     const row = await memberRows(ctx.db, opts.team.id, { userId: user.id }).executeTakeFirstOrThrow();

@@ -177,6 +177,17 @@ describe('members', () => {
       expect(res.json().data.errors[0]).toMatch(/maximum number of members/);
     });
 
+    it('never seats more than the limit when invitations arrive at the same time', async () => {
+      const small = await createUserWithToken(server.ctx);
+      const tiny = (await api(server.app, 'POST', '/api/teams', { token: small.token, body: { name: 'Tiny 2' } })).json().data.id;
+      const batch = (tag: string) => ({ invitations: ['a', 'b', 'c'].map((x) => ({ email: `${x}.${tag}.race@example.test`, role: 'full-member' })) });
+      const results = await Promise.all(['one', 'two'].map((tag) => api(server.app, 'POST', `/api/teams/${tiny}/members`, { token: small.token, body: batch(tag) })));
+      const added = results.flatMap((r) => (r.statusCode === 200 ? r.json().users : r.json().data.users));
+      expect(added).toHaveLength(4);
+      const seats = await server.ctx.db.selectFrom('team_members').select('user_id').where('team_id', '=', tiny).execute();
+      expect(seats).toHaveLength(5);
+    });
+
     it('rejects malformed bodies with a clear 422 and non-JSON with 400', async () => {
       const cases: [unknown, string][] = [
         [{}, 'invitations: is required'],
