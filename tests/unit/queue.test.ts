@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { groupIntoCalls } from '../../sync-worker/queue';
+import type { QueuedRequest } from '../../sync-worker/types';
+
+let n = 0;
+function req(over: Partial<QueuedRequest>): QueuedRequest {
+  n += 1;
+  return {
+    key: `k${n}`, seq: n, teamId: 1, collection: 'item', id: `i${n}`, method: 'put', route: `items/i${n}`, channel: 'private-team.1.board.A',
+    transaction: null, multiple: false, item: { id: `i${n}`, row_version: 1 }, old: null, created_at: 0, attempts: 0, error: null,
+    reserved_at: null, batch_key: null, ...over,
+  };
+}
+
+describe('groupIntoCalls: channel, then transaction batch', () => {
+  let ids = 0;
+  const newId = () => `b${++ids}`;
+
+  it('a lone request goes as its own call with its own idempotency key', () => {
+    const r = req({});
+    expect(groupIntoCalls([r], 500, newId)).toEqual([{ key: r.key, batch: false, requests: [r] }]);
+  });
+
+  it('groups by channel and cuts groups into calls of at most batchSize', () => {
+    const a = Array.from({ length: 5 }, () => req({ channel: 'A' }));
+    const b = Array.from({ length: 2 }, () => req({ channel: 'B' }));
+    const calls = groupIntoCalls([a[0]!, b[0]!, ...a.slice(1), b[1]!], 2, newId);
+    expect(calls.map((c) => c.requests.map((r) => r.channel).join(''))).toEqual(['AA', 'AA', 'A', 'BB']);
+    expect(calls.map((c) => c.batch)).toEqual([true, true, false, true]);
+  });
+
+  it('keeps a transaction whole in one call, apart from requests outside it', () => {
+    const t = Array.from({ length: 3 }, () => req({ transaction: 'T' }));
+    const loose = req({});
+    const calls = groupIntoCalls([t[0]!, loose, t[1]!, t[2]!], 2, newId);
+    expect(calls).toHaveLength(2);
+    expect(calls.find((c) => c.requests.length === 3)!.requests.every((r) => r.transaction === 'T')).toBe(true);
+  });
+
+  it('separates teams (each team has its own batch endpoint)', () => {
+    const calls = groupIntoCalls([req({ teamId: 1 }), req({ teamId: 2 }), req({ teamId: 1 })], 10, newId);
+    expect(calls.map((c) => c.requests.map((r) => r.teamId))).toEqual([[1, 1], [2]]);
+  });
+
+  it('rebuilds a call that got no answer exactly, with the same key', () => {
+    const x = req({ batch_key: 'lost-1', attempts: 1 });
+    const y = req({ batch_key: 'lost-1', attempts: 1 });
+    const z = req({});
+    const calls = groupIntoCalls([x, z, y], 500, newId);
+    expect(calls[0]).toEqual({ key: 'lost-1', batch: true, requests: [x, y] });
+    expect(calls[1]!.requests).toEqual([z]);
+  });
+});
