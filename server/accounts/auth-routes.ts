@@ -47,9 +47,11 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     const body = parseBody(loginBody, request.body);
     const email = normalizeEmail(body.email);
     const ip = request.ip;
-    enforce(reply, [limits.loginPerIp, ip], [limits.loginPerAccount, email]);
+    const pair = `${email} ${ip}`;
+    enforce(reply, [limits.loginPerIp, ip], [limits.loginPerAccountAndIp, pair], [limits.loginPerAccount, email]);
     const failed = () => {
       limits.loginPerIp.hit(ip);
+      limits.loginPerAccountAndIp.hit(pair);
       limits.loginPerAccount.hit(email);
     };
 
@@ -66,7 +68,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
       if (error instanceof ApiError && error.type === 'two_factor_invalid') failed();
       throw error;
     }
-    limits.loginPerAccount.clear(email);
+    limits.loginPerAccountAndIp.clear(pair);
     if (needsRehash(user.password_hash!)) {
       await ctx.db.updateTable('users').set({ password_hash: await hashPassword(body.password) }).where('id', '=', user.id).execute();
     }

@@ -6,11 +6,13 @@ const MINUTE = 60_000;
 
 /**
  * The throttles of the accounts endpoints (numbers chosen in docs/decisions/0011-account-security.md).
- * Failed logins count per account and per client address; mails count per address and per IP so
- * nobody can bomb an inbox through us.
+ * Failed logins count per account and address pair (tight), per account from anywhere (looser, so
+ * one attacker cannot lock the owner out, yet a distributed guess is capped) and per client address.
+ * Mails count per address and per IP so nobody can bomb an inbox through us.
  */
 export const LIMIT_RULES = {
-  loginPerAccount: { max: 5, windowMs: 15 * MINUTE },
+  loginPerAccountAndIp: { max: 5, windowMs: 15 * MINUTE },
+  loginPerAccount: { max: 20, windowMs: 15 * MINUTE },
   loginPerIp: { max: 30, windowMs: 15 * MINUTE },
   resetMailPerAccount: { max: 3, windowMs: 15 * MINUTE },
   resetMailPerIp: { max: 10, windowMs: 15 * MINUTE },

@@ -43,6 +43,6 @@ export async function sendPasswordChangedNotice(ctx: AppContext, to: string): Pr
   await ctx.mailer.send({
     to,
     subject: 'Your Cairn password was changed',
-    text: 'The password of your Cairn account was just reset and every session was signed out.\n\nIf you did not do this, reset your password again at once and contact support.',
+    text: 'The password of your Cairn account was just changed and its other sessions were signed out.\n\nIf you did not do this, reset your password at once and contact support.',
   });
 }

@@ -8,8 +8,11 @@ import { deleteUpload, saveUpload } from '../files/storage';
 import { readImageUpload } from '../files/upload';
 import { EMAIL_TAKEN, findUserByEmail, normalizeEmail, profileOf } from './service';
 import { issueAccountToken } from './mail-tokens';
-import { sendEmailChangedNotice, sendVerificationMail } from './mails';
-import { changeEmailBody, profileBody } from './validators';
+import { sendEmailChangedNotice, sendPasswordChangedNotice, sendVerificationMail } from './mails';
+import { hashPassword, verifyPassword } from './password';
+import { revokeAllSessions } from '../auth/tokens';
+import { enforce, type AccountLimits } from './limits';
+import { changeEmailBody, changePasswordBody, profileBody } from './validators';
 
 /** Preferences merge key by key; a key sent as null is removed. */
 function mergePreferences(current: UserPreferences, patch: Record<string, unknown>): UserPreferences {
@@ -23,8 +26,8 @@ function mergePreferences(current: UserPreferences, patch: Record<string, unknow
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
 
-/** The signed-in user's own profile: GET/PUT /api/me, PUT /api/me/email, POST/DELETE /api/me/photo. */
-export function meRoutes(app: FastifyInstance, ctx: AppContext) {
+/** The signed-in user's own profile: GET/PUT /api/me, PUT /api/me/email and /password, POST/DELETE /api/me/photo. */
+export function meRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountLimits) {
   app.get('/api/me', async (request) => profileOf(await requireUser(ctx.db, request)));
 
   app.put('/api/me', async (request) => {
@@ -75,6 +78,25 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext) {
     await sendVerificationMail(ctx, email, token);
     await sendEmailChangedNotice(ctx, user.email, email);
     return profileOf(updated);
+  });
+
+  // Knowing the current password is the proof here; every other session is signed out.
+  app.put('/api/me/password', async (request, reply) => {
+    const user = await requireUser(ctx.db, request);
+    const body = parseBody(changePasswordBody, request.body);
+    const key = String(user.id);
+    enforce(reply, [limits.reauthPerUser, key]);
+    if (!user.password_hash) throw new ApiError(422, 'Your account does not use a password.', 'no_password');
+    if (!(await verifyPassword(body.current_password, user.password_hash))) {
+      limits.reauthPerUser.hit(key);
+      throw new ApiError(422, 'Validation Error: current_password: is incorrect', 'validation', ['current_password: is incorrect']);
+    }
+    limits.reauthPerUser.clear(key);
+    const now = ctx.now();
+    await ctx.db.updateTable('users').set({ password_hash: await hashPassword(body.password), reauthenticated_at: now, updated_at: now }).where('id', '=', user.id).execute();
+    await revokeAllSessions(ctx.db, user.id, now, request.sessionId);
+    await sendPasswordChangedNotice(ctx, user.email);
+    return { message: 'Your password has been changed. Other sessions were signed out.' };
   });
 
   app.post('/api/me/photo', async (request) => {

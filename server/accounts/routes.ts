@@ -9,6 +9,6 @@ import { twoFactorRoutes } from './two-factor-routes';
 export function accountsRoutes(app: FastifyInstance, ctx: AppContext) {
   const limits = createAccountLimits(() => ctx.now());
   authRoutes(app, ctx, limits);
-  meRoutes(app, ctx);
+  meRoutes(app, ctx, limits);
   twoFactorRoutes(app, ctx, limits);
 }

@@ -118,3 +118,5 @@ export const profileBody = z
   .strict();
 
 export const changeEmailBody = z.object({ email: emailField }).strict();
+
+export const changePasswordBody = z.object({ current_password: givenPassword, password: passwordField }).strict();

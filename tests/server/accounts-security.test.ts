@@ -60,7 +60,7 @@ describe('accounts: security flows', () => {
       const u = await signUp('reauth-flood@example.test');
       for (let i = 0; i < 5; i++) expect((await post('/api/auth/reauthenticate', { password: `guess-${i}` }, u.token)).statusCode).toBe(422);
       expect((await post('/api/auth/reauthenticate', { password: u.password }, u.token)).statusCode).toBe(429);
-    });
+    }, 120_000);
   });
 
   describe('two-factor', () => {

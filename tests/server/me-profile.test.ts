@@ -91,6 +91,25 @@ describe('me: profile, email and photo', () => {
     expect((await api(server.app, 'POST', '/api/auth/login', { body: { email: 'new-me@example.test', password } })).statusCode).toBe(200);
   });
 
+  it('changes the password with the current one, signing out the other sessions only', async () => {
+    const other = await api(server.app, 'POST', '/api/auth/login', { body: { email: 'new-me@example.test', password } });
+    const otherToken = other.json().access_token;
+    const change = (body: unknown) => api(server.app, 'PUT', '/api/me/password', { token, body });
+
+    const wrong = await change({ current_password: 'not it at all', password: 'next password' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().data).toEqual(['current_password: is incorrect']);
+    expect((await change({ current_password: password, password: 'short' })).json().data).toEqual(['password: must be at least 8 characters']);
+    expect((await change({})).json().data).toEqual(expect.arrayContaining(['current_password: is required', 'password: is required']));
+
+    const ok = await change({ current_password: password, password: 'next password' });
+    expect(ok.statusCode).toBe(200);
+    expect((await api(server.app, 'GET', '/api/me', { token })).statusCode).toBe(200);
+    expect((await api(server.app, 'GET', '/api/me', { token: otherToken })).statusCode).toBe(401);
+    expect((await api(server.app, 'POST', '/api/auth/login', { body: { email: 'new-me@example.test', password } })).statusCode).toBe(422);
+    expect((await api(server.app, 'POST', '/api/auth/login', { body: { email: 'new-me@example.test', password: 'next password' } })).statusCode).toBe(200);
+  });
+
   describe('photo', () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
     function multipart(field: string, data: Buffer, filename = 'photo.png', type = 'image/png') {
