@@ -1,5 +1,8 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/types';
+import type { AppContext } from '../context';
+import type { RoleOrGuest } from '../../schema/permissions';
+import { memberRole } from '../workspaces/access';
+import { loadTeam } from '../sync/access';
+import { ReadView } from '../sync/reads';
 
 /**
  * Who may subscribe to which realtime channel. Every channel Cairn uses is listed here; any
@@ -44,65 +47,50 @@ export async function grantFor(check: AccessChecker, userId: number, channel: st
 
 /** Membership and board-view facts for one user, memoised for the life of one request. */
 export class AccessChecker {
-  private readonly memberOf = new Map<number, Promise<boolean>>();
-  private readonly boards = new Map<string, Promise<boolean>>();
+  private readonly roles = new Map<number, Promise<RoleOrGuest>>();
+  private readonly views = new Map<number, Promise<ReadView | null>>();
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly ctx: AppContext,
     private readonly userId: number,
   ) {}
 
-  isMember(teamId: number): Promise<boolean> {
-    if (!Number.isSafeInteger(teamId)) return Promise.resolve(false);
-    let known = this.memberOf.get(teamId);
+  /** The workspaces module's role lookup: owner or a verified member (pending invitees are guests). */
+  private role(teamId: number): Promise<RoleOrGuest> {
+    let known = this.roles.get(teamId);
     if (!known) {
-      known = isTeamMember(this.db, teamId, this.userId);
-      this.memberOf.set(teamId, known);
+      known = memberRole(this.ctx, this.userId, teamId);
+      this.roles.set(teamId, known);
     }
     return known;
   }
 
-  canViewBoard(teamId: number, boardId: string): Promise<boolean> {
-    const key = `${teamId}/${boardId}`;
-    let known = this.boards.get(key);
+  async isMember(teamId: number): Promise<boolean> {
+    if (!Number.isSafeInteger(teamId)) return false;
+    return (await this.role(teamId)) !== 'guest';
+  }
+
+  /**
+   * VIEW_BOARD through the sync module's read rules (the permission model over workspace →
+   * board entries, members, hidden and public boards): the same answer its index loads give.
+   */
+  async canViewBoard(teamId: number, boardId: string): Promise<boolean> {
+    if (!Number.isSafeInteger(teamId)) return false;
+    const view = await this.view(teamId);
+    return Boolean(view && view.boardExists(boardId) && view.canViewFolder(boardId));
+  }
+
+  private view(teamId: number): Promise<ReadView | null> {
+    let known = this.views.get(teamId);
     if (!known) {
-      known = canViewBoard(this.db, teamId, boardId, this.userId, () => this.isMember(teamId));
-      this.boards.set(key, known);
+      known = (async () => {
+        const team = await loadTeam(this.ctx.db, teamId);
+        if (!team) return null;
+        const role = await this.role(teamId);
+        return ReadView.open(this.ctx.db, team, { id: this.userId, role });
+      })();
+      this.views.set(teamId, known);
     }
     return known;
   }
-}
-
-/** The owner, or a member whose invitation is accepted (a pending invitation is not membership). */
-export async function isTeamMember(db: Kysely<Database>, teamId: number, userId: number): Promise<boolean> {
-  const team = await db.selectFrom('teams').select('owner_id').where('id', '=', teamId).executeTakeFirst();
-  if (!team) return false;
-  if (team.owner_id === userId) return true;
-  const member = await db
-    .selectFrom('team_members')
-    .select('verified_at')
-    .where('team_id', '=', teamId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return Boolean(member?.verified_at);
-}
-
-/**
- * VIEW_BOARD on a board of a team. Until the sync module exports its board-view check this is:
- * the board exists in that team (a root folder record) and the user is a member of the team.
- * Keep this the only place that answers the question, so switching to the full permission model
- * is one edit.
- */
-async function canViewBoard(db: Kysely<Database>, teamId: number, boardId: string, _userId: number, isMember: () => Promise<boolean>): Promise<boolean> {
-  if (!Number.isSafeInteger(teamId)) return false;
-  if (!(await isMember())) return false;
-  const board = await db
-    .selectFrom('records')
-    .select('id')
-    .where('collection', '=', 'folder')
-    .where('id', '=', boardId)
-    .where('team_id', '=', teamId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
-  return Boolean(board);
 }

@@ -33,7 +33,7 @@ export function multiAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     const { key, secret } = ctx.config.pusher;
     const refused: MultiAuthEntry = { status: 403, data: { message: Messages.unauthorized } };
     const answer: Record<string, MultiAuthEntry> = {};
-    const check = user ? new AccessChecker(ctx.db, user.id) : null;
+    const check = user ? new AccessChecker(ctx, user.id) : null;
     for (const channel of new Set(channelNames)) {
       const grant = check && user ? await grantFor(check, user.id, channel) : null;
       if (!grant || !user) {

@@ -21,8 +21,8 @@ async function addMember(ctx: AppContext, teamId: number, userId: number, verifi
     .execute();
 }
 
-async function createBoard(ctx: AppContext, teamId: number, id: string, createdBy: number) {
-  const data = { id, team_id: teamId, board_id: id, parent_id: null, name: 'Board ' + id, row_version: 1, created_at: ctx.now().toISOString() };
+async function createBoard(ctx: AppContext, teamId: number, id: string, createdBy: number, extra: Record<string, unknown> = {}) {
+  const data = { id, team_id: teamId, board_id: id, parent_id: null, name: 'Board ' + id, row_version: 1, created_at: ctx.now().toISOString(), created_by: createdBy, ...extra };
   await ctx.db
     .insertInto('records')
     .values({ collection: 'folder', id, team_id: teamId, board_id: id, row_version: 1, data: JSON.stringify(data), created_by: createdBy, created_at: ctx.now(), updated_at: ctx.now() })
@@ -52,6 +52,8 @@ describe('multi-auth', () => {
     await addMember(server.ctx, teamId, invited.user.id, false);
     await createBoard(server.ctx, teamId, 'boardA', owner.user.id);
     await createBoard(server.ctx, otherTeamId, 'boardX', stranger.user.id);
+    // A board private to its members (only the owner): other team members may not view it.
+    await createBoard(server.ctx, teamId, 'boardPrivate', owner.user.id, { user_ids: [owner.user.id], hidden: true });
   });
   afterAll(() => server.close());
 
@@ -84,6 +86,14 @@ describe('multi-auth', () => {
     // A pending invitation is not membership yet.
     expect((await auth(invited.token, [board, `private-team.${teamId}.users`])).json()[board].status).toBe(403);
     expect((await auth(owner.token, [board])).json()[board].status).toBe(200);
+  });
+
+  it('follows board membership: a team member outside a restricted board is refused it', async () => {
+    const restricted = [`private-team.${teamId}.board.boardPrivate`, `private-user.${teamId}.boardPrivate.timeTracking`];
+    const forMember = (await auth(member.token, restricted)).json();
+    for (const channel of restricted) expect(forMember[channel].status).toBe(403);
+    const forOwner = (await auth(owner.token, restricted)).json();
+    for (const channel of restricted) expect(forOwner[channel].status).toBe(200);
   });
 
   it('refuses guests every channel, and asks a stale token to refresh (401)', async () => {
