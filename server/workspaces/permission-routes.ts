@@ -40,7 +40,13 @@ export type AccessResolver = (args: {
 }) => Promise<PermissionName[]>;
 
 const accessResolvers = new Map<string, AccessResolver>([
-  ['workspace', async ({ team, user, role }) => allowedPermissions({ user: { id: user?.id ?? null, role }, chain: [workspaceLevel(team)] })],
+  [
+    'workspace',
+    async ({ team, user, role, resourceId }) => {
+      if (resourceId !== undefined && resourceId !== '' && resourceId !== String(team.id)) throw validation(["resource_id: must be this workspace's id"]);
+      return allowedPermissions({ user: { id: user?.id ?? null, role }, chain: [workspaceLevel(team)] });
+    },
+  ],
 ]);
 
 /** Lets another module answer /permissions/access for its resource type (e.g. 'board', 'folder'). */

@@ -62,5 +62,4 @@ export const accessQuery = z
   .object({
     resource_type: z.string({ error: 'is required' }).min(1, 'is required'),
     resource_id: z.string().optional(),
-  })
-  .strict();
+  });

@@ -251,6 +251,9 @@ describe('workspaces', () => {
       const missing = await api(server.app, 'GET', `/api/${teamId}/permissions/access`, { token: owner.token });
       expect(missing.statusCode).toBe(422);
       expect(missing.json().data).toEqual(['resource_type: is required']);
+      const otherTeam = await api(server.app, 'GET', `/api/${teamId}/permissions/access?resource_type=workspace&resource_id=${teamId + 1000}`, { token: owner.token });
+      expect(otherTeam.statusCode).toBe(422);
+      expect(otherTeam.json().data).toEqual(["resource_id: must be this workspace's id"]);
     });
 
     it('saves entries with MANAGE_PERMISSIONS, applies them at once and broadcasts them', async () => {
