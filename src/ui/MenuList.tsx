@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { forwardRef, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { isMenuKey, nextMenuIndex, typeaheadIndex } from './menu-navigation';
 
 export interface MenuItem {
@@ -27,7 +27,7 @@ export interface MenuListProps {
   labelledBy?: string;
   ariaLabel?: string;
   className?: string;
-  style?: React.CSSProperties;
+  style?: CSSProperties;
 }
 
 /**

@@ -91,10 +91,13 @@ export interface ToastStore {
 
 interface Entry {
   toast: Toast;
+  /** Ends the 300 ms enter animation. */
+  enterTimer: unknown;
+  /** Aimed at the next step: leaving (while counting down) or removal (while leaving). */
   timer: unknown;
   /** When the visible time ends (clock ms), while counting down. */
   deadline: number | null;
-  /** Time left when paused. */
+  /** Time left, while paused. */
   remaining: number | null;
 }
 
@@ -112,56 +115,25 @@ export function createToastStore(clock: ToastClock, options: { testMode?: boolea
   const update = (entry: Entry, patch: Partial<Toast>) => {
     entry.toast = { ...entry.toast, ...patch };
   };
-  const schedule = (entry: Entry, ms: number, fn: () => void) => {
-    clock.clearTimeout(entry.timer);
-    entry.timer = clock.setTimeout(fn, ms);
-  };
 
-  /** Runs the timeline from "appeared" for `visibleMs`, entering first if it is new. */
-  const startCountdown = (entry: Entry, visibleMs: number | null) => {
+  /** Counts `ms` of visible time from now (`null`: stays until dismissed). */
+  const countDown = (entry: Entry, ms: number | null) => {
+    clock.clearTimeout(entry.timer);
     entry.remaining = null;
-    if (visibleMs === null) {
-      entry.deadline = null;
-      if (entry.toast.phase === 'entering') schedule(entry, TOAST_ANIMATION_MS, () => settle(entry));
-      else clock.clearTimeout(entry.timer);
-      return;
-    }
-    entry.deadline = clock.now() + visibleMs;
-    tick(entry);
-  };
-  // One timer per toast, always aimed at its next phase change.
-  const tick = (entry: Entry) => {
-    if (entry.deadline === null || entry.toast.paused) return;
-    const now = clock.now();
-    const left = entry.deadline - now;
-    if (left <= 0) return leave(entry);
-    if (entry.toast.phase === 'entering') {
-      schedule(entry, Math.min(TOAST_ANIMATION_MS, left), () => {
-        if (entry.toast.phase === 'entering' && clock.now() < (entry.deadline ?? Infinity)) {
-          update(entry, { phase: 'visible' });
-          emit();
-        }
-        tick(entry);
-      });
-      return;
-    }
-    schedule(entry, left, () => leave(entry));
-  };
-  const settle = (entry: Entry) => {
-    if (entry.toast.phase !== 'entering') return;
-    update(entry, { phase: 'visible' });
-    emit();
+    entry.deadline = ms === null ? null : clock.now() + ms;
+    entry.timer = ms === null ? undefined : clock.setTimeout(() => leave(entry), ms);
   };
   const leave = (entry: Entry) => {
-    if (!entries.has(entry.toast.id) || entry.toast.phase === 'leaving') return;
+    if (entries.get(entry.toast.id) !== entry || entry.toast.phase === 'leaving') return;
+    clock.clearTimeout(entry.enterTimer);
+    clock.clearTimeout(entry.timer);
     entry.deadline = null;
     update(entry, { phase: 'leaving' });
-    schedule(entry, TOAST_ANIMATION_MS, () => {
-      if (entries.get(entry.toast.id) === entry) {
-        entries.delete(entry.toast.id);
-        emit();
-      }
-    });
+    entry.timer = clock.setTimeout(() => {
+      if (entries.get(entry.toast.id) !== entry) return;
+      entries.delete(entry.toast.id);
+      emit();
+    }, TOAST_ANIMATION_MS);
     emit();
   };
 
@@ -172,7 +144,7 @@ export function createToastStore(clock: ToastClock, options: { testMode?: boolea
       const existing = opts.id ? entries.get(opts.id) : undefined;
       if (existing && existing.toast.phase !== 'leaving') {
         update(existing, { message, kind, duration, action: opts.action, paused: false });
-        startCountdown(existing, duration);
+        countDown(existing, duration);
         emit();
         return existing.toast.id;
       }
@@ -183,12 +155,18 @@ export function createToastStore(clock: ToastClock, options: { testMode?: boolea
       const id = opts.id ?? `toast-${++counter}`;
       const entry: Entry = {
         toast: { id, message, kind, phase: 'entering', duration, action: opts.action, paused: false },
+        enterTimer: undefined,
         timer: undefined,
         deadline: null,
         remaining: null,
       };
       entries.set(id, entry);
-      startCountdown(entry, duration);
+      entry.enterTimer = clock.setTimeout(() => {
+        if (entry.toast.phase !== 'entering') return;
+        update(entry, { phase: 'visible' });
+        emit();
+      }, TOAST_ANIMATION_MS);
+      countDown(entry, duration);
       // Too many on screen: the oldest goes first.
       const live = [...entries.values()].filter((e) => e.toast.phase !== 'leaving');
       for (const old of live.slice(0, Math.max(0, live.length - MAX_TOASTS))) leave(old);
@@ -205,23 +183,21 @@ export function createToastStore(clock: ToastClock, options: { testMode?: boolea
       entry.remaining = entry.deadline === null ? null : Math.max(0, entry.deadline - clock.now());
       entry.deadline = null;
       clock.clearTimeout(entry.timer);
-      update(entry, { paused: true, phase: 'visible' });
+      update(entry, { paused: true });
       emit();
     },
     resume(id) {
       const entry = entries.get(id);
       if (!entry || !entry.toast.paused) return;
       update(entry, { paused: false });
-      const remaining = entry.remaining;
-      entry.remaining = null;
-      if (remaining !== null) {
-        entry.deadline = clock.now() + remaining;
-        tick(entry);
-      }
+      if (entry.remaining !== null) countDown(entry, entry.remaining);
       emit();
     },
     clear() {
-      for (const entry of entries.values()) clock.clearTimeout(entry.timer);
+      for (const entry of entries.values()) {
+        clock.clearTimeout(entry.enterTimer);
+        clock.clearTimeout(entry.timer);
+      }
       entries.clear();
       emit();
     },

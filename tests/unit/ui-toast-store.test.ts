@@ -167,6 +167,20 @@ describe('toast store timeline', () => {
     expect(store.getToasts()[0].phase).toBe('leaving');
   });
 
+  it('showing an id again while its toast leaves brings a fresh one that the old removal leaves alone', () => {
+    const clock = createFakeClock();
+    const store = createToastStore(clock);
+    store.show('Offline', { id: 'connection', kind: 'offline' });
+    store.dismiss('connection');
+    clock.advance(100);
+    store.show('Connected', { id: 'connection', kind: 'connected' });
+    expect(store.getToasts()).toMatchObject([{ id: 'connection', message: 'Connected', phase: 'entering' }]);
+    clock.advance(300);
+    expect(store.getToasts()).toMatchObject([{ message: 'Connected', phase: 'visible' }]);
+    clock.advance(4_700);
+    expect(store.getToasts()[0].phase).toBe('leaving');
+  });
+
   it('keeps at most MAX_TOASTS on screen, sending the oldest away first', () => {
     const clock = createFakeClock();
     const store = createToastStore(clock);
