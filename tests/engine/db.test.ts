@@ -1,0 +1,88 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Dexie from 'dexie';
+import { dexieRecordsStore } from '../../schema/collections';
+import { DB_VERSIONS, DURABLE_TABLES, latestSchema, openReadonlyDb, openUserDb, isQuotaError } from '../../sync-worker/db';
+import { createClient, createWorld, newItem, serverCopy, type World } from './harness';
+
+describe('database schema', () => {
+  it('the latest records store is the registry’s (a registry change needs a new version)', () => {
+    expect(latestSchema().stores.records).toBe(dexieRecordsStore);
+  });
+
+  it('no version ever drops a table of unsynced work', () => {
+    for (const v of DB_VERSIONS) {
+      for (const table of DURABLE_TABLES) {
+        if (table in v.stores) expect(v.stores[table]).not.toBeNull();
+      }
+    }
+    for (const table of DURABLE_TABLES) expect(DB_VERSIONS[0]!.stores[table]).toBeTruthy();
+  });
+
+  it('one database per user, readable by a second (tab) connection', async () => {
+    const a = await openUserDb(101);
+    const b = await openUserDb(102);
+    await a.strict.records.put({ collection: 'item', id: 'x', row_version: 1, board_id: 'B' });
+    expect(await b.relaxed.records.count()).toBe(0);
+    const tab = openReadonlyDb(101);
+    expect(await tab.records.where('[collection+board_id]').equals(['item', 'B']).count()).toBe(1);
+    expect(a.name).toBe('cairn-101');
+    tab.close();
+    a.close();
+    b.close();
+  });
+
+  it('writes user work through a strict-durability handle', async () => {
+    const db = await openUserDb(103);
+    const modes: string[] = [];
+    const durabilityNow = () => (Dexie.currentTransaction as unknown as { idbtrans: IDBTransaction }).idbtrans.durability;
+    await db.strict.transaction('rw', db.strict.drafts, async () => {
+      await db.strict.drafts.put({ collection: 'item', id: 'd', draft: { id: 'd', row_version: 0 }, previous: null, time: 0 });
+      modes.push(durabilityNow());
+    });
+    await db.relaxed.transaction('rw', db.relaxed.records, async () => {
+      await db.relaxed.records.put({ collection: 'item', id: 'r', row_version: 0 });
+      modes.push(durabilityNow());
+    });
+    expect(modes).toEqual(['strict', 'relaxed']);
+    db.close();
+  });
+
+  it('recognises a QuotaExceededError, also when Dexie wraps it', () => {
+    expect(isQuotaError(new DOMException('full', 'QuotaExceededError'))).toBe(true);
+    expect(isQuotaError({ name: 'AbortError', inner: { name: 'QuotaExceededError' } })).toBe(true);
+    expect(isQuotaError(new Error('other'))).toBe(false);
+  });
+});
+
+describe('storage quota', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+  afterAll(() => world.close());
+
+  it('a QuotaExceededError becomes an event and loses no queued work', async () => {
+    const c = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id });
+    await c.engine.setQueueing(true);
+    const first = newItem(world, { name: 'queued before' });
+    await c.engine.save('item', first, { teamId: world.teamId });
+    const full = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+    c.db.strict.failedRequests.hook('creating', full);
+    const second = newItem(world, { name: 'typed while full' });
+    await c.engine.save('item', second, { teamId: world.teamId });
+    expect(c.of('quota-exceeded')).toHaveLength(1);
+    expect(await c.db.relaxed.failedRequests.count()).toBe(1); // the earlier request is intact
+    c.db.strict.failedRequests.hook('creating').unsubscribe(full);
+    await c.engine.setQueueing(false);
+    // The held edit is stored and sent with the next write.
+    await c.engine.save('item', newItem(world), { teamId: world.teamId });
+    await new Promise((r) => setTimeout(r, 50));
+    await c.engine.idle();
+    expect(await serverCopy(world, 'items', first.id)).toMatchObject({ name: 'queued before' });
+    expect(await serverCopy(world, 'items', second.id)).toMatchObject({ name: 'typed while full' });
+    c.close();
+  });
+});
