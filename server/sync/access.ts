@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { memberRole, type TeamRow as WorkspaceTeamRow } from '../workspaces/access';
 import {
   HIDDEN_ENTRY,
+  entryKey,
   PUBLIC_ENTRIES,
   explain,
   type PermissionEntries,
@@ -41,12 +42,18 @@ export async function roleIn(ctx: AppContext, team: TeamRow, userId: number | nu
   return memberRole(ctx, userId, team.id, team as unknown as WorkspaceTeamRow);
 }
 
+const HIDDEN_BOARD_ENTRY = entryKey('VIEW_BOARD', 'tag', 'board_locked_out');
+
 /** A folder as one level of a permission chain; the UI toggles hidden/is_public become entries. */
 export function folderLevel(folder: FolderRecord): PermissionLevel {
   const isBoard = folder.parent_id === null;
   const permissions: PermissionEntries = { ...(folder.permissions ?? {}) };
   if (isBoard && folder.is_public) Object.assign(permissions, PUBLIC_ENTRIES);
-  if (folder.hidden) permissions[HIDDEN_ENTRY] = 'deny';
+  // Hidden (private): only members see it. A board is asked VIEW_BOARD, a folder VIEW_FOLDER.
+  if (folder.hidden) {
+    permissions[HIDDEN_ENTRY] = 'deny';
+    if (isBoard) permissions[HIDDEN_BOARD_ENTRY] = 'deny';
+  }
   return {
     type: isBoard ? 'board' : 'folder',
     id: folder.id,

@@ -1,4 +1,4 @@
-import { ApiError, notFound, parseBody, unauthorized, validation } from '../http/errors';
+import { ApiError, notFound, parseBody, validation } from '../http/errors';
 import { boardChannel, type CollectionDefinition } from '../../schema/collections';
 import type { PermissionLevel } from '../../schema/permissions';
 import { collectionRules, type SaveContext } from './rules';
@@ -239,4 +239,3 @@ export async function restoreRecord(scope: WriteScope, def: CollectionDefinition
   return record;
 }
 
-export { unauthorized };

@@ -23,9 +23,10 @@ export async function readScope(ctx: AppContext, request: FastifyRequest, teamId
       throw notFound();
     }
     if (!view.canViewFolder(boardId)) throw user ? unauthorized() : unauthenticated();
-  } else if (!user) {
-    // Without a board, only a signed-in member lists a team's content.
-    throw unauthenticated();
+  } else {
+    // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
+    if (!user) throw unauthenticated();
+    if (role === 'guest' && !view.boardIds().some((id) => view.canViewFolder(id))) throw unauthorized();
   }
   return { user, team, role, view, boardId: boardId ?? null };
 }

@@ -7,7 +7,7 @@ describe('sync: trash, restore, permanent delete', () => {
   let server: TestServer;
   let t: TeamFixture;
   let b: ReturnType<typeof board>;
-  const put = (route: string, rec: { id: string }, token = t.owner.token) => api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token, body: rec });
+  const put = (route: string, rec: { id: string; [k: string]: unknown }, token = t.owner.token) => api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token, body: rec });
 
   beforeAll(async () => {
     server = await createTestServer();
