@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { sql, type RawBuilder } from 'kysely';
 import type { AppContext } from '../context';
 import { ApiError, parseBody } from '../http/errors';
 import { requireUser } from '../auth/guard';
 import { requireRecentAuth } from '../auth/reauth';
-import type { UserPreferences } from '../db/tables/accounts';
 import { deleteUpload, saveUpload } from '../files/storage';
 import { readImageUpload } from '../files/upload';
 import { EMAIL_TAKEN, findUserByEmail, normalizeEmail, profileOf } from './service';
@@ -14,14 +14,15 @@ import { revokeAllSessions } from '../auth/tokens';
 import { enforce, type AccountLimits } from './limits';
 import { changeEmailBody, changePasswordBody, profileBody } from './validators';
 
-/** Preferences merge key by key; a key sent as null is removed. */
-function mergePreferences(current: UserPreferences, patch: Record<string, unknown>): UserPreferences {
-  const next: UserPreferences = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete next[key];
-    else if (value !== undefined) next[key] = value;
-  }
-  return next;
+/**
+ * Preferences merge key by key in one SQL expression (two tabs saving different keys at once both
+ * keep theirs); a key sent as null is removed.
+ */
+function mergedPreferences(patch: Record<string, unknown>): RawBuilder<string> {
+  const set = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== null && value !== undefined));
+  let expr: RawBuilder<string> = sql`(preferences || ${JSON.stringify(set)}::jsonb)`;
+  for (const [key, value] of Object.entries(patch)) if (value === null) expr = sql`(${expr} - ${key}::text)`;
+  return expr;
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === '23505';
@@ -41,7 +42,7 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountL
         ...(body.timezone !== undefined ? { timezone: body.timezone } : {}),
         ...(body.start_of_week !== undefined ? { start_of_week: body.start_of_week } : {}),
         ...(body.theme !== undefined ? { theme: body.theme } : {}),
-        ...(body.preferences !== undefined ? { preferences: JSON.stringify(mergePreferences(user.preferences ?? {}, body.preferences)) } : {}),
+        ...(body.preferences !== undefined ? { preferences: mergedPreferences(body.preferences) } : {}),
         updated_at: ctx.now(),
       })
       .where('id', '=', user.id)

@@ -27,7 +27,8 @@ export async function readImageUpload(request: FastifyRequest, field = 'photo'):
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || code === 'FST_FILES_LIMIT') throw tooLarge();
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError(422, `Send one image in the field "${field}".`, 'validation', [`${field}: send one image only`]);
     if (typeof code === 'string' && code.startsWith('FST_')) throw new ApiError(400, 'The upload could not be read.', 'bad_request');
     throw error;
   }

@@ -170,6 +170,15 @@ describe('me: profile, email and photo', () => {
       expect(anon.statusCode).toBe(401);
     });
 
+    it('refuses two files in one upload', async () => {
+      const boundary = '----cairnTwoFiles';
+      const part = (name: string) => Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="photo"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`), png, Buffer.from('\r\n')]);
+      const payload = Buffer.concat([part('a.png'), part('b.png'), Buffer.from(`--${boundary}--\r\n`)]);
+      const res = await server.app.inject({ method: 'POST', url: '/api/me/photo', payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().data).toEqual(['photo: send one image only']);
+    });
+
     it('serves nothing outside the uploads folder', async () => {
       for (const url of ['/api/files/../config.json', '/api/files/photos/..%2F..%2Fetc%2Fpasswd', '/api/files/photos/missing.png', '/api/files/photos']) {
         const res = await server.app.inject({ method: 'GET', url });
