@@ -62,9 +62,9 @@ function buildRoute(def: RouteDef, path: string): AnyRoute {
     staticData: { route: def },
     params: {
       parse: (raw: Record<string, string>) => {
+        // Returning false makes the router skip this route, so /team/abc ends at the not-found page.
         const converted = convertParams(def, raw);
-        if (!converted) throw new Error('bad params');
-        return converted as never;
+        return (converted ?? false) as never;
       },
       stringify: (params: RouteParams) => {
         const out: Record<string, string> = {};

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+
+export const DEMO = { email: 'demo@cairn.local', password: 'demo-password' };
+export const SCREENS_DIR = path.resolve('.cache/screens');
+
+/** Logs in through the login screen and waits for home. */
+export async function loginThroughUi(page: Page, baseUrl: string, creds: { email: string; password: string } = DEMO) {
+  await page.goto(baseUrl + '/login');
+  await page.getByLabel('Email').fill(creds.email);
+  await page.getByLabel('Password').fill(creds.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/home$/);
+}
+
+/** The route name the screen announces (data-route on its section). */
+export async function screenRoute(page: Page): Promise<string | null> {
+  const section = page.locator('section.page[data-route]').first();
+  await section.waitFor({ timeout: 15_000 });
+  return section.getAttribute('data-route');
+}
+
+/** An axe scan of the page; serious and critical violations fail the test. */
+export async function expectAccessible(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${label}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`),
+    label,
+  ).toEqual([]);
+  return results.violations.length;
+}
+
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SCREENS_DIR, { recursive: true });
+  const file = path.join(SCREENS_DIR, name);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** A toast with this text appears. */
+export async function expectToast(page: Page, text: string | RegExp) {
+  await page.locator('.ui-toaster').getByText(text).first().waitFor({ timeout: 10_000 });
+}

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './helpers';
+import { routes, pathFor, routesByName } from '../schema/routes';
+import { expectAccessible, loginThroughUi, screenRoute } from './shell-helpers';
+
+/** Params that fill every route's pattern; teamId is set to the demo workspace once known. */
+const SAMPLE: Record<string, string | number> = {
+  token: 'tok', email: 'someone@example.test', code: 'LTD1', templateId: 'tpl1', boardId: 'b1', folderId: 'f1', trelloBoardId: 'tb1',
+  hookId: 'h1', tagId: 'marketing', subscriptionId: 2, rootId: 'r1', itemId: 'i1', formId: 'form1', workspaceId: 3, viewId: 'v1', itemSlug: 'slug',
+};
+
+/** Where a route ends up when it redirects by design. */
+function expectedName(name: string, signedIn: boolean): string {
+  const def = routesByName.get(name)!;
+  if (def.redirectTo) return def.redirectTo;
+  if ((name === 'login' || name === 'register') && signedIn) return 'home';
+  // The demo user's free plan is full: create-workspace is blocked (workspaceLimitExceeded).
+  if (name === 'create-workspace' && signedIn) return 'home';
+  return name;
+}
+
+describe('every route resolves to its screen (signed in)', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    context = await browser.newContext();
+    page = await context.newPage();
+    await loginThroughUi(page, server.url);
+    const teams = await page.evaluate(async () => {
+      const token = await fetch('/api/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.json());
+      return fetch('/api/me/workspaces', { headers: { authorization: `Bearer ${token.access_token}` } }).then((r) => r.json());
+    });
+    SAMPLE.teamId = teams.data[0].id;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('renders each route by name, each with its heading', async () => {
+    const seen: string[] = [];
+    for (const route of routes) {
+      const path = pathFor(route.name, SAMPLE);
+      const response = await page.goto(server.url + path);
+      expect(response?.status(), path).toBe(200);
+      const name = await screenRoute(page);
+      expect(name, path).toBe(expectedName(route.name, true));
+      await expect.poll(() => page.locator('h1').first().innerText(), { timeout: 5_000 }).not.toBe('');
+      if (route.name === 'create-workspace') await page.getByTestId('workspace-limit').waitFor();
+      seen.push(route.name);
+    }
+    expect(seen.length).toBe(routes.length);
+  });
+
+  it('answers unknown paths with 404 and the not-found page', async () => {
+    for (const path of ['/no-such-page', '/team/abc', '/profile', '/p/x1-2']) {
+      const response = await page.goto(server.url + path);
+      expect(response?.status(), path).toBe(404);
+      await page.getByTestId('not-found').waitFor();
+      expect(await page.locator('h1').innerText()).toBe('Page not found');
+    }
+  });
+
+  it('keeps pretend and hide_header across navigation and drops the notification parameter', async () => {
+    await page.goto(server.url + '/home?pretend=1&hide_header=1&notification=42');
+    await expect.poll(() => new URL(page.url()).searchParams.get('notification')).toBeNull();
+    expect(new URL(page.url()).searchParams.get('pretend')).toBe('1');
+    await page.getByRole('navigation').getByRole('link', { name: 'Security' }).click();
+    await page.waitForURL(/\/profile\/security/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('pretend')).toBe('1');
+    expect(url.searchParams.get('hide_header')).toBe('1');
+  });
+
+  it('has no serious or critical accessibility violations on the built screens', async () => {
+    const built = ['home', 'create-workspace', 'team.members', 'team.settings', 'profile', 'profile.workspaces', 'profile.security', 'profile.twoFactor.status', 'profile.twoFactor.recoveryCodes', 'auth.reauthenticate', 'verify-email', 'team.boards'];
+    for (const name of built) {
+      await page.goto(server.url + pathFor(name, SAMPLE));
+      await screenRoute(page);
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, name);
+    }
+    await page.goto(server.url + '/nowhere');
+    await page.getByTestId('not-found').waitFor();
+    await expectAccessible(page, 'not-found');
+  });
+});
+
+describe('signed-out routes', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+    page = await (await browser.newContext()).newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('sends app routes to login remembering the destination, and shows public ones', async () => {
+    await page.goto(server.url + '/team/1/members');
+    await page.waitForURL(/\/login\?intended=/);
+    expect(new URL(page.url()).searchParams.get('intended')).toBe('/team/1/members');
+    await page.goto(server.url + pathFor('form', SAMPLE));
+    expect(await screenRoute(page)).toBe('form');
+    await page.goto(server.url + pathFor('board', SAMPLE));
+    expect(await screenRoute(page)).toBe('board');
+  });
+
+  it('has accessible sign-in screens', async () => {
+    for (const name of ['login', 'register', 'register.invitation', 'password.reset', 'password.set', 'verify-email']) {
+      await page.goto(server.url + pathFor(name, SAMPLE));
+      expect(await screenRoute(page)).toBe(name);
+      await expectAccessible(page, name);
+    }
+  });
+});
