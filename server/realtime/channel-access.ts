@@ -21,7 +21,9 @@ interface Rule {
   allow(check: AccessChecker, userId: number, groups: string[]): Promise<boolean>;
 }
 
-const TEAM = '(\\d+)';
+const TEAM = '([1-9]\\d{0,9})';
+/** Team ids are PostgreSQL integers; anything larger is no team (and must not reach a query). */
+const isTeamId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
 const BOARD = '([A-Za-z0-9_-]+)';
 
 const rules: Rule[] = [
@@ -66,7 +68,7 @@ export class AccessChecker {
   }
 
   async isMember(teamId: number): Promise<boolean> {
-    if (!Number.isSafeInteger(teamId)) return false;
+    if (!isTeamId(teamId)) return false;
     return (await this.role(teamId)) !== 'guest';
   }
 
@@ -75,7 +77,7 @@ export class AccessChecker {
    * board entries, members, hidden and public boards): the same answer its index loads give.
    */
   async canViewBoard(teamId: number, boardId: string): Promise<boolean> {
-    if (!Number.isSafeInteger(teamId)) return false;
+    if (!isTeamId(teamId)) return false;
     const view = await this.view(teamId);
     return Boolean(view && view.boardExists(boardId) && view.canViewFolder(boardId));
   }
