@@ -87,7 +87,8 @@ function ownerOf(def: CollectionDefinition, record: Body, refs: Map<string, Stor
 async function authorizeDefault(ctx: SaveContext): Promise<void> {
   const { scope, def, record, existing, refs } = ctx;
   const chain = await scope.chain(String(record.board_id), await containerFolderId(scope, record, refs));
-  const owner = existing ? ownerOf(def, existing.data, refs) : scope.userId;
+  // A new record is the user's own, unless it belongs to its parent's owner (a value to its item's).
+  const owner = def.ownerFrom ? ownerOf(def, record, refs) : existing ? ownerOf(def, existing.data, refs) : scope.userId;
   scope.require(existing ? def.permissions.edit : def.permissions.create, chain, owner);
 }
 
