@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { ApiError, parseBody } from '../http/errors';
 import { optionalUser, requireUser, type UserRow } from '../auth/guard';
-import { issueTokens, revokeAllSessions, revokeSession, rotateTokens, sessionForRefreshToken } from '../auth/tokens';
+import { issueTokens, pruneSessions, revokeAllSessions, revokeSession, rotateTokens, sessionForRefreshToken } from '../auth/tokens';
 import { REAUTH_WINDOW_MS } from '../../schema/constants';
 import { enforce, type AccountLimits } from './limits';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password';
@@ -72,6 +72,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     if (needsRehash(user.password_hash!)) {
       await ctx.db.updateTable('users').set({ password_hash: await hashPassword(body.password) }).where('id', '=', user.id).execute();
     }
+    await pruneSessions(ctx.db, user.id, ctx.now());
     const tokens = await issueTokens(ctx.db, user.id, ctx.now());
     return { intended: body.intended ?? DEFAULT_INTENDED, ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };
   });

@@ -17,7 +17,8 @@ export async function issueAccountToken(ctx: AppContext, kind: AccountTokenKind,
   const token = crypto.randomBytes(32).toString('base64url');
   const now = ctx.now();
   await ctx.db.transaction().execute(async (trx) => {
-    await trx.updateTable('account_tokens').set({ used_at: now }).where('user_id', '=', userId).where('kind', '=', kind).where('used_at', 'is', null).execute();
+    // Older tokens of this kind (used, expired or superseded) go: the table holds one live row per user and kind.
+    await trx.deleteFrom('account_tokens').where('user_id', '=', userId).where('kind', '=', kind).execute();
     await trx
       .insertInto('account_tokens')
       .values({ kind, user_id: userId, email, token_hash: hashToken(token), expires_at: new Date(now.getTime() + TOKEN_TTL_MS[kind]), created_at: now })

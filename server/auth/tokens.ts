@@ -106,3 +106,12 @@ export async function revokeAllSessions(db: Kysely<Database>, userId: number, no
   if (exceptSessionId !== undefined) query = query.where('id', '!=', exceptSessionId);
   await query.execute();
 }
+
+/** Deletes a user's dead sessions (revoked, or past their refresh lifetime) so the table stays small. */
+export async function pruneSessions(db: Kysely<Database>, userId: number, now = new Date()): Promise<void> {
+  await db
+    .deleteFrom('access_tokens')
+    .where('user_id', '=', userId)
+    .where((eb) => eb.or([eb('revoked_at', 'is not', null), eb('refresh_expires_at', '<=', now)]))
+    .execute();
+}
