@@ -1,0 +1,116 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, api, type TestServer } from '../helpers/test-server';
+import { attribute, board, item, recordingBroadcaster, teamWithRoles, type TeamFixture } from './sync-fixtures';
+
+/** Time tracking (workspace.md §4, §7): start rules, allowParallel, sharedEntries, routes. */
+describe('time tracking', () => {
+  let server: TestServer;
+  let t: TeamFixture;
+  let b: ReturnType<typeof board>;
+  let serial: ReturnType<typeof attribute>;
+  let parallel: ReturnType<typeof attribute>;
+  let privateAttr: ReturnType<typeof attribute>;
+  let i1: ReturnType<typeof item>;
+  let i2: ReturnType<typeof item>;
+  const recorder = recordingBroadcaster();
+  const put = (route: string, rec: { id: string; [k: string]: unknown }, token = t.owner.token) => api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token, body: rec });
+  const start = (body: Record<string, unknown>, token = t.full.token) => api(server.app, 'POST', `/api/${t.teamId}/time-tracking`, { token, body });
+  const entry = async (id: string) => (await server.ctx.db.selectFrom('records').select(['data', 'row_version']).where('id', '=', id).executeTakeFirstOrThrow()) as { data: any; row_version: number };
+
+  beforeAll(async () => {
+    server = await createTestServer({ broadcaster: recorder.broadcaster });
+    t = await teamWithRoles(server.ctx);
+    b = board();
+    serial = attribute(b.id, { name: 'Time', kind: 'time-tracking', settings: { allowParallel: false } });
+    parallel = attribute(b.id, { name: 'Parallel time', kind: 'time-tracking', settings: { allowParallel: true } });
+    privateAttr = attribute(b.id, { name: 'Private time', kind: 'time-tracking', settings: { sharedEntries: false } });
+    i1 = item(b.id);
+    i2 = item(b.id);
+    for (const [route, rec] of [['folders', b], ['attributes', serial], ['attributes', parallel], ['attributes', privateAttr], ['items', i1], ['items', i2]] as const) {
+      expect((await put(route, rec)).statusCode).toBe(200);
+    }
+  });
+  afterAll(() => server.close());
+
+  it('refuses a start without item, attribute or description, naming each', async () => {
+    const res = await start({ board_id: b.id, item_id: null, attribute_id: null, description: '' });
+    expect(res.statusCode).toBe(422);
+    const fields = (res.json().data as string[]).map((m) => m.split(':')[0]);
+    expect(fields).toEqual(['item_id', 'attribute_id', 'description']);
+  });
+
+  it('allowParallel false: starting ends the user’s running entry on any item of the attribute', async () => {
+    const first = await start({ board_id: b.id, item_id: i1.id, attribute_id: serial.id, description: 'design' });
+    expect(first.statusCode, first.body).toBe(200);
+    const firstEntry = first.json().data;
+    expect(firstEntry).toMatchObject({ row_version: 1, ended_at: null, created_by: t.full.user.id });
+    // Someone else's running entry is not touched.
+    const others = await start({ board_id: b.id, item_id: i1.id, attribute_id: serial.id, description: 'review' }, t.admin.token);
+    expect(others.statusCode).toBe(200);
+
+    const second = await start({ board_id: b.id, item_id: i2.id, attribute_id: serial.id, description: 'build' });
+    expect(second.statusCode).toBe(200);
+    const ended = await entry(firstEntry.id);
+    expect(ended.row_version).toBe(2);
+    expect(ended.data.ended_at).toBe(second.json().data.started_at);
+    expect((await entry(others.json().data.id)).data.ended_at).toBeNull();
+    expect(recorder.events.some((e) => e.event === 'TimeEntrySaved' && e.channel === `private-user.${t.teamId}.${b.id}.timeTracking` && e.data.data.id === firstEntry.id)).toBe(true);
+  });
+
+  it('allowParallel true: only the running entry on the same item ends', async () => {
+    const a = (await start({ board_id: b.id, item_id: i1.id, attribute_id: parallel.id, description: 'one' })).json().data;
+    const other = (await start({ board_id: b.id, item_id: i2.id, attribute_id: parallel.id, description: 'two' })).json().data;
+    expect((await entry(a.id)).data.ended_at).toBeNull(); // a different item runs in parallel
+    const sameItem = await start({ board_id: b.id, item_id: i1.id, attribute_id: parallel.id, description: 'three' });
+    expect(sameItem.statusCode).toBe(200);
+    expect((await entry(a.id)).data.ended_at).toEqual(expect.any(String));
+    expect((await entry(other.id)).data.ended_at).toBeNull();
+  });
+
+  it('the generic PUT path applies the same start rule, and only the owner edits or deletes an entry', async () => {
+    const id = 'entry-' + i1.id;
+    const body = { id, board_id: b.id, item_id: i1.id, attribute_id: serial.id, description: 'via put', started_at: new Date().toISOString(), ended_at: null, row_version: 1 };
+    const res = await put('time-tracking', body, t.full.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const running = await server.ctx.db
+      .selectFrom('records')
+      .select('id')
+      .where('collection', '=', 'time_entry')
+      .where('created_by', '=', t.full.user.id)
+      .where(sql<boolean>`data->>'ended_at' is null and data->>'attribute_id' = ${serial.id}`)
+      .execute();
+    expect(running.map((r) => r.id)).toEqual([id]); // 'build' on i2 was ended by this start
+    expect((await put('time-tracking', { ...body, description: 'hijack', row_version: 2 }, t.admin.token)).statusCode).toBe(403);
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/time-tracking/${id}`, { token: t.admin.token })).statusCode).toBe(403);
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/time-tracking/${id}`, { token: t.full.token })).statusCode).toBe(200);
+  });
+
+  it('refuses an entry that ends before it starts', async () => {
+    const res = await start({ board_id: b.id, item_id: i1.id, attribute_id: serial.id, description: 'x', started_at: '2026-01-02T10:00:00Z', ended_at: '2026-01-02T09:00:00Z' });
+    expect(res.statusCode).toBe(422);
+  });
+
+  it('lists a board’s entries newest first, hiding others’ entries when sharedEntries is off', async () => {
+    const mine = await start({ board_id: b.id, item_id: i1.id, attribute_id: privateAttr.id, description: 'private mine' });
+    const theirs = await start({ board_id: b.id, item_id: i1.id, attribute_id: privateAttr.id, description: 'private theirs' }, t.admin.token);
+    expect(mine.statusCode).toBe(200);
+    const list = await api(server.app, 'GET', `/api/${t.teamId}/time-tracking/${b.id}`, { token: t.full.token });
+    expect(list.statusCode).toBe(200);
+    const ids = list.json().data.map((e: any) => e.id);
+    expect(ids).toContain(mine.json().data.id);
+    expect(ids).not.toContain(theirs.json().data.id);
+    const starts = list.json().data.map((e: any) => e.started_at);
+    expect([...starts].sort().reverse()).toEqual(starts);
+    expect((await api(server.app, 'GET', `/api/${t.teamId}/time-tracking/${b.id}`, { token: t.stranger.token })).statusCode).toBe(403);
+  });
+
+  it('GET /api/me/time-tracking answers the user’s entries with attribute names', async () => {
+    const res = await api(server.app, 'GET', '/api/me/time-tracking', { token: t.full.token });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.entries.length).toBeGreaterThan(0);
+    expect(body.entries.every((e: any) => e.created_by === t.full.user.id)).toBe(true);
+    expect(body.attributeNames[serial.id]).toBe('Time');
+  });
+});
