@@ -20,6 +20,8 @@ import type { ConflictEntry, DraftEntry, QueuedRequest, StoredRecord } from './t
 export interface MetaEntry {
   key: string;
   value: unknown;
+  /** For the session entry: when the token record arrived (its clock for expiry). */
+  receivedAt?: number;
 }
 
 /**

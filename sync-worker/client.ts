@@ -1,0 +1,47 @@
+/**
+ * What `src/` imports: a connection to the sync worker (SharedWorker, or a dedicated worker per
+ * tab with a leader when SharedWorker is missing) and the read-only database for useLiveQuery.
+ * Screens never write to the database and never fetch synced data: they call the worker.
+ */
+import * as Comlink from 'comlink';
+import type { SyncListener, SyncWorkerApi } from './api';
+
+export { openReadonlyDb, dbNameFor } from './db';
+export type { SyncWorkerApi, SyncListener } from './api';
+export type { EngineEvents, EventName, FailedRequestSummary } from './events';
+export type { SyncRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
+export type { WriteOptions } from './engine';
+
+export interface SyncConnection {
+  api: Comlink.Remote<SyncWorkerApi>;
+  kind: 'shared' | 'dedicated';
+  /** Subscribes to the worker's events; returns the unsubscribe function. */
+  subscribe(listener: SyncListener): Promise<() => Promise<void>>;
+}
+
+export function connectSyncWorker(): SyncConnection {
+  let api: Comlink.Remote<SyncWorkerApi>;
+  let kind: SyncConnection['kind'];
+  if (typeof SharedWorker !== 'undefined') {
+    const worker = new SharedWorker(new URL('./shared-worker.ts', import.meta.url), { type: 'module', name: 'sync' });
+    worker.port.start();
+    api = Comlink.wrap<SyncWorkerApi>(worker.port);
+    kind = 'shared';
+  } else {
+    const worker = new Worker(new URL('./dedicated-worker.ts', import.meta.url), { type: 'module', name: 'sync' });
+    api = Comlink.wrap<SyncWorkerApi>(worker);
+    kind = 'dedicated';
+  }
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', () => void api.reportOnline(true));
+    window.addEventListener('offline', () => void api.reportOnline(false));
+  }
+  return {
+    api,
+    kind,
+    async subscribe(listener) {
+      const id = await api.subscribe(Comlink.proxy(listener) as never);
+      return () => api.unsubscribe(id);
+    },
+  };
+}
