@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, api, type TestServer } from '../helpers/test-server';
+import { board, item, newId, teamWithRoles, type TeamFixture } from './sync-fixtures';
+
+/** Comments and reactions through the registry (workspace.md §7 bodies), sanitised html. */
+describe('comments', () => {
+  let server: TestServer;
+  let t: TeamFixture;
+  let b: ReturnType<typeof board>;
+  let i: ReturnType<typeof item>;
+  const putComment = (id: string, body: Record<string, unknown>, token: string) => api(server.app, 'PUT', `/api/${t.teamId}/comments/${id}`, { token, body });
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    t = await teamWithRoles(server.ctx);
+    b = board();
+    i = item(b.id);
+    expect((await api(server.app, 'PUT', `/api/${t.teamId}/folders/${b.id}`, { token: t.owner.token, body: b })).statusCode).toBe(200);
+    expect((await api(server.app, 'PUT', `/api/${t.teamId}/items/${i.id}`, { token: t.owner.token, body: i })).statusCode).toBe(200);
+  });
+  afterAll(() => server.close());
+
+  it('saves the spec body {text:{html}, board_id, item_id, parent_id} with sanitised html', async () => {
+    const id = newId();
+    const res = await putComment(id, { text: { html: '<p onclick="steal()">Hello <b>team</b><script>alert(1)</script><a href="javascript:x()">x</a></p>' }, board_id: b.id, item_id: i.id, parent_id: null }, t.restricted.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data;
+    expect(data).toMatchObject({ id, row_version: 1, item_id: i.id, created_by: t.restricted.user.id, pinned: false });
+    expect(data.text.html).toContain('<b>team</b>');
+    expect(data.text.html).not.toMatch(/script|onclick|javascript:/);
+  });
+
+  it('refuses an empty comment and a reply to a comment that does not exist', async () => {
+    const empty = await putComment(newId(), { text: { html: '<script>x</script>' }, board_id: b.id, item_id: i.id, parent_id: null }, t.full.token);
+    expect(empty.statusCode).toBe(422);
+    const orphan = await putComment(newId(), { text: { html: 'hi' }, board_id: b.id, item_id: i.id, parent_id: 'nope' }, t.full.token);
+    expect(orphan.statusCode).toBe(422);
+    expect(orphan.json().data[0]).toMatch(/^parent_id:/);
+  });
+
+  it('lets only the author rewrite a comment; pinning needs PIN_COMMENT', async () => {
+    const id = newId();
+    const base = { text: { html: 'original' }, board_id: b.id, item_id: i.id, parent_id: null };
+    expect((await putComment(id, base, t.full.token)).statusCode).toBe(200);
+    expect((await putComment(id, { ...base, text: { html: 'rewritten' }, row_version: 2 }, t.admin.token)).statusCode).toBe(403);
+    expect((await putComment(id, { ...base, pinned: true, row_version: 2 }, t.restricted.token)).statusCode).toBe(403);
+    const pinned = await putComment(id, { ...base, pinned: true, row_version: 2 }, t.admin.token);
+    expect(pinned.statusCode).toBe(200);
+    expect(pinned.json().data.pinned).toBe(true);
+    expect((await putComment(id, { ...base, pinned: true, text: { html: 'mine to fix' }, row_version: 3 }, t.full.token)).statusCode).toBe(200);
+  });
+
+  it('reacts with {comment_id, reaction}; only the reacting user removes it', async () => {
+    const commentId = newId();
+    await putComment(commentId, { text: { html: 'react to me' }, board_id: b.id, item_id: i.id, parent_id: null }, t.owner.token);
+    const reactionId = newId();
+    const res = await api(server.app, 'PUT', `/api/${t.teamId}/comment-reaction/${reactionId}`, { token: t.restricted.token, body: { comment_id: commentId, reaction: '👍' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).toMatchObject({ id: reactionId, comment_id: commentId, reaction: '👍', user_id: t.restricted.user.id, board_id: b.id });
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/comment-reaction/${reactionId}`, { token: t.full.token })).statusCode).toBe(403);
+    expect((await api(server.app, 'PUT', `/api/${t.teamId}/comment-reaction/${newId()}`, { token: t.stranger.token, body: { comment_id: commentId, reaction: '👎' } })).statusCode).toBe(403);
+
+    const multiple = await api(server.app, 'GET', `/api/${t.teamId}/comments/multiple?item_ids=${i.id}`, { token: t.full.token });
+    expect(multiple.statusCode).toBe(200);
+    expect(multiple.json().data.map((c: any) => c.id)).toContain(commentId);
+    expect(multiple.json().reactions.map((r: any) => r.id)).toEqual([reactionId]);
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/comment-reaction/${reactionId}`, { token: t.restricted.token })).statusCode).toBe(200);
+  });
+
+  it('deleting a comment removes its replies and reactions; comments/multiple needs item_ids', async () => {
+    const parent = newId();
+    const reply = newId();
+    await putComment(parent, { text: { html: 'parent' }, board_id: b.id, item_id: i.id, parent_id: null }, t.full.token);
+    await putComment(reply, { text: { html: 'reply' }, board_id: b.id, item_id: i.id, parent_id: parent }, t.full.token);
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/comments/${parent}`, { token: t.full.token })).statusCode).toBe(200);
+    expect(await server.ctx.db.selectFrom('records').select('id').where('id', 'in', [parent, reply]).execute()).toEqual([]);
+    expect((await api(server.app, 'GET', `/api/${t.teamId}/comments/multiple`, { token: t.full.token })).statusCode).toBe(422);
+  });
+});
