@@ -16,7 +16,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   const app = Fastify({
     logger: opts.logger ?? { level: ctx.config.logLevel },
     bodyLimit: 5 * 1024 * 1024,
-    trustProxy: true,
+    // Only trust X-Forwarded-For from a configured proxy, or per-IP limits could be dodged.
+    trustProxy: ctx.config.trustProxy,
   });
   installErrorHandler(app);
   await app.register(cookie);

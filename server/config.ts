@@ -20,6 +20,8 @@ export interface ServerConfig {
   logLevel: string;
   /** Creates the demo user and workspace on first start. */
   seedDemo: boolean;
+  /** TRUST_PROXY: false (default), true, a hop count, or a comma-separated list of proxy addresses. */
+  trustProxy: boolean | number | string[];
   /** Test mode relaxes nothing security-wise; it only silences logs by default. */
   isTest: boolean;
 }
@@ -48,6 +50,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webDir: path.resolve(env.WEB_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
     seedDemo: env.SEED_DEMO !== 'false',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     isTest: env.NODE_ENV === 'test',
   };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string[] {
+  if (!value || value === 'false') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
 }
