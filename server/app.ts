@@ -17,7 +17,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
     logger: opts.logger ?? { level: ctx.config.logLevel },
     bodyLimit: 5 * 1024 * 1024,
     // Only trust X-Forwarded-For from a configured proxy, or per-IP limits could be dodged.
-    trustProxy: ctx.config.trustProxy,
+    trustProxy: ctx.config.trustProxy as boolean, // (the union confuses Fastify's overloads)
   });
   installErrorHandler(app);
   await app.register(cookie);
