@@ -104,4 +104,24 @@ describe('sync writes over realtime', () => {
     await waitFor(() => aEvents.length > 0, 5000, 'event at A');
     expect(aEvents.map((e) => (e.data as { id?: string }).id)).toEqual([other.id]);
   });
+
+  it('broadcasts every request of a queued batch, skipping the writer socket', async () => {
+    const b = await addMember(world, 'full-member');
+    const bEvents: RealtimeEvent[] = [];
+    const bRealtime = realtimeFor(b.token, (event) => bEvents.push(event));
+    const aEvents: RealtimeEvent[] = [];
+    const aRealtime = realtimeFor(world.owner.token, (event) => aEvents.push(event));
+    await Promise.all([bRealtime.subscribeBoard(world.teamId, world.boardId), aRealtime.subscribeBoard(world.teamId, world.boardId)]);
+    const items = [1, 2, 3].map((n) => ({ id: nanoid(), board_id: world.boardId, folder_id: world.folderId, name: `Batch ${n}`, row_version: 1 }));
+    const res = await fetch(`${world.url}/api/${world.teamId}/batch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${world.owner.token}`, 'x-socket-id': aRealtime.socketId()! },
+      body: JSON.stringify({ transaction: null, requests: items.map((item) => ({ method: 'put', route: `items/${item.id}`, payload: item })) }),
+    });
+    expect(res.status).toBe(200);
+    await waitFor(() => bEvents.length === 3, 5000, 'three saved events at B');
+    expect(bEvents.map((e) => (e.data as { id: string }).id).sort()).toEqual(items.map((i) => i.id).sort());
+    await new Promise((r) => setTimeout(r, 200));
+    expect(aEvents).toEqual([]);
+  });
 });
