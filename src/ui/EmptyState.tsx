@@ -7,11 +7,14 @@ export interface EmptyStateProps {
   text?: ReactNode;
   /** Usually one primary Button. */
   action?: ReactNode;
+  /** Heading level of the title, to fit the page outline (default 2). */
+  headingLevel?: 2 | 3 | 4;
   className?: string;
 }
 
 /** What a list or screen shows when there is nothing in it yet. */
-export function EmptyState({ icon, title, text, action, className }: EmptyStateProps) {
+export function EmptyState({ icon, title, text, action, headingLevel = 2, className }: EmptyStateProps) {
+  const Heading = `h${headingLevel}` as const;
   return (
     <div className={['ui-empty-state', className].filter(Boolean).join(' ')}>
       {icon ? (
@@ -19,7 +22,7 @@ export function EmptyState({ icon, title, text, action, className }: EmptyStateP
           {icon}
         </div>
       ) : null}
-      <h3 className="ui-empty-state__title">{title}</h3>
+      <Heading className="ui-empty-state__title">{title}</Heading>
       {text ? <p className="ui-empty-state__text">{text}</p> : null}
       {action ? <div className="ui-empty-state__action">{action}</div> : null}
     </div>

@@ -72,16 +72,17 @@ export function Modal({ open, onClose, title, children, footer, size = 'md', dis
         aria-describedby={describedBy}
         tabIndex={-1}
       >
-        <header className="ui-modal__header">
+        {/* divs, not header/footer: outside <main> those would become extra page landmarks */}
+        <div className="ui-modal__header">
           <h2 id={titleId} className="ui-modal__title">
             {title}
           </h2>
           <button type="button" className="ui-button ui-button--ghost ui-button--icon ui-modal__close" aria-label={t`Close`} onClick={onClose}>
             <CloseIcon />
           </button>
-        </header>
+        </div>
         <div className="ui-modal__body">{children}</div>
-        {footer ? <footer className="ui-modal__footer">{footer}</footer> : null}
+        {footer ? <div className="ui-modal__footer">{footer}</div> : null}
       </div>
     </div>,
     document.body,

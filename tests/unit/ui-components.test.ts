@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import react from '@vitejs/plugin-react';
+import { AxeBuilder } from '@axe-core/playwright';
 
 let server: ViteDevServer;
 let browser: Browser;
@@ -38,8 +39,8 @@ afterAll(async () => {
 });
 
 async function openHarness(query = '?test_mode=1'): Promise<Page> {
-  await page?.close();
-  page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
+  await page?.context().close();
+  page = await (await browser.newContext({ viewport: { width: 1024, height: 768 } })).newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   await page.goto(baseUrl + query);
@@ -107,6 +108,25 @@ describe('shared UI in Chromium', () => {
     expect(await focusedId()).toBe('menu-trigger');
   });
 
+  it('popup menu: aligns to the trigger end edge, mirrored in right-to-left pages', async () => {
+    await openHarness();
+    const edges = async () => {
+      await page.click('#menu-trigger');
+      await page.getByRole('menu').waitFor();
+      await page.waitForFunction(() => getComputedStyle(document.querySelector('[role=menu]')!).opacity === '1');
+      const trigger = (await page.locator('#menu-trigger').boundingBox())!;
+      const menu = (await page.getByRole('menu').boundingBox())!;
+      await page.keyboard.press('Escape');
+      return { triggerLeft: trigger.x, triggerRight: trigger.x + trigger.width, menuLeft: menu.x, menuRight: menu.x + menu.width };
+    };
+    await page.evaluate(() => document.querySelector('main')!.style.setProperty('padding-inline', '400px'));
+    const ltr = await edges();
+    expect(Math.abs(ltr.menuRight - ltr.triggerRight)).toBeLessThan(1.5);
+    await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+    const rtl = await edges();
+    expect(Math.abs(rtl.menuLeft - rtl.triggerLeft)).toBeLessThan(1.5);
+  });
+
   it('popup menu: closes on outside click and on route change', async () => {
     await openHarness();
     await page.click('#menu-trigger');
@@ -138,7 +158,7 @@ describe('shared UI in Chromium', () => {
   });
 
   it('context menu on a phone: a touch press opens a bottom sheet, a tap outside closes it', async () => {
-    await page?.close();
+    await page?.context().close();
     const context = await browser.newContext({ viewport: { width: 375, height: 700 }, hasTouch: true, isMobile: true });
     page = await context.newPage();
     await page.goto(baseUrl + '?test_mode=1');
@@ -154,7 +174,6 @@ describe('shared UI in Chromium', () => {
     await page.touchscreen.tap(180, 40); // the backdrop above the sheet
     await page.locator('.ui-sheet').waitFor({ state: 'detached' });
     expect(await harnessLog()).toEqual([]);
-    await context.close();
   });
 
   it('toast: shown in a polite live region and gone after 0.2 × 3 s in test mode', async () => {
@@ -258,6 +277,36 @@ describe('shared UI in Chromium', () => {
     await tip.waitFor({ timeout: 2_000 });
     expect(await tip.textContent()).toBe('Helpful tip');
     expect(await page.getAttribute('#tip-target', 'aria-describedby')).toBe(await tip.getAttribute('id'));
+  });
+
+  it('no axe violations in light and dark themes, with a modal, a menu and a select open', async () => {
+    await openHarness('?test_mode=0');
+    const audit = async (label: string) => {
+      // `region` (a best practice, not WCAG) flags overlays portalled to <body> outside landmarks,
+      // which is where menus and popups must live to escape clipping; every other rule applies.
+      const result = await new AxeBuilder({ page }).disableRules(['region']).analyze();
+      const found = result.violations.map((v) => `${label}: ${v.id} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+      expect(found).toEqual([]);
+    };
+    await page.click('#show-sticky-toast');
+    await page.locator('.ui-toast').waitFor();
+    for (const theme of ['light', 'dark']) {
+      await page.evaluate((name) => document.documentElement.setAttribute('data-theme', name), theme);
+      await page.waitForTimeout(350);
+      await audit(`${theme} page`);
+      await page.click('#menu-trigger');
+      await page.getByRole('menu').waitFor();
+      await audit(`${theme} menu`);
+      await page.keyboard.press('Escape');
+      await page.click('#color-select');
+      await page.getByRole('listbox').waitFor();
+      await audit(`${theme} select`);
+      await page.keyboard.press('Escape');
+      await page.click('#open-modal');
+      await page.getByRole('dialog').waitFor();
+      await audit(`${theme} modal`);
+      await page.keyboard.press('Escape');
+    }
   });
 
   it('mobile header: Back button with a label', async () => {

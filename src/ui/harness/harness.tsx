@@ -81,6 +81,9 @@ function App() {
         <Button id="show-toast" onClick={() => toast.show('Saved!', { kind: 'default' })}>
           Toast
         </Button>
+        <Button id="show-sticky-toast" onClick={() => toast.show('Update ready', { duration: null, action: { label: 'Reload', run: () => log('reload') } })}>
+          Sticky toast
+        </Button>
         <Button id="ask" onClick={() => confirm().then((yes) => log(`confirm:${yes}`))}>
           Ask
         </Button>
