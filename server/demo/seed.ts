@@ -1,6 +1,7 @@
 import type { AppContext } from '../context';
 import { seedDemoUser } from '../accounts/demo';
 import { seedDemoWorkspace } from '../workspaces/demo';
+import { seedDemoBoard } from '../sync/demo';
 
 export const DEMO_EMAIL = 'demo@cairn.local';
 export const DEMO_PASSWORD = 'demo-password';
@@ -12,5 +13,6 @@ export const DEMO_PASSWORD = 'demo-password';
 export async function seedDemo(ctx: AppContext): Promise<{ email: string; password: string }> {
   await seedDemoUser(ctx, { email: DEMO_EMAIL, password: DEMO_PASSWORD });
   await seedDemoWorkspace(ctx, { email: DEMO_EMAIL, password: DEMO_PASSWORD });
+  await seedDemoBoard(ctx);
   return { email: DEMO_EMAIL, password: DEMO_PASSWORD };
 }
