@@ -35,11 +35,30 @@ export function currentToken(): AccessToken | null {
   return token;
 }
 
-export function setToken(next: AccessToken | null) {
+/**
+ * A refresh rotates the session's tokens on the server, so the access token another tab of this
+ * browser holds stops working. Tabs therefore share each new token (memory to memory, never through
+ * storage) over a BroadcastChannel.
+ */
+const channel: BroadcastChannel | null = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('cairn-session');
+
+function apply(next: AccessToken | null) {
   const was = token !== null;
   token = next;
   if (was !== (next !== null)) for (const listener of sessionListeners) listener(next !== null);
 }
+
+export function setToken(next: AccessToken | null) {
+  apply(next);
+  channel?.postMessage({ token: next });
+}
+
+channel?.addEventListener('message', (event: MessageEvent<{ token?: AccessToken | null }>) => {
+  const next = event.data?.token;
+  if (next === undefined) return;
+  // Another tab signed in or refreshed: adopt its token; it signed out: so do we.
+  if (next === null || (typeof next.access_token === 'string' && next.access_token)) apply(next);
+});
 
 /** Told when the session starts or ends (login, logout, a refresh that failed with 401). */
 export function onSessionChange(listener: (signedIn: boolean) => void): () => void {
@@ -85,11 +104,16 @@ async function parse(response: Response): Promise<unknown> {
 /** Asks for a new access token with the refresh cookie. False when there is no session. */
 export function refreshSession(): Promise<boolean> {
   refreshing ??= (async () => {
+    const before = token;
     try {
       const response = await send('POST', '/api/auth/refresh', {}, false);
       if (!response.ok) {
-        // A 401 ends the session (shell.md §4: it fires a session-expired event).
-        if (response.status === 401 || response.status === 403) setToken(null);
+        // Two tabs refreshing at once: one wins and shares its token; give it a moment to arrive.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        if (token && token !== before) return true;
+        // Otherwise the session is over here (shell.md §4: a session-expired event). Other tabs
+        // find out on their own next call, so a lost race never signs them out.
+        if (response.status === 401 || response.status === 403) apply(null);
         return false;
       }
       setToken(readToken(await parse(response)));
