@@ -12,9 +12,20 @@ export interface PullToRefreshProps {
 }
 
 /**
+ * How far the content under the finger is scrolled: the largest scrollTop from the touched
+ * element up to the page. A pull only starts when everything is at the top, so pulling down inside
+ * a scrolled list scrolls the list.
+ */
+function scrolledAbove(target: EventTarget | null): number {
+  let max = document.scrollingElement?.scrollTop ?? 0;
+  for (let el = target instanceof Element ? target : null; el; el = el.parentElement) max = Math.max(max, el.scrollTop);
+  return max;
+}
+
+/**
  * Touch pull-to-refresh around a scrolling area (shell.md §4): pull down from the top, past half of
- * 250 px it is ready, release to reload. Mouse and pen are ignored. The wrapper is the scroll
- * container and turns off the browser's own overscroll refresh.
+ * 250 px it is ready, release to reload. Mouse and pen are ignored. The wrapper may be the scroll
+ * container or sit in a scrolling page; it turns off the browser's own overscroll refresh.
  */
 export function PullToRefresh({ children, onRefresh = () => window.location.reload(), disabled = false, className }: PullToRefreshProps) {
   const { t } = useLingui();
@@ -34,7 +45,7 @@ export function PullToRefresh({ children, onRefresh = () => window.location.relo
     };
     const onStart = (event: TouchEvent) => {
       if (event.touches.length !== 1) return;
-      set(pullStart(stateRef.current, event.touches[0].clientY, el.scrollTop));
+      set(pullStart(stateRef.current, event.touches[0].clientY, scrolledAbove(event.target)));
     };
     const onMove = (event: TouchEvent) => set(pullMove(stateRef.current, event.touches[0].clientY));
     const onEnd = () => {

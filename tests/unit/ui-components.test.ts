@@ -176,6 +176,30 @@ describe('shared UI in Chromium', () => {
     expect(await harnessLog()).toEqual([]);
   });
 
+  it('pull to refresh: a touch pull past 125 px reloads on release, a shorter one or a scrolled page does not', async () => {
+    await page?.context().close();
+    const context = await browser.newContext({ viewport: { width: 375, height: 700 }, hasTouch: true, isMobile: true });
+    page = await context.newPage();
+    await page.goto(baseUrl + '?test_mode=1');
+    await page.waitForSelector('#open-modal', { timeout: 60_000 });
+    const cdp = await context.newCDPSession(page);
+    const pull = async (from: number, to: number) => {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 200, y: from }] });
+      for (let y = from; y <= to; y += 20) {
+        await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 200, y }] });
+      }
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 200, y: to }] });
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+      await page.waitForTimeout(100);
+      return page.evaluate(() => window.harness.refreshes);
+    };
+    expect(await pull(100, 200)).toBe(0); // 100 px: not ready
+    expect(await pull(100, 300)).toBe(1); // 200 px: ready, released
+    await page.evaluate(() => window.scrollTo(0, 300));
+    await page.waitForFunction(() => window.scrollY > 0);
+    expect(await pull(100, 400)).toBe(1); // page scrolled: that pull scrolls, no refresh
+  });
+
   it('toast: shown in a polite live region and gone after 0.2 × 3 s in test mode', async () => {
     await openHarness();
     expect(await page.locator('[aria-live=polite]').count()).toBe(1);
