@@ -320,7 +320,9 @@ export class EmbeddedRealtimeServer {
     for (const connection of subscribers) {
       if (connection.socketId === excludeSocketId) continue;
       if (connection.ws.bufferedAmount > this.options.maxBufferedBytes) {
-        connection.ws.close(Codes.overCapacity, 'Client too slow to receive events');
+        // Too far behind to catch up by frames: cut it; it reconnects and catches up via /changes.
+        connection.ws.terminate();
+        this.onClose(connection);
         continue;
       }
       connection.send(bytes);

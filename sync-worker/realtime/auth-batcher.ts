@@ -23,6 +23,12 @@ export interface AuthBatcherOptions {
   getToken(): Promise<string | null> | string | null;
   clock: Clock;
   batchMs?: number;
+  /**
+   * The live connection's socket id. Requests made for an earlier socket (the connection dropped
+   * while they waited) are dropped unanswered: pusher-js asks again for the new socket, and a
+   * signature for the old one would only be refused.
+   */
+  currentSocketId?(): string | null;
   /** Called for every channel refused or not authorised, before pusher-js hears of it. */
   onFailure?(channel: string, error: Error): void;
 }
@@ -80,8 +86,13 @@ export class AuthBatcher {
     this.pending.clear();
   }
 
+  private isStale(socketId: string): boolean {
+    const current = this.opts.currentSocketId?.();
+    return current !== undefined && current !== null && current !== socketId;
+  }
+
   private async send(socketId: string, waiting: Waiting[], attempt: number, tokenRetried = false): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || this.isStale(socketId)) return;
     const token = await this.opts.getToken();
     if (!token) {
       // Guests cannot subscribe (shell.md §6).
@@ -101,6 +112,7 @@ export class AuthBatcher {
     } catch (error) {
       return this.retryLater(socketId, waiting, attempt, `Channel authorisation got no answer: ${error instanceof Error ? error.message : String(error)}`);
     }
+    if (this.stopped || this.isStale(socketId)) return;
     if (response.status === 401 && !tokenRetried) {
       // The token went stale between reading and sending: ask again with a fresh one.
       return this.send(socketId, waiting, attempt, true);

@@ -88,6 +88,7 @@ export class Realtime {
       getToken: opts.getToken,
       clock,
       batchMs: opts.authBatchMs,
+      currentSocketId: () => this.socketId(),
       onFailure: (channel, error) => {
         const sub = this.subscriptions.get(channel);
         if (sub) sub.lastError = error;
@@ -215,6 +216,8 @@ export class Realtime {
   }
 
   private dispatch(channel: string, event: string, data: unknown) {
+    // Client events come from other browsers, not from the server: never let them pose as data.
+    if (event.startsWith('client-')) return;
     const scope = scopeOf(channel);
     if (!scope) return;
     if (scope.scope === 'board') {

@@ -3,7 +3,7 @@ import Pusher from 'pusher-js';
 import { createTestServer, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { ManualClock } from '../../sync-worker/clock';
-import { createRealtime, socketAddress, RealtimeUnauthorizedError, type ConnectionSignal, type PusherConstructor, type Realtime, type RealtimeEvent, type RealtimeOptions } from '../../sync-worker/realtime';
+import { AuthBatcher, createRealtime, socketAddress, RealtimeUnauthorizedError, type ConnectionSignal, type PusherConstructor, type Realtime, type RealtimeEvent, type RealtimeOptions } from '../../sync-worker/realtime';
 import { AUTH_BATCH_MS } from '../../schema/constants';
 import { embeddedServerOf, type RealtimeTuning } from '../../server/realtime/broadcaster';
 import type { AppContext } from '../../server/context';
@@ -197,6 +197,30 @@ describe('worker realtime client', () => {
       expect(p.signals[0]).toBe('connected');
       expect(p.signals).not.toContain('dropped');
     });
+  });
+});
+
+describe('AuthBatcher', () => {
+  it('drops requests made for a socket that has since been replaced, without a call', async () => {
+    const clock = new ManualClock(Date.now());
+    const calls: unknown[] = [];
+    let current = '1.1';
+    const batcher = new AuthBatcher({
+      endpoint: 'http://127.0.0.1:9/api/broadcasting/multi-auth',
+      fetch: async (input, init) => {
+        calls.push(init.body);
+        throw new TypeError('not reached');
+      },
+      getToken: () => 'token',
+      clock,
+      currentSocketId: () => current,
+    });
+    const answers: unknown[] = [];
+    batcher.authorize({ socketId: '1.1', channelName: 'private-App.User.1' }, (error, auth) => answers.push(error ?? auth));
+    current = '2.2';
+    await clock.advanceAsync(AUTH_BATCH_MS);
+    expect(calls).toEqual([]);
+    expect(answers).toEqual([]);
   });
 });
 
