@@ -139,6 +139,28 @@ describe('worker realtime client', () => {
       expect(p.multiAuthCalls).toHaveLength(1);
     });
 
+    it('treats a channel missing from the multi-auth answer as Unauthorized', async () => {
+      const dropped = `private-team.${teamId}.permissions`;
+      // The real answer, with one entry taken out on the way (as a truncating proxy would).
+      const p = probe(owner.token, {
+        authBatchMs: 10,
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          const body = await res.json();
+          delete body[dropped];
+          return new Response(JSON.stringify(body), { status: res.status, headers: { 'content-type': 'application/json' } });
+        },
+      });
+      await waitFor(() => p.signals.includes('connected'));
+      const error = await p.realtime.subscribeTeam(teamId).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(RealtimeUnauthorizedError);
+      expect(error).toMatchObject({ channel: dropped, status: undefined });
+      expect(p.realtime.channels()).toContain(`private-team.${teamId}.users`);
+    });
+
     it('refuses a guest every channel without asking the server', async () => {
       const p = probe(null, { authBatchMs: 10 });
       await waitFor(() => p.signals.includes('connected'));
