@@ -42,6 +42,24 @@ export async function roleIn(ctx: AppContext, team: TeamRow, userId: number | nu
   return memberRole(ctx, userId, team.id, team as unknown as WorkspaceTeamRow);
 }
 
+/**
+ * The team and the user's role in one query, for the save path where every round trip counts.
+ * Same rule as memberRole (server/workspaces/access.ts): the owner is owner, a verified member has
+ * their role, anyone else is a guest. Null when the team does not exist.
+ */
+export async function loadTeamAndRole(db: Kysely<Database>, teamId: number, userId: number): Promise<{ team: TeamRow; role: RoleOrGuest } | null> {
+  const row = await db
+    .selectFrom('teams')
+    .leftJoin('team_members', (join) => join.onRef('team_members.team_id', '=', 'teams.id').on('team_members.user_id', '=', userId))
+    .select(['teams.id', 'teams.owner_id', 'teams.permissions', 'team_members.role', 'team_members.verified_at'])
+    .where('teams.id', '=', teamId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const team: TeamRow = { id: row.id, owner_id: row.owner_id, permissions: (row.permissions ?? {}) as PermissionEntries };
+  const role: RoleOrGuest = row.owner_id === userId ? 'owner' : row.role && row.verified_at ? row.role : 'guest';
+  return { team, role };
+}
+
 const HIDDEN_BOARD_ENTRY = entryKey('VIEW_BOARD', 'tag', 'board_locked_out');
 
 /** A folder as one level of a permission chain; the UI toggles hidden/is_public become entries. */

@@ -3,7 +3,7 @@ import { boardChannel, type CollectionDefinition } from '../../schema/collection
 import type { PermissionLevel } from '../../schema/permissions';
 import { collectionRules, type SaveContext } from './rules';
 import { conflict, type WriteScope } from './scope';
-import { appendChange, removeRecord, writeRecord, type StoredRecord, type WireRecord } from './store';
+import { appendChange, removeRecord, writeLogged, type StoredRecord, type WireRecord } from './store';
 import { cascadeDelete } from './cascade';
 
 /**
@@ -28,6 +28,7 @@ async function ownRecord(scope: WriteScope, def: CollectionDefinition, id: strin
 
 /** The board (root folder) of the team with this id, live. */
 async function liveBoard(scope: WriteScope, boardId: string): Promise<StoredRecord> {
+  await scope.folders(boardId); // one query that also serves folder references and permission chains
   const board = await scope.record('folder', boardId);
   if (!board || board.team_id !== scope.team.id || board.deleted_at || board.data.parent_id !== null) {
     throw validation([`board_id: there is no board ${boardId} in this workspace`]);
@@ -126,6 +127,11 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
   const parsed = parseBody(def.schema, body) as Body;
 
   await scope.lock();
+  // The record and what it points at, in one query (folders come with the board's folder list).
+  await scope.prefetch([
+    { collection: def.name, id },
+    ...def.references.filter((r) => r.collection !== 'folder' && typeof parsed[r.field] === 'string').map((r) => ({ collection: r.collection, id: String(parsed[r.field]) })),
+  ]);
   const existing = await ownRecord(scope, def, id);
   const expected = existing ? existing.row_version + 1 : 1;
   if (parsed.row_version !== expected) throw conflict(existing?.data ?? null);
@@ -154,8 +160,7 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
 /** Writes an accepted record: row, change log, cache and the `saved` event. */
 export async function storeSaved(scope: WriteScope, def: CollectionDefinition, record: WireRecord, existing: StoredRecord | null): Promise<WireRecord> {
   const createdBy = existing ? existing.created_by : scope.userId;
-  await writeRecord(scope.trx, def.name, scope.team.id, record, createdBy, null, scope.now, !existing);
-  await appendChange(scope.trx, scope.team.id, record.board_id, def.name, record.id, 'saved', scope.now);
+  await writeLogged(scope.trx, def.name, scope.team.id, record, createdBy, null, scope.now, 'saved');
   scope.remember(def.name, record.id, { collection: def.name, id: record.id, team_id: scope.team.id, board_id: record.board_id, row_version: record.row_version, data: record, created_by: createdBy, deleted_at: null });
   scope.publish(boardChannel(scope.team.id, record.board_id), 'saved', { collection: def.name, data: record });
   collectionRules[def.name]?.afterSave?.(scope, record);
@@ -191,8 +196,7 @@ export async function deleteRecord(scope: WriteScope, def: CollectionDefinition,
   if (def.trash && !opts.permanent) {
     if (stored.deleted_at) return stored.data; // already in the trash: deleting again changes nothing
     const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: scope.now.toISOString(), updated_at: scope.now.toISOString() };
-    await writeRecord(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, false);
-    await appendChange(scope.trx, scope.team.id, stored.board_id, def.name, id, 'trashed', scope.now);
+    await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, 'trashed');
     scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: scope.now });
     scope.publish(boardChannel(scope.team.id, stored.board_id), 'deleted', { collection: def.name, data: record });
     return record;
@@ -233,8 +237,7 @@ export async function restoreRecord(scope: WriteScope, def: CollectionDefinition
     throw error;
   }
   const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: null, updated_at: scope.now.toISOString() };
-  await writeRecord(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, false);
-  await appendChange(scope.trx, scope.team.id, stored.board_id, def.name, id, 'restored', scope.now);
+  await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, 'restored');
   scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: null });
   scope.publish(boardChannel(scope.team.id, stored.board_id), 'saved', { collection: def.name, data: record });
   return record;

@@ -5,7 +5,7 @@ import type { PermissionLevel } from '../../schema/permissions';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { allowed, chainTo, workspaceLevel, type TeamRow, type Viewer } from './access';
-import { boardRecords, findRecord, lockTeamForWrite, type StoredRecord } from './store';
+import { boardRecords, findRecord, findRecords, lockTeamForWrite, type StoredRecord } from './store';
 
 /** A realtime event to publish once the transaction has committed. */
 export interface PendingEvent {
@@ -54,6 +54,17 @@ export class WriteScope {
     return this.records.get(key) ?? null;
   }
 
+  /** Loads the records not cached yet, in one query. */
+  async prefetch(keys: { collection: string; id: string }[]): Promise<void> {
+    const missing = keys.filter((k) => !this.records.has(`${k.collection}:${k.id}`));
+    if (missing.length === 0) return;
+    const found = await findRecords(this.trx, missing);
+    for (const k of missing) {
+      const key = `${k.collection}:${k.id}`;
+      this.records.set(key, found.get(key) ?? null);
+    }
+  }
+
   /** Keeps the caches in step with a write of this request (null = removed). */
   remember(collection: string, id: string, stored: StoredRecord | null): void {
     this.records.set(`${collection}:${id}`, stored);
@@ -71,6 +82,7 @@ export class WriteScope {
     if (!folders) {
       const rows = await boardRecords(this.trx, this.team.id, boardId, 'folder');
       folders = new Map(rows.map((r) => [r.id, r.data as unknown as FolderRecord]));
+      for (const row of rows) if (!this.records.has(`folder:${row.id}`)) this.records.set(`folder:${row.id}`, row);
       this.boardFolders.set(boardId, folders);
     }
     return folders;

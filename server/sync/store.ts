@@ -68,22 +68,23 @@ export async function teamFolders(db: Db, teamId: number): Promise<StoredRecord[
   return rows.map(toStored);
 }
 
-export async function writeRecord(db: Db, collection: string, teamId: number, record: WireRecord, createdBy: number | null, deletedAt: Date | null, now: Date, isNew: boolean): Promise<void> {
-  const values = {
-    row_version: record.row_version,
-    data: JSON.stringify(record),
-    board_id: record.board_id,
-    updated_at: now,
-    deleted_at: deletedAt,
-  };
-  if (isNew) {
-    await db
-      .insertInto('records')
-      .values({ collection, id: record.id, team_id: teamId, created_by: createdBy, created_at: now, ...values })
-      .execute();
-  } else {
-    await db.updateTable('records').set(values).where('collection', '=', collection).where('id', '=', record.id).execute();
-  }
+/**
+ * Stores the record (insert or update) and appends its change in one statement: the two always
+ * go together, and one round trip instead of two matters on the save path.
+ */
+export async function writeLogged(db: Db, collection: string, teamId: number, record: WireRecord, createdBy: number | null, deletedAt: Date | null, now: Date, op: ChangeKind): Promise<void> {
+  const data = JSON.stringify(record);
+  await sql`
+    with written as (
+      insert into records (collection, id, team_id, board_id, row_version, data, created_by, created_at, updated_at, deleted_at)
+      values (${collection}, ${record.id}, ${teamId}, ${record.board_id}, ${record.row_version}, ${data}::jsonb, ${createdBy}, ${now}, ${now}, ${deletedAt})
+      on conflict (collection, id) do update
+        set board_id = excluded.board_id, row_version = excluded.row_version, data = excluded.data,
+            updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
+      returning team_id, board_id, id
+    )
+    insert into change_log (team_id, board_id, collection, record_id, op, at)
+    select team_id, board_id, ${collection}, id, ${op}, ${now} from written`.execute(db);
 }
 
 export async function removeRecord(db: Db, collection: string, id: string): Promise<void> {

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
 import { notFound } from '../http/errors';
-import { loadTeam, roleIn } from './access';
+import { loadTeamAndRole } from './access';
 import { findStoredResponse, idempotencyKeyOf, purgeExpiredKeys, storeResponse, type StoredResponse } from './idempotency';
 import { WriteScope, type PendingEvent } from './scope';
 import { RollbackWith } from './batch';
@@ -21,9 +21,9 @@ export async function runWrite(
 ): Promise<unknown> {
   const user = await requireUser(ctx.db, request);
   const key = idempotencyKeyOf(request.headers);
-  const team = await loadTeam(ctx.db, teamId);
-  if (!team) throw notFound();
-  const role = await roleIn(ctx, team, user.id);
+  const found = await loadTeamAndRole(ctx.db, teamId, user.id);
+  if (!found) throw notFound();
+  const { team, role } = found;
   const now = ctx.now();
   const signature = `${request.method} ${request.url}`;
 
