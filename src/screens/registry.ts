@@ -23,4 +23,9 @@ export const screens: Record<string, Loader> = {
   'profile.security': () => import('./profile/SecurityPage'),
   'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),
   'profile.twoFactor.recoveryCodes': () => import('./profile/RecoveryCodesPage'),
+  board: () => import('../boards/screens/BoardPage'),
+  folder: () => import('../boards/screens/BoardPage'),
+  'create-board': () => import('../boards/screens/CreateBoardPage'),
+  'edit-board': () => import('../boards/screens/EditBoardPage'),
+  'board.permissions': () => import('../boards/screens/BoardPermissionsPage'),
 };

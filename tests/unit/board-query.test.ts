@@ -79,3 +79,26 @@ describe('grouping', () => {
     expect(groupItems(items, tags, get, { hideEmptyGroups: true }).map((g) => g.title)).toEqual(['Blue', 'Red, Blue', '']);
   });
 });
+
+import { clampWidth, moveColumn, orderedColumns } from '../../src/boards/model/columns';
+
+describe('table columns', () => {
+  const cols = [
+    { id: 'p', kind: 'primary', position: 9 },
+    { id: 'a', kind: 'text', position: 1 },
+    { id: 'b', kind: 'text', position: 2 },
+    { id: 'c', kind: 'text', position: 3, hidden: true },
+    { id: 'd', kind: 'text', position: 4 },
+  ];
+  it('puts the primary first, then the view order, then positions; leaves hidden ones out', () => {
+    expect(orderedColumns(cols, { column_order: ['d', 'b'], hidden_columns: [] }).map((c) => c.id)).toEqual(['p', 'd', 'b', 'a']);
+    expect(orderedColumns(cols, { column_order: [], hidden_columns: ['a'] }).map((c) => c.id)).toEqual(['p', 'b', 'd']);
+    expect(orderedColumns(cols, { column_order: [], hidden_columns: ['a'] }, { includeHidden: true }).map((c) => c.id)).toEqual(['p', 'a', 'b', 'c', 'd']);
+  });
+  it('moves a column and clamps widths', () => {
+    expect(moveColumn(['a', 'b', 'd'], 'd', 0)).toEqual(['d', 'a', 'b']);
+    expect(moveColumn(['a', 'b'], 'x', 9)).toEqual(['a', 'b', 'x']);
+    expect(clampWidth(10)).toBe(60);
+    expect(clampWidth(5000)).toBe(800);
+  });
+});

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Button } from '../../ui/Button';
+import { Modal } from '../../ui/Modal';
+import { confirm } from '../../ui/confirm-store';
+import { toast } from '../../ui/toast-store';
+import { useBoard } from '../BoardContext';
+import type { Attribute, Folder, Item } from '../data/live';
+import { READ_ONLY_KINDS, ValueEditor } from './values';
+
+/**
+ * Actions on the selected items: set one attribute on all of them, move them to another folder,
+ * duplicate or delete them. Each is one undo step. Items the user may not edit are left out, and
+ * the user is told how many.
+ */
+export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Folder; onDone: () => void }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const [dialog, setDialog] = useState<'edit' | 'move' | null>(null);
+  const editable = items.filter((i) => board.can('EDIT_ITEM', i.folder_id, i.created_by ?? null));
+  const deletable = items.filter((i) => board.can('DELETE_ITEM', i.folder_id, i.created_by ?? null));
+  const skipped = (n: number) => n < items.length && toast.show(t`${items.length - n} of the selected items were left as they are (no permission).`, { kind: 'info' });
+
+  return (
+    <div className="bulk-bar" role="region" aria-label={t`Selected items`} data-testid="bulk-bar">
+      <span>{items.length === 1 ? t`1 selected` : t`${items.length} selected`}</span>
+      <Button size="sm" variant="secondary" disabled={editable.length === 0} onClick={() => setDialog('edit')}>
+        <Trans>Edit</Trans>
+      </Button>
+      <Button size="sm" variant="secondary" disabled={editable.length === 0} onClick={() => setDialog('move')}>
+        <Trans>Move</Trans>
+      </Button>
+      <Button size="sm" variant="secondary" disabled={!board.can('CREATE_ITEM', folder.id)} onClick={() => void board.actions.duplicateItems(items, (name) => t`${name} (copy)`).then(onDone)}>
+        <Trans>Duplicate</Trans>
+      </Button>
+      <Button
+        size="sm"
+        variant="danger"
+        disabled={deletable.length === 0}
+        onClick={async () => {
+          if (!(await confirm({ message: t`Move ${deletable.length} items to trash?`, danger: true }))) return;
+          await board.actions.deleteItems(deletable.map((i) => i.id));
+          skipped(deletable.length);
+          onDone();
+        }}
+      >
+        <Trans>Delete</Trans>
+      </Button>
+      <Button size="sm" variant="ghost" onClick={onDone}>
+        <Trans>Clear selection</Trans>
+      </Button>
+      {dialog === 'edit' && <BulkEdit items={editable} onClose={() => setDialog(null)} onDone={() => (skipped(editable.length), onDone())} />}
+      {dialog === 'move' && (
+        <Modal open onClose={() => setDialog(null)} title={t`Move to folder`} size="sm">
+          <ul className="move-targets">
+            {[...board.tree.byId.values()]
+              .filter((n) => n.folder.id !== folder.id && board.can('CREATE_ITEM', n.folder.id))
+              .map((n) => (
+                <li key={n.folder.id} style={{ paddingInlineStart: `${n.depth * 14}px` }}>
+                  <button
+                    type="button"
+                    onClick={async () => {
+                      const targetItems = (await board.backend.db.records.where('[collection+folder_id]').equals(['item', n.folder.id]).toArray()) as unknown as Item[];
+                      await board.actions.moveItems(editable, n.folder.id, targetItems);
+                      skipped(editable.length);
+                      setDialog(null);
+                      onDone();
+                    }}
+                  >
+                    {n.folder.name}
+                  </button>
+                </li>
+              ))}
+          </ul>
+        </Modal>
+      )}
+    </div>
+  );
+}
+
+function BulkEdit({ items, onClose, onDone }: { items: Item[]; onClose: () => void; onDone: () => void }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const choices = board.attributes.filter((a) => a.kind !== 'primary' && !READ_ONLY_KINDS.has(a.kind));
+  const [attribute, setAttribute] = useState<Attribute | undefined>(choices[0]);
+  return (
+    <Modal open onClose={onClose} title={t`Edit ${items.length} items`}>
+      <label className="inline-field">
+        {t`Attribute`}
+        <select value={attribute?.id ?? ''} onChange={(e) => setAttribute(choices.find((c) => c.id === e.target.value))}>
+          {choices.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      {attribute && items[0] && (
+        <ValueEditor
+          key={attribute.id}
+          attribute={attribute}
+          value={null}
+          item={items[0]}
+          onCommit={async (value) => {
+            await board.actions.setValues(items, attribute, value);
+            onClose();
+            onDone();
+          }}
+          onCancel={onClose}
+        />
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,135 @@
+import { useMemo, useState } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { pathFor } from '../../../schema/routes';
+import { canSeeView, viewSettingsOf, type ViewSettings } from '../../../schema/views';
+import { Button } from '../../ui/Button';
+import { toast } from '../../ui/toast-store';
+import { useBoard } from '../BoardContext';
+import { useAttributeValues, useItems, useViews, type Folder, type FolderView, type Item } from '../data/live';
+import { createItemProblem } from '../model/groups';
+import { sortByPosition } from '../model/positions';
+import { filterItems, searchItems, sortItems } from '../model/query';
+import { subtreeIds } from '../model/tree';
+import { BulkBar } from './BulkBar';
+import { TrashDialog } from './TrashDialog';
+import { ViewControls } from './ViewControls';
+import { ViewTabs } from './ViewTabs';
+import { TableView } from '../table/TableView';
+import { ColumnView } from '../column/ColumnView';
+
+/** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
+export interface ShownView {
+  record: FolderView | null;
+  kind: 'table' | 'column';
+  settings: ViewSettings;
+}
+
+/**
+ * One folder: its views (tabs), the toolbar (search, new item, sort/filter/group, columns, trash),
+ * the selected view and the bulk bar for selected items.
+ */
+export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string | null }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const navigate = useNavigate();
+  const items = useItems(board.boardId);
+  const views = useViews(board.boardId);
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [trashOpen, setTrashOpen] = useState(false);
+
+  const actor = {
+    userId: board.backend.userId,
+    isWorkspaceOwner: board.info?.viewer.role === 'owner',
+    canEditLocked: board.can('EDIT_LOCKED_VIEWS', folder.id),
+    canCustomize: board.can('CUSTOMIZE_VIEW', folder.id),
+  };
+  const folderViews = useMemo(
+    () => sortByPosition((views ?? []).filter((v) => v.folder_id === folder.id && canSeeView(v, actor))),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [views, folder.id, actor.userId, actor.isWorkspaceOwner],
+  );
+  const record = folderViews.find((v) => v.id === viewId) ?? folderViews[0] ?? null;
+  const shown: ShownView = { record, kind: record?.kind === 'column' ? 'column' : 'table', settings: viewSettingsOf(record?.settings) };
+  const settings = shown.settings;
+
+  // Which folders' items this view shows: the folder, plus its subfolders in an overview.
+  const node = board.tree.byId.get(folder.id);
+  const folderIds = useMemo(() => new Set(settings.include_subfolders && node ? subtreeIds(node).filter((id) => !board.tree.byId.get(id)?.hidden || board.can('EDIT_FOLDER_SETTINGS', id)) : [folder.id]), [settings.include_subfolders, node, folder.id, board]);
+  const isOverview = settings.include_subfolders && folder.parent_id === null;
+
+  const attributeMap = useMemo(() => new Map(board.attributes.map((a) => [a.id, a])), [board.attributes]);
+  const queryAttributes = [...settings.sort.map((s) => s.attribute_id), ...settings.filters.map((f) => f.attribute_id), ...(settings.group_by ? [settings.group_by] : [])].filter((id) => attributeMap.has(id));
+  const searchAttrs = query ? board.attributes.filter((a) => !a.hidden && ['text', 'long-text', 'status', 'label', 'email', 'link', 'number'].includes(a.kind)) : [];
+  const values = useAttributeValues([...queryAttributes, ...searchAttrs.map((a) => a.id)]);
+  const get = useMemo(() => (itemId: string, attributeId: string) => values?.get(`${itemId}.${attributeId}`) ?? null, [values]);
+
+  const shownItems = useMemo(() => {
+    const own = (items ?? []).filter((i) => !i.deleted_at && folderIds.has(i.folder_id));
+    const filtered = filterItems(own, settings.filters, settings.match, attributeMap, get);
+    const searched = searchItems(filtered, query, searchAttrs, get);
+    return sortItems(searched, settings.sort, attributeMap, get) as Item[];
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [items, folderIds, settings, attributeMap, get, query]);
+
+  const canCreate = board.can('CREATE_ITEM', folder.id);
+  const addItem = async (values: Record<string, unknown> = {}, groupKey?: string) => {
+    const problem = createItemProblem({ isOverview, attribute: settings.group_by ? attributeMap.get(settings.group_by) : null, groupKey });
+    if (problem) {
+      toast.show(problem, { kind: 'error' });
+      return null;
+    }
+    const siblings = (items ?? []).filter((i) => i.folder_id === folder.id);
+    return board.actions.createItem(folder.id, t`New item`, siblings, values);
+  };
+
+  const selectedItems = shownItems.filter((i) => selected.has(i.id));
+  const viewProps = { folder, view: shown, items: shownItems, get, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
+
+  return (
+    <div className="folder-pane" data-testid="folder-pane" data-folder-id={folder.id}>
+      <header className="folder-header">
+        <h1 className="folder-title">{folder.name}</h1>
+        <div className="folder-header-actions">
+          {folder.parent_id === null && board.can('UPDATE_BOARD', folder.id, folder.created_by ?? null) && (
+            <Link to={pathFor('edit-board', { teamId: board.teamId, boardId: board.boardId })} className="link-button">
+              <Trans>Board settings</Trans>
+            </Link>
+          )}
+          {folder.parent_id === null && board.can('MANAGE_PERMISSIONS', folder.id) && (
+            <Link to={pathFor('board.permissions', { teamId: board.teamId, boardId: board.boardId })} className="link-button">
+              <Trans>Permissions</Trans>
+            </Link>
+          )}
+          {!board.readOnly && (
+            <Button variant="secondary" size="sm" onClick={() => setTrashOpen(true)}>
+              <Trans>Trash</Trans>
+            </Button>
+          )}
+        </div>
+      </header>
+      <ViewTabs
+        folder={folder}
+        views={folderViews}
+        active={record}
+        onSelect={(id) => void navigate({ href: (folder.parent_id === null ? pathFor('board', { rootId: board.boardId }) : pathFor('folder', { rootId: board.boardId, folderId: folder.id })) + `?view=${encodeURIComponent(id)}` })}
+      />
+      <div className="folder-toolbar" role="toolbar" aria-label={t`View tools`}>
+        <input type="search" className="folder-search" placeholder={t`Search`} aria-label={t`Search items`} value={query} onChange={(e) => setQuery(e.target.value)} />
+        {viewProps.canCreate && (
+          <Button size="sm" data-testid="new-item" onClick={() => void addItem().then((id) => id && board.openItem(id, folder.id))}>
+            <Trans>New item</Trans>
+          </Button>
+        )}
+        <ViewControls folder={folder} view={shown} />
+        <span className="folder-count" aria-live="polite">
+          {shownItems.length === 1 ? t`1 item` : t`${shownItems.length} items`}
+        </span>
+      </div>
+      {selected.size > 0 && <BulkBar items={selectedItems} folder={folder} onDone={() => setSelected(new Set())} />}
+      {items === undefined ? null : shown.kind === 'column' ? <ColumnView {...viewProps} /> : <TableView {...viewProps} />}
+      {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useState } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { pathFor } from '../../../schema/routes';
+import { Button } from '../../ui/Button';
+import { EmptyState } from '../../ui/EmptyState';
+import { confirm } from '../../ui/confirm-store';
+import { useBoard } from '../BoardContext';
+import { useItemValues, useRecord, type Item } from '../data/live';
+import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
+
+/**
+ * The item panel (board/{folderId}/{itemId}): the item's name and every attribute with its editor
+ * (the attributes tab), plus duplicate and delete. Other tabs (comments, usage) belong to their
+ * own issues and show an empty state here.
+ */
+export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const navigate = useNavigate();
+  const item = useRecord<Item>('item', itemId);
+  const values = useItemValues(itemId);
+  const [editing, setEditing] = useState<string | null>(null);
+  const close = () => board.openItem(null, item?.folder_id);
+  const tabHref = (name: string) => pathFor('folder', { rootId: board.boardId, folderId: item?.folder_id ?? board.boardId, itemId }) + `?t=${name}`;
+
+  if (item === undefined) return null;
+  if (item === null || item.deleted_at) {
+    return (
+      <aside className="item-panel" data-testid="item-panel" aria-label={t`Item`}>
+        <EmptyState title={t`The item was deleted or never existed.`} />
+        <Button variant="secondary" onClick={close}>
+          <Trans>Close</Trans>
+        </Button>
+      </aside>
+    );
+  }
+  const editable = board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
+  const shown = board.attributes.filter((a) => !a.hidden);
+  return (
+    <aside className="item-panel" data-testid="item-panel" aria-label={t`Item`} data-item-id={item.id} onKeyDown={(e) => e.key === 'Escape' && !editing && close()}>
+      <header className="item-panel-head">
+        <h2>{item.name || t`Untitled`}</h2>
+        <Button variant="ghost" size="sm" onClick={close} aria-label={t`Close item`}>
+          ×
+        </Button>
+      </header>
+      <nav className="item-tabs" role="tablist">
+        <button type="button" role="tab" aria-selected={tab === 'attributes'} onClick={() => void navigate({ href: tabHref('attributes') })}>
+          <Trans>Attributes</Trans>
+        </button>
+        <button type="button" role="tab" aria-selected={tab === 'comments'} onClick={() => void navigate({ href: tabHref('comments') })}>
+          <Trans>Comments</Trans>
+        </button>
+      </nav>
+      {tab === 'comments' ? (
+        <EmptyState title={t`Comments are on their way.`} />
+      ) : (
+        <dl className="item-attributes" data-testid="item-attributes">
+          {shown.map((attribute) => {
+            const value = values.get(attribute.id) ?? null;
+            const canEditThis = editable && !READ_ONLY_KINDS.has(attribute.kind);
+            return (
+              <div key={attribute.id} className="item-attribute" data-attribute-id={attribute.id}>
+                <dt>{attribute.name}</dt>
+                <dd>
+                  {editing === attribute.id ? (
+                    <ValueEditor
+                      attribute={attribute}
+                      value={value}
+                      item={item}
+                      onCommit={async (v) => {
+                        await board.actions.setValue(item, attribute, v);
+                        setEditing(null);
+                      }}
+                      onCancel={() => setEditing(null)}
+                    />
+                  ) : (
+                    <button type="button" className="item-attribute-value" disabled={!canEditThis} onClick={() => setEditing(attribute.id)} aria-label={t`Edit ${attribute.name}`}>
+                      <ValueDisplay attribute={attribute} value={value} item={item} />
+                      {value === null && attribute.kind !== 'primary' && canEditThis && <span className="placeholder">{t`Empty`}</span>}
+                    </button>
+                  )}
+                </dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
+      {!board.readOnly && (
+        <footer className="item-panel-actions">
+          {board.can('CREATE_ITEM', item.folder_id) && (
+            <Button variant="secondary" size="sm" onClick={() => void board.actions.duplicateItems([item], (name) => t`${name} (copy)`).then(([id]) => id && board.openItem(id, item.folder_id))}>
+              <Trans>Duplicate</Trans>
+            </Button>
+          )}
+          {board.can('DELETE_ITEM', item.folder_id, item.created_by ?? null) && (
+            <Button
+              variant="danger"
+              size="sm"
+              onClick={async () => {
+                if (!(await confirm({ message: t`Move this item to trash?`, danger: true }))) return;
+                await board.actions.deleteItems([item.id]);
+                close();
+              }}
+            >
+              <Trans>Delete</Trans>
+            </Button>
+          )}
+        </footer>
+      )}
+    </aside>
+  );
+}

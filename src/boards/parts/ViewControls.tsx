@@ -1,0 +1,207 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { FILTER_OPS, type FilterOp, type FilterRule, type SortRule } from '../../../schema/views';
+import { Button } from '../../ui/Button';
+import { Modal } from '../../ui/Modal';
+import { toast } from '../../ui/toast-store';
+import { useBoard } from '../BoardContext';
+import type { Folder } from '../data/live';
+import { columnGroupProblem, arrangeGroupsProblem } from '../model/groups';
+import { AttributesDialog } from './AttributesDialog';
+import type { ShownView } from './FolderPane';
+import { useChangeView } from './use-change-view';
+
+type Panel = 'sort' | 'filter' | 'group' | 'attributes' | null;
+
+/** Sort, filter, group and columns of the shown view. */
+export function ViewControls({ folder, view }: { folder: Folder; view: ShownView }) {
+  const { t } = useLingui();
+  const [panel, setPanel] = useState<Panel>(null);
+  const s = view.settings;
+  return (
+    <div className="view-controls">
+      <Button variant="ghost" size="sm" onClick={() => setPanel('sort')} data-testid="sort-button">
+        {s.sort.length ? t`Sort (${s.sort.length})` : t`Sort`}
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => setPanel('filter')} data-testid="filter-button">
+        {s.filters.length ? t`Filter (${s.filters.length})` : t`Filter`}
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => setPanel('group')} data-testid="group-button">
+        {s.group_by ? t`Grouped` : t`Group`}
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => setPanel('attributes')} data-testid="attributes-button">
+        <Trans>Attributes</Trans>
+      </Button>
+      {panel === 'sort' && <SortDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
+      {panel === 'filter' && <FilterDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
+      {panel === 'group' && <GroupDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
+      {panel === 'attributes' && <AttributesDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
+    </div>
+  );
+}
+
+function useAttributeOptions() {
+  const { t } = useLingui();
+  const board = useBoard();
+  return [
+    ...board.attributes.filter((a) => !['button', 'time-tracking', 'primary'].includes(a.kind)).map((a) => ({ id: a.id, name: a.name })),
+    { id: 'name', name: t`Name` },
+    { id: 'created_at', name: t`Created` },
+  ];
+}
+
+function SortDialog({ folder, view, onClose }: { folder: Folder; view: ShownView; onClose: () => void }) {
+  const { t } = useLingui();
+  const change = useChangeView(folder, view);
+  const options = useAttributeOptions();
+  const [rules, setRules] = useState<SortRule[]>(view.settings.sort);
+  return (
+    <Modal open onClose={onClose} title={t`Sort`} footer={<Button onClick={async () => (await change({ sort: rules })) && onClose()}>{t`Apply`}</Button>}>
+      <ul className="rule-list">
+        {rules.map((rule, i) => (
+          <li key={i}>
+            <select aria-label={t`Attribute`} value={rule.attribute_id} onChange={(e) => setRules(rules.map((r, j) => (j === i ? { ...r, attribute_id: e.target.value } : r)))}>
+              {options.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+            <select aria-label={t`Direction`} value={rule.direction} onChange={(e) => setRules(rules.map((r, j) => (j === i ? { ...r, direction: e.target.value as 'asc' | 'desc' } : r)))}>
+              <option value="asc">{t`Ascending`}</option>
+              <option value="desc">{t`Descending`}</option>
+            </select>
+            <Button variant="ghost" size="sm" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
+              {t`Remove`}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <Button variant="secondary" size="sm" onClick={() => setRules([...rules, { attribute_id: options[0]!.id, direction: 'asc' }])}>
+        {t`Add sort`}
+      </Button>
+    </Modal>
+  );
+}
+
+function FilterDialog({ folder, view, onClose }: { folder: Folder; view: ShownView; onClose: () => void }) {
+  const { t } = useLingui();
+  const change = useChangeView(folder, view);
+  const board = useBoard();
+  const options = useAttributeOptions();
+  const [rules, setRules] = useState<FilterRule[]>(view.settings.filters);
+  const [match, setMatch] = useState(view.settings.match);
+  const opLabel: Record<FilterOp, string> = {
+    is: t`is`,
+    'is-not': t`is not`,
+    contains: t`contains`,
+    'not-contains': t`does not contain`,
+    empty: t`is empty`,
+    'not-empty': t`is not empty`,
+    gt: t`is greater than`,
+    lt: t`is less than`,
+  };
+  const valueInput = (rule: FilterRule, i: number) => {
+    if (rule.op === 'empty' || rule.op === 'not-empty') return null;
+    const attribute = board.attributes.find((a) => a.id === rule.attribute_id);
+    const set = (value: unknown) => setRules(rules.map((r, j) => (j === i ? { ...r, value: value as never } : r)));
+    if (attribute && (attribute.kind === 'status' || attribute.kind === 'label') && (rule.op === 'is' || rule.op === 'is-not')) {
+      const opts = ((attribute.settings as { options?: { id: string; name: string }[] }).options ?? []);
+      return (
+        <select aria-label={t`Value`} value={String(rule.value ?? '')} onChange={(e) => set(e.target.value)}>
+          <option value="" />
+          {opts.map((o) => (
+            <option key={o.id} value={o.id}>
+              {o.name}
+            </option>
+          ))}
+        </select>
+      );
+    }
+    if (attribute?.kind === 'checkbox') {
+      return <input type="checkbox" aria-label={t`Checked`} checked={rule.value === true} onChange={(e) => set(e.target.checked)} />;
+    }
+    const numeric = attribute?.kind === 'number';
+    return <input aria-label={t`Value`} value={String(rule.value ?? '')} onChange={(e) => set(numeric && e.target.value !== '' && !Number.isNaN(Number(e.target.value)) ? Number(e.target.value) : e.target.value)} />;
+  };
+  return (
+    <Modal open onClose={onClose} title={t`Filter`} footer={<Button onClick={async () => (await change({ filters: rules, match })) && onClose()}>{t`Apply`}</Button>}>
+      <label className="inline-field">
+        {t`Show items that match`}
+        <select value={match} onChange={(e) => setMatch(e.target.value as 'all' | 'any')}>
+          <option value="all">{t`all filters`}</option>
+          <option value="any">{t`any filter`}</option>
+        </select>
+      </label>
+      <ul className="rule-list">
+        {rules.map((rule, i) => (
+          <li key={i}>
+            <select aria-label={t`Attribute`} value={rule.attribute_id} onChange={(e) => setRules(rules.map((r, j) => (j === i ? { ...r, attribute_id: e.target.value, value: undefined } : r)))}>
+              {options.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+            <select aria-label={t`Condition`} value={rule.op} onChange={(e) => setRules(rules.map((r, j) => (j === i ? { ...r, op: e.target.value as FilterOp } : r)))}>
+              {FILTER_OPS.map((op) => (
+                <option key={op} value={op}>
+                  {opLabel[op]}
+                </option>
+              ))}
+            </select>
+            {valueInput(rule, i)}
+            <Button variant="ghost" size="sm" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
+              {t`Remove`}
+            </Button>
+          </li>
+        ))}
+      </ul>
+      <Button variant="secondary" size="sm" onClick={() => setRules([...rules, { attribute_id: options[0]!.id, op: 'contains', value: '' }])}>
+        {t`Add filter`}
+      </Button>
+    </Modal>
+  );
+}
+
+function GroupDialog({ folder, view, onClose }: { folder: Folder; view: ShownView; onClose: () => void }) {
+  const { t } = useLingui();
+  const change = useChangeView(folder, view);
+  const board = useBoard();
+  const [groupBy, setGroupBy] = useState<string>(view.settings.group_by ?? '');
+  const [hideEmpty, setHideEmpty] = useState(view.settings.hide_empty_groups);
+  const [subfolders, setSubfolders] = useState(view.settings.include_subfolders);
+  const candidates = board.attributes.filter((a) => (view.kind === 'column' ? columnGroupProblem(a) === null : !['button', 'time-tracking', 'primary', 'custom-id', 'long-text', 'attachments'].includes(a.kind)));
+  const apply = async () => {
+    const attribute = board.attributes.find((a) => a.id === groupBy);
+    if (view.kind === 'column' && attribute) {
+      const problem = columnGroupProblem(attribute);
+      if (problem) return void toast.show(problem, { kind: 'error' });
+    }
+    if ((await change({ group_by: groupBy || null, hide_empty_groups: hideEmpty, include_subfolders: subfolders })) === true) onClose();
+  };
+  return (
+    <Modal open onClose={onClose} title={t`Group`} footer={<Button onClick={() => void apply()}>{t`Apply`}</Button>}>
+      <label className="inline-field">
+        {t`Group by`}
+        <select value={groupBy} onChange={(e) => setGroupBy(e.target.value)} data-testid="group-by">
+          <option value="">{view.kind === 'column' ? t`Choose a status or label` : t`No grouping`}</option>
+          {candidates.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="inline-field">
+        <input type="checkbox" checked={hideEmpty} onChange={(e) => setHideEmpty(e.target.checked)} data-testid="hide-empty-groups" />
+        {t`Hide empty groups`}
+      </label>
+      <label className="inline-field">
+        <input type="checkbox" checked={subfolders} onChange={(e) => setSubfolders(e.target.checked)} />
+        {t`Show items of subfolders`}
+      </label>
+      {view.settings.hide_empty_groups && arrangeGroupsProblem(true) && <p className="hint">{t`Groups can be rearranged once empty groups are shown.`}</p>}
+    </Modal>
+  );
+}

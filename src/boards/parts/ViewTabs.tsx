@@ -1,0 +1,81 @@
+import { useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { viewChangeProblem, type ViewVisibility } from '../../../schema/views';
+import { PopupMenu } from '../../ui/PopupMenu';
+import { confirm } from '../../ui/confirm-store';
+import { toast } from '../../ui/toast-store';
+import { useBoard } from '../BoardContext';
+import type { Folder, FolderView } from '../data/live';
+import { NameDialog } from './FolderTree';
+
+/** The folder's views as tabs, with add, rename, shared/personal/locked and delete. */
+export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; views: FolderView[]; active: FolderView | null; onSelect: (id: string) => void }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const [renaming, setRenaming] = useState<FolderView | null>(null);
+  const actor = {
+    userId: board.backend.userId,
+    isWorkspaceOwner: board.info?.viewer.role === 'owner',
+    canEditLocked: board.can('EDIT_LOCKED_VIEWS', folder.id),
+    canCustomize: board.can('CUSTOMIZE_VIEW', folder.id),
+  };
+  const setVisibility = async (view: FolderView, visibility: ViewVisibility) => {
+    const problem = viewChangeProblem(view, { ...view, visibility }, actor);
+    if (problem) {
+      toast.show(problem, { kind: 'error' });
+      return;
+    }
+    await board.actions.updateView(view, { visibility });
+  };
+  const add = async (kind: 'table' | 'column') => {
+    const id = await board.actions.createView(folder.id, kind === 'table' ? t`Table` : t`Columns`, kind, views);
+    onSelect(id);
+  };
+  const visibilityLabel = (v: string) => (v === 'personal' ? t`personal` : v === 'locked' ? t`locked` : '');
+  return (
+    <div className="view-tabs" role="tablist" aria-label={t`Views`}>
+      {views.length === 0 && (
+        <span role="tab" aria-selected className="view-tab is-active">
+          <Trans>Table</Trans>
+        </span>
+      )}
+      {views.map((view) => (
+        <span key={view.id} className={`view-tab${view.id === active?.id ? ' is-active' : ''}`}>
+          <button type="button" role="tab" aria-selected={view.id === active?.id} onClick={() => onSelect(view.id)} data-view-kind={view.kind}>
+            {view.name}
+            {view.visibility !== 'shared' && <small className="view-visibility"> · {visibilityLabel(view.visibility)}</small>}
+          </button>
+          {!board.readOnly && actor.canCustomize && (
+            <PopupMenu
+              label={t`View actions for ${view.name}`}
+              items={[
+                { label: t`Rename`, onSelect: () => setRenaming(view) },
+                { label: t`Shared`, onSelect: () => void setVisibility(view, 'shared'), disabled: view.visibility === 'shared' },
+                { label: t`Personal`, onSelect: () => void setVisibility(view, 'personal'), disabled: view.visibility === 'personal' },
+                { label: t`Locked`, onSelect: () => void setVisibility(view, 'locked'), disabled: view.visibility === 'locked' },
+                ...(board.can('DELETE_VIEW', folder.id, view.owner_id ?? null)
+                  ? [{ label: t`Delete`, danger: true, separatorBefore: true, onSelect: async () => (await confirm()) && board.backend.remove('folder_view', view.id, { teamId: board.teamId }) }]
+                  : []),
+              ]}
+            />
+          )}
+        </span>
+      ))}
+      {!board.readOnly && board.can('CREATE_VIEW', folder.id) && (
+        <PopupMenu
+          label={t`Add view`}
+          renderTrigger={(props) => (
+            <button type="button" className="view-add" {...props}>
+              + <Trans>View</Trans>
+            </button>
+          )}
+          items={[
+            { label: t`Table`, onSelect: () => void add('table') },
+            { label: t`Columns`, onSelect: () => void add('column') },
+          ]}
+        />
+      )}
+      {renaming && <NameDialog title={t`Rename view`} initial={renaming.name} onClose={() => setRenaming(null)} onSave={(name) => board.actions.updateView(renaming, { name })} />}
+    </div>
+  );
+}

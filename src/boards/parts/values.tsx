@@ -1,0 +1,315 @@
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useLingui } from '@lingui/react/macro';
+import { checkValue, customIdText, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
+import { useBoard } from '../BoardContext';
+import type { Attribute, Item } from '../data/live';
+
+/**
+ * How each attribute kind shows a value, and its inline editor. Editors commit with Enter (or on
+ * blur) and cancel with Escape; invalid input stays in the editor with the spec's message, so what
+ * the user typed is never dropped silently.
+ */
+
+export function ValueDisplay({ attribute, value, item, ordinal }: { attribute: Attribute; value: unknown; item: Item; ordinal?: number }) {
+  const board = useBoard();
+  const { t } = useLingui();
+  switch (attribute.kind) {
+    case 'primary':
+      return <span className="value-text">{item.name}</span>;
+    case 'custom-id':
+      return <span className="value-text">{ordinal ? customIdText(settingsOf('custom-id', attribute.settings).prefix, ordinal) : ''}</span>;
+    case 'button': {
+      const s = settingsOf('button', attribute.settings);
+      return s.url ? (
+        <a className="value-button" href={s.url} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
+          {s.label}
+        </a>
+      ) : null;
+    }
+    case 'time-tracking':
+      return null;
+  }
+  if (value === null || value === undefined || value === '') return null;
+  switch (attribute.kind) {
+    case 'checkbox':
+      return <span className="value-check" aria-label={value ? t`checked` : t`unchecked`}>{value ? '✓' : ''}</span>;
+    case 'status':
+    case 'label': {
+      const options = settingsOf(attribute.kind === 'status' ? 'status' : 'label', attribute.settings).options;
+      const ids = Array.isArray(value) ? value : [value];
+      return (
+        <span className="value-labels">
+          {ids.map((id) => {
+            const o = options.find((x) => x.id === id);
+            return o ? (
+              <span key={String(id)} className="label-chip" style={{ background: o.color, color: o.textColor }}>
+                {o.name}
+              </span>
+            ) : null;
+          })}
+        </span>
+      );
+    }
+    case 'members': {
+      const members = board.info?.members ?? [];
+      return <span className="value-text">{(value as number[]).map((id) => members.find((m) => m.id === id)?.name ?? t`Removed User`).join(', ')}</span>;
+    }
+    case 'link': {
+      const link = value as LinkValue;
+      return (
+        <a href={link.url} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
+          {link.text ?? link.url}
+        </a>
+      );
+    }
+    case 'email':
+      return <a href={`mailto:${String(value)}`} onClick={(e) => e.stopPropagation()}>{String(value)}</a>;
+    case 'date-range': {
+      const r = value as DateRange;
+      return <span className="value-text">{`${r.start} – ${r.end}`}</span>;
+    }
+    case 'reference':
+      return <span className="value-text">{t`${(value as string[]).length} linked`}</span>;
+    case 'attachments':
+      return <span className="value-text">{(value as Attachment[]).map((a) => a.name).join(', ')}</span>;
+    case 'long-text':
+      return <span className="value-text value-clip">{String(value)}</span>;
+    default:
+      return <span className="value-text">{String(value)}</span>;
+  }
+}
+
+export interface EditorProps {
+  attribute: Attribute;
+  value: unknown;
+  item: Item;
+  /** Saves; throws with the message to show when the value is invalid. */
+  onCommit: (value: unknown) => Promise<void>;
+  onCancel: () => void;
+}
+
+/** Kinds with no editor (derived or action-only). */
+export const READ_ONLY_KINDS = new Set(['custom-id', 'button', 'time-tracking']);
+
+export function ValueEditor(props: EditorProps) {
+  const { attribute } = props;
+  switch (attribute.kind) {
+    case 'status':
+    case 'label':
+      return <OptionEditor {...props} />;
+    case 'members':
+      return <MembersEditor {...props} />;
+    case 'date-range':
+      return <RangeEditor {...props} />;
+    case 'checkbox':
+      return <CheckboxEditor {...props} />;
+    case 'reference':
+      return <ReferenceEditor {...props} />;
+    case 'attachments':
+      return <AttachmentsEditor {...props} />;
+    default:
+      return <TextEditor {...props} />;
+  }
+}
+
+/** Shared commit/cancel handling and the error line. */
+function useCommit({ onCommit, onCancel }: EditorProps) {
+  const [error, setError] = useState<string | null>(null);
+  const busy = useRef(false);
+  const commit = async (value: unknown) => {
+    if (busy.current) return;
+    busy.current = true;
+    try {
+      await onCommit(value);
+      setError(null);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      busy.current = false;
+    }
+  };
+  const onKeyDown = (event: KeyboardEvent, value: () => unknown) => {
+    event.stopPropagation();
+    if (event.key === 'Escape') onCancel();
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void commit(value());
+    }
+  };
+  return { error, commit, onKeyDown, setError };
+}
+
+function ErrorLine({ error }: { error: string | null }) {
+  return error ? (
+    <span className="value-error" role="alert" data-testid="value-error">
+      {error}
+    </span>
+  ) : null;
+}
+
+function TextEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const { attribute, value, item } = props;
+  const initial = attribute.kind === 'primary' ? item.name : attribute.kind === 'link' ? ((value as LinkValue | null)?.url ?? '') : value === null || value === undefined ? '' : String(value);
+  const [text, setText] = useState(initial);
+  const { error, commit, onKeyDown, setError } = useCommit(props);
+  const type = attribute.kind === 'date' ? (settingsOf('date', attribute.settings).withTime ? 'datetime-local' : 'date') : attribute.kind === 'number' ? 'text' : attribute.kind === 'email' ? 'email' : attribute.kind === 'link' ? 'url' : 'text';
+  const toValue = () => (attribute.kind === 'link' && text.trim() ? { url: text.trim() } : text);
+  const live = (next: string) => {
+    setText(next);
+    // Checks as the user types (shell.md §5: validation runs on change); saving happens on Enter/blur.
+    const checked = checkValue(attribute, attribute.kind === 'link' && next.trim() ? { url: next } : next);
+    setError(checked.ok ? null : checked.message);
+  };
+  const common = {
+    autoFocus: true,
+    'aria-label': t`Edit ${attribute.name}`,
+    'aria-invalid': error ? true : undefined,
+    className: 'value-input',
+    value: text,
+    onBlur: () => (text === initial ? props.onCancel() : void commit(toValue())),
+  };
+  return (
+    <span className="value-editor">
+      {attribute.kind === 'long-text' ? (
+        <textarea {...common} rows={4} onChange={(e) => live(e.target.value)} onKeyDown={(e) => onKeyDown(e, toValue)} />
+      ) : (
+        <input {...common} type={type} inputMode={attribute.kind === 'number' ? 'decimal' : undefined} onChange={(e) => live(e.target.value)} onKeyDown={(e) => onKeyDown(e, toValue)} />
+      )}
+      <ErrorLine error={error} />
+    </span>
+  );
+}
+
+function RangeEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const range = (props.value as DateRange | null) ?? { start: '', end: '' };
+  const [start, setStart] = useState(range.start);
+  const [end, setEnd] = useState(range.end);
+  const { error, commit, onKeyDown } = useCommit(props);
+  const value = () => (start || end ? { start, end } : null);
+  return (
+    <span className="value-editor value-range" onKeyDown={(e) => onKeyDown(e, value)}>
+      <input type="date" autoFocus aria-label={t`Start date`} value={start} onChange={(e) => setStart(e.target.value)} />
+      <input type="date" aria-label={t`End date`} value={end} onChange={(e) => setEnd(e.target.value)} />
+      <button type="button" onClick={() => void commit(value())}>
+        {t`Save`}
+      </button>
+      <ErrorLine error={error} />
+    </span>
+  );
+}
+
+function CheckboxEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const { commit, error } = useCommit(props);
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <span className="value-editor">
+      <input ref={ref} type="checkbox" aria-label={t`Edit ${props.attribute.name}`} checked={props.value === true} onChange={(e) => void commit(e.target.checked).then(props.onCancel)} onKeyDown={(e) => e.key === 'Escape' && props.onCancel()} />
+      <ErrorLine error={error} />
+    </span>
+  );
+}
+
+function OptionEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const { attribute } = props;
+  const isStatus = attribute.kind === 'status';
+  const settings = settingsOf(isStatus ? 'status' : 'label', attribute.settings);
+  const multiple = !isStatus && (settings as { multiple?: boolean }).multiple === true;
+  const current = Array.isArray(props.value) ? (props.value as string[]) : props.value ? [String(props.value)] : [];
+  const { commit, error } = useCommit(props);
+  const choose = async (id: string | null) => {
+    if (id === null) return commit(null).then(props.onCancel);
+    if (!multiple) return commit(id).then(props.onCancel);
+    const next = current.includes(id) ? current.filter((c) => c !== id) : [...current, id];
+    return commit(next);
+  };
+  return (
+    <span className="value-editor value-options" role="listbox" aria-label={t`Choose ${attribute.name}`} aria-multiselectable={multiple} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), props.onCancel())}>
+      {settings.options.map((o, i) => (
+        <button key={o.id} type="button" role="option" aria-selected={current.includes(o.id)} autoFocus={i === 0} className="label-chip" style={{ background: o.color, color: o.textColor }} onClick={() => void choose(o.id)}>
+          {o.name}
+        </button>
+      ))}
+      <button type="button" className="option-clear" onClick={() => void choose(null)}>
+        {t`Clear`}
+      </button>
+      {multiple && (
+        <button type="button" onClick={props.onCancel}>
+          {t`Done`}
+        </button>
+      )}
+      <ErrorLine error={error} />
+    </span>
+  );
+}
+
+function MembersEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const current = (props.value as number[] | null) ?? [];
+  const { commit, error } = useCommit(props);
+  const members = board.info?.members ?? [];
+  return (
+    <span className="value-editor value-options" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), props.onCancel())}>
+      {members.length === 0 && <span className="hint">{t`No members to choose from.`}</span>}
+      {members.map((m, i) => (
+        <label key={m.id} className="inline-field">
+          <input
+            type="checkbox"
+            autoFocus={i === 0}
+            checked={current.includes(m.id)}
+            onChange={(e) => void commit(e.target.checked ? [...current, m.id] : current.filter((id) => id !== m.id))}
+          />
+          {m.name}
+        </label>
+      ))}
+      <button type="button" onClick={props.onCancel}>
+        {t`Done`}
+      </button>
+      <ErrorLine error={error} />
+    </span>
+  );
+}
+
+function ReferenceEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const current = (props.value as string[] | null) ?? [];
+  const [text, setText] = useState(current.join(', '));
+  const { commit, error, onKeyDown } = useCommit(props);
+  const value = () => text.split(/[\s,]+/).filter(Boolean);
+  return (
+    <span className="value-editor">
+      <input autoFocus className="value-input" aria-label={t`Item ids`} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={(e) => onKeyDown(e, value)} onBlur={() => void commit(value())} />
+      <ErrorLine error={error} />
+    </span>
+  );
+}
+
+function AttachmentsEditor(props: EditorProps) {
+  const { t } = useLingui();
+  const current = (props.value as Attachment[] | null) ?? [];
+  const { commit, error } = useCommit(props);
+  return (
+    <span className="value-editor value-options" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), props.onCancel())}>
+      {current.length === 0 && <span className="hint">{t`No attachments.`}</span>}
+      {current.map((a) => (
+        <span key={a.id} className="attachment">
+          <a href={a.url} target="_blank" rel="noreferrer noopener">
+            {a.name}
+          </a>
+          <button type="button" aria-label={t`Remove ${a.name}`} onClick={() => void commit(current.filter((x) => x.id !== a.id))}>
+            ×
+          </button>
+        </span>
+      ))}
+      <button type="button" autoFocus onClick={props.onCancel}>
+        {t`Done`}
+      </button>
+      <ErrorLine error={error} />
+    </span>
+  );
+}

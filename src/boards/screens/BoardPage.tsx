@@ -1,0 +1,178 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { Messages } from '../../../schema/messages';
+import { pathFor } from '../../../schema/routes';
+import type { PermissionName } from '../../../schema/permissions';
+import { useSession } from '../../api/session';
+import { translateMessage } from '../../i18n/server-messages';
+import { EmptyState } from '../../ui/EmptyState';
+import { Spinner } from '../../ui/Spinner';
+import { toast } from '../../ui/toast-store';
+import { BoardContext, type BoardState } from '../BoardContext';
+import { BoardActions } from '../data/actions';
+import { BoardBackendContext, type BoardBackend } from '../data/backend';
+import { useAttributes, useFolders, type Folder } from '../data/live';
+import { useBackendFor } from '../data/use-backend';
+import { useWorkspaceInfo } from '../data/workspace-info';
+import { boardAccess } from '../model/access';
+import { sortByPosition } from '../model/positions';
+import { buildFolderTree } from '../model/tree';
+import { FolderTree } from '../parts/FolderTree';
+import { FolderPane } from '../parts/FolderPane';
+import { ItemPanel } from '../parts/ItemPanel';
+import { useUndoKeys } from '../parts/use-undo-keys';
+import '../boards.css';
+
+/**
+ * The board route (/b/{rootId}) and its folder route (/b/{rootId}/{folderId}/{itemId?}): the folder
+ * tree, the open folder's views and the item panel. Viewable without login when the board is public.
+ */
+export default function BoardPage() {
+  const session = useSession();
+  const userId = session.status === 'signedIn' ? session.user.id : null;
+  const { backend, error } = useBackendFor(userId, session.status !== 'loading');
+  if (error) return <BoardProblem text={String((error as Error).message ?? error)} />;
+  if (!backend) return <BoardLoading />;
+  return (
+    <BoardBackendContext.Provider value={backend}>
+      <BoardLoader backend={backend} />
+    </BoardBackendContext.Provider>
+  );
+}
+
+function BoardLoading() {
+  const { t } = useLingui();
+  return (
+    <div className="board-loading">
+      <Spinner label={t`Loading board`} />
+    </div>
+  );
+}
+
+function BoardProblem({ text }: { text: string }) {
+  const { t } = useLingui();
+  return (
+    <div className="board-problem" data-testid="board-problem">
+      <EmptyState title={t`This board is not available.`} text={text} />
+    </div>
+  );
+}
+
+type LoadState = { status: 'finding' } | { status: 'missing'; message: string } | { status: 'ready'; teamId: number };
+
+function BoardLoader({ backend }: { backend: BoardBackend }) {
+  const { t } = useLingui();
+  const params = useParams({ strict: false }) as { rootId: string };
+  const rootId = params.rootId;
+  const [state, setState] = useState<LoadState>({ status: 'finding' });
+
+  useEffect(() => {
+    let live = true;
+    setState({ status: 'finding' });
+    (async () => {
+      const teamId = await backend.findBoardTeam(rootId).catch(() => null);
+      if (!live) return;
+      if (teamId === null) {
+        setState({ status: 'missing', message: backend.userId === null ? t`Sign in to open this board.` : translateMessage(Messages.notFound) });
+        return;
+      }
+      try {
+        await backend.openBoard(teamId, rootId);
+      } catch (err) {
+        // Offline the board opens from this device's copy; a refusal (403/401) ends here.
+        const status = (err as { status?: number }).status;
+        if (status === 401 || status === 403 || status === 404) {
+          if (live) setState({ status: 'missing', message: translateMessage((err as Error).message || Messages.unauthorized) });
+          return;
+        }
+      }
+      if (live) setState({ status: 'ready', teamId });
+    })();
+    return () => {
+      live = false;
+    };
+  }, [backend, rootId, t]);
+
+  if (state.status === 'finding') return <BoardLoading />;
+  if (state.status === 'missing') return <BoardProblem text={state.message} />;
+  return <BoardScreen backend={backend} teamId={state.teamId} boardId={rootId} />;
+}
+
+function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; teamId: number; boardId: string }) {
+  const { t } = useLingui();
+  const navigate = useNavigate();
+  const params = useParams({ strict: false }) as { folderId?: string; itemId?: string };
+  const search = useSearch({ strict: false }) as { view?: string; t?: string };
+  const folders = useFolders(boardId);
+  const attributesRaw = useAttributes(boardId);
+  const info = useWorkspaceInfo(teamId, backend.userId);
+  const actions = useMemo(() => new BoardActions(backend, teamId, boardId), [backend, teamId, boardId]);
+  useUndoKeys(actions);
+
+  useEffect(
+    () =>
+      backend.onProblem((problem) => {
+        if (problem.kind === 'conflict') toast.show(translateMessage(Messages.conflict), { kind: 'error', id: `conflict-${problem.id}` });
+        else toast.show(translateMessage(problem.message), { kind: 'error' });
+      }),
+    [backend],
+  );
+
+  const tree = useMemo(() => buildFolderTree((folders ?? []) as Folder[], boardId), [folders, boardId]);
+  const attributes = useMemo(() => sortByPosition((attributesRaw ?? []).filter((a) => !a.deleted_at)), [attributesRaw]);
+  const access = useMemo(
+    () => boardAccess(info?.workspace ?? { id: teamId, owner_id: null, permissions: {} }, info?.viewer ?? { id: backend.userId, role: backend.userId === null ? 'guest' : 'guest' }, folders ?? []),
+    [info, teamId, backend.userId, folders],
+  );
+  const folderId = params.folderId && tree.byId.has(params.folderId) ? params.folderId : boardId;
+  const board = tree.root?.folder;
+
+  const openItem = useCallback(
+    (itemId: string | null, inFolder?: string) => {
+      void navigate({ href: pathFor('folder', { rootId: boardId, folderId: inFolder ?? folderId, itemId: itemId ?? undefined }) + (search.view ? `?view=${encodeURIComponent(search.view)}` : '') });
+    },
+    [navigate, boardId, folderId, search.view],
+  );
+  const openFolder = useCallback((id: string) => void navigate({ href: id === boardId ? pathFor('board', { rootId: boardId }) : pathFor('folder', { rootId: boardId, folderId: id }) }), [navigate, boardId]);
+
+  if (!folders || !attributesRaw) return <BoardLoading />;
+  if (!board) return <BoardProblem text={translateMessage(Messages.notFound)} />;
+
+  const can = (permission: PermissionName, at = folderId, createdBy?: number | null) => backend.userId !== null && access.can(permission, at, createdBy);
+  const state: BoardState = {
+    backend,
+    teamId,
+    boardId,
+    board,
+    folders: folders as Folder[],
+    tree,
+    attributes,
+    actions,
+    access,
+    info,
+    readOnly: backend.userId === null,
+    can,
+    openItem,
+    openFolder,
+  };
+  const folder = tree.byId.get(folderId)!.folder;
+  return (
+    <BoardContext.Provider value={state}>
+      <div className="board-page" data-testid="board-page" data-board-id={boardId}>
+        <aside className="board-tree-pane" aria-label={t`Folders`}>
+          <FolderTree activeId={folderId} />
+        </aside>
+        <section className="board-main">
+          <FolderPane folder={folder} viewId={search.view ?? null} />
+        </section>
+        {params.itemId && <ItemPanel itemId={params.itemId} tab={search.t ?? 'attributes'} />}
+      </div>
+      {state.readOnly && (
+        <p className="board-readonly-note" data-testid="board-readonly">
+          <Trans>You are viewing a public board. Sign in to edit.</Trans>
+        </p>
+      )}
+    </BoardContext.Provider>
+  );
+}
