@@ -31,7 +31,7 @@ function decide(puts: StoredRecord[], deletes: [string, string][], collection: s
  * local edit is pending); 409s become conflicts and the remote copy is adopted (later edits of that
  * record are part of the conflict's local copy); refusals restore the previous copy.
  */
-export async function settleRequests(db: UserDb, results: Settled[], events: Emitter, now: number): Promise<void> {
+export async function settleRequests(db: UserDb, results: Settled[], events: Emitter, now: number, tombstones?: Tombstones): Promise<void> {
   const conflicts: ConflictEntry[] = [];
   const rejected: { request: QueuedRequest; status: number; message: string }[] = [];
   const t = db.strict;
@@ -67,7 +67,8 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
         const { conflict, adopt } = afterConflict(latest.method === 'delete' ? null : latest.item, outcome.remote);
         conflicts.push({ collection: request.collection, id: request.id, ...conflict, time: now });
         for (const r of [request, ...later]) removeKeys.add(r.key);
-        next = adopt;
+        // A copy in the trash is gone from the board's point of view.
+        next = adopt && adopt.deleted_at ? null : adopt;
       } else if (outcome.kind === 'rejected') {
         // Later edits were built on the refused one: they go too, and each is reported.
         for (const r of [request, ...later]) removeKeys.add(r.key);
@@ -77,6 +78,10 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
         continue;
       }
       if (next !== undefined) locals.set(k, next);
+      if (next === null && tombstones) {
+        const remote = outcome.kind === 'conflict' ? outcome.remote : outcome.kind === 'applied' ? outcome.record : null;
+        tombstones.note(k, Math.max(local?.row_version ?? 0, request.old?.row_version ?? 0, remote?.row_version ?? 0));
+      }
       decide(puts, deletes, request.collection, request.id, next);
     }
     if (removeKeys.size) await t.failedRequests.bulkDelete([...removeKeys]);
@@ -97,6 +102,25 @@ function dedupeLast(rows: StoredRecord[]): StoredRecord[] {
   return [...map.values()];
 }
 
+/**
+ * Versions of records seen deleted (newest first, bounded): a realtime event or delta page that
+ * was on its way before the delete must not bring the record back.
+ */
+export class Tombstones {
+  private map = new Map<string, number>();
+  constructor(private readonly limit = 50_000) {}
+  get(key: string): number | undefined {
+    return this.map.get(key);
+  }
+  note(key: string, version: number): void {
+    this.map.delete(key);
+    this.map.set(key, Math.max(version, this.map.get(key) ?? -1));
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as string);
+  }
+}
+
+export const tombstoneKey = pairKey;
+
 export interface RemoteChange {
   collection: string;
   op: 'saved' | 'deleted';
@@ -108,7 +132,7 @@ export interface RemoteChange {
  * Applies saved/deleted changes from elsewhere, each only if newer (merge.ts). A record with an
  * open draft keeps showing the draft; the newer copy becomes what discarding it restores.
  */
-export async function applyRemoteChanges(db: UserDb, changes: RemoteChange[]): Promise<number> {
+export async function applyRemoteChanges(db: UserDb, changes: RemoteChange[], tombstones?: Tombstones): Promise<number> {
   if (changes.length === 0) return 0;
   const t = db.relaxed;
   return t.transaction('rw', [t.records, t.drafts], async () => {
@@ -135,8 +159,12 @@ export async function applyRemoteChanges(db: UserDb, changes: RemoteChange[]): P
         }
         return;
       }
-      const next = applyRemoteChange(locals.get(k) ?? null, change.op, change.record);
+      const local = locals.get(k) ?? null;
+      // A copy that is not newer than one we saw deleted is a late echo, not a new record.
+      if (!local && change.op === 'saved' && change.record && tombstones && (tombstones.get(k) ?? -1) >= change.record.row_version) return;
+      const next = applyRemoteChange(local, change.op, change.record);
       if (next === undefined) return;
+      if (next === null && tombstones) tombstones.note(k, Math.max(local?.row_version ?? 0, change.record?.row_version ?? 0));
       locals.set(k, next);
       decide(puts, deletes, collection, id, next);
       applied++;

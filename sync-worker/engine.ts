@@ -10,7 +10,7 @@
  */
 import { boardChannel, collectionByName, collectionList, type CollectionDefinition } from '../schema/collections';
 import { toastMessageFor, type ApiErrorBody } from '../schema/api-error';
-import { applyRemoteChanges, fromStored, replaceIndex, settleRequests, toStored, type RemoteChange } from './apply';
+import { applyRemoteChanges, fromStored, replaceIndex, settleRequests, Tombstones, toStored, type RemoteChange } from './apply';
 import type { Clock, Random } from './clock';
 import { Collection, type IndexAnswer } from './collection';
 import { Connection } from './connection';
@@ -41,7 +41,6 @@ export interface EngineOptions {
   newId: () => string;
   initiallyOnline?: boolean;
   batchSize?: number;
-  parallelCalls?: number;
   /** Disconnect grace after an offline signal (connection.ts). */
   graceMs?: number;
 }
@@ -65,6 +64,8 @@ export class SyncEngine {
   private seq = 0;
   private overflow: Overflow[] = [];
   private stopped = false;
+  private readonly tombstones = new Tombstones();
+  private catchingUp: Promise<number> | null = null;
 
   private constructor(private readonly opts: EngineOptions) {
     this.connection = new Connection(
@@ -85,9 +86,8 @@ export class SyncEngine {
       events: opts.events,
       newId: opts.newId,
       isOnline: () => this.connection.online,
-      settle: (results) => settleRequests(opts.db, results, opts.events, opts.clock.now()),
+      settle: (results) => settleRequests(opts.db, results, opts.events, opts.clock.now(), this.tombstones),
       batchSize: opts.batchSize,
-      parallelCalls: opts.parallelCalls,
     });
   }
 
@@ -273,7 +273,17 @@ export class SyncEngine {
   }
 
   /** The delta since our cursor: only what was missed (DESIGN.md §3). */
-  async catchUp(teamId = this.openRef?.teamId): Promise<number> {
+  catchUp(teamId = this.openRef?.teamId): Promise<number> {
+    // One at a time: an older page applied after a newer one would undo it.
+    const run = (this.catchingUp ?? Promise.resolve(0)).catch(() => 0).then(() => this.catchUpNow(teamId));
+    this.catchingUp = run;
+    void run.finally(() => {
+      if (this.catchingUp === run) this.catchingUp = null;
+    }).catch(() => undefined);
+    return run;
+  }
+
+  private async catchUpNow(teamId: number | undefined): Promise<number> {
     if (teamId === undefined || !this.connection.online) return 0;
     const key = `cursor:${teamId}`;
     const known = await this.db.relaxed.meta.get(key);
@@ -287,7 +297,7 @@ export class SyncEngine {
       );
       if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
       const changes: RemoteChange[] = response.body.data.map((c) => ({ collection: c.collection, op: c.op, record: c.record, id: c.id }));
-      applied += await applyRemoteChanges(this.db, changes);
+      applied += await applyRemoteChanges(this.db, changes, this.tombstones);
       const next = response.body.cursor;
       if (typeof next !== 'number' || next <= cursor) break;
       cursor = next;
@@ -328,7 +338,7 @@ export class SyncEngine {
       return;
     }
     const record = event.data as SyncRecord | null;
-    await applyRemoteChanges(this.db, [{ collection: event.collection, op: event.event, record }]);
+    await applyRemoteChanges(this.db, [{ collection: event.collection, op: event.event, record }], this.tombstones);
   }
 
   // ── internals ─────────────────────────────────────────────────────────────────────────────

@@ -28,8 +28,6 @@ import { outcomeOf, type Outcome } from './merge';
 import type { QueuedRequest, RequestError } from './types';
 
 export const DEFAULT_BATCH_SIZE = 500;
-/** Parallel batch calls while draining (the server orders writes; this hides round trips). */
-export const DEFAULT_PARALLEL_CALLS = 2;
 /** Retries after a server error back off from 1 s up to a minute while the connection holds. */
 export const RETRY_BACKOFF_MIN_MS = 1_000;
 export const RETRY_BACKOFF_MAX_MS = 60_000;
@@ -58,7 +56,6 @@ export interface QueueDeps {
   /** Applies answered requests to records / conflicts and removes them (apply.ts). */
   settle: (results: Settled[]) => Promise<void>;
   batchSize?: number;
-  parallelCalls?: number;
 }
 
 const recordKey = (r: Pick<QueuedRequest, 'collection' | 'id'>) => `${r.collection}\u0000${r.id}`;
@@ -175,17 +172,21 @@ export class RequestQueue {
       if (this.queueing || this.stopped || !this.deps.isOnline() || !this.deps.http.hasSession()) return;
       const calls = await this.reserveRound();
       if (calls.length === 0) return;
+      // Calls go one after another in creation order, and a failed call ends the round: a request
+      // is never sent before an earlier one it may depend on (an item before its values).
       let disconnected = false;
       let retriable = false;
-      await runPool(calls, this.deps.parallelCalls ?? DEFAULT_PARALLEL_CALLS, async (call) => {
-        if (disconnected) {
-          await this.release(call.requests, null);
-          return;
-        }
+      for (const [index, call] of calls.entries()) {
         const result = await this.send(call);
+        if (result === 'ok') continue;
         if (result === 'network') disconnected = true;
-        if (result === 'retry') retriable = true;
-      });
+        else retriable = true;
+        // The calls not sent go back exactly as they were (never attempted).
+        const rest = calls.slice(index + 1).flatMap((c) => c.before ?? []);
+        for (const r of rest) this.inflight.delete(r.key);
+        if (rest.length) await this.deps.db.strict.transaction('rw', this.deps.db.strict.failedRequests, () => this.deps.db.strict.failedRequests.bulkPut(rest));
+        break;
+      }
       this.scheduleBroadcast();
       if (disconnected) return;
       if (retriable) {
@@ -229,6 +230,7 @@ export class RequestQueue {
       const calls = groupIntoCalls(heads, this.batchSize, this.deps.newId);
       const reserved: QueuedRequest[] = [];
       for (const call of calls) {
+        call.before = call.requests;
         call.requests = call.requests.map((r) => ({ ...r, reserved_at: now, attempts: r.attempts + 1, batch_key: call.batch ? call.key : null }));
         reserved.push(...call.requests);
       }
@@ -321,6 +323,8 @@ interface Call {
   key: string;
   batch: boolean;
   requests: QueuedRequest[];
+  /** The rows as they were before this call reserved them. */
+  before?: QueuedRequest[];
 }
 
 /** The record as sent: without the local table's `collection` tag. */
@@ -371,16 +375,4 @@ export function groupIntoCalls(requests: QueuedRequest[], batchSize: number, new
     }
   }
   return calls;
-}
-
-/** Runs `worker` over items with at most `limit` at a time. */
-async function runPool<T>(items: T[], limit: number, worker: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!;
-      await worker(item);
-    }
-  });
-  await Promise.all(lanes);
 }
