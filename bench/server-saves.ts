@@ -110,6 +110,18 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
   const more = Array.from({ length: SAVES }, () => nanoid());
   report(await run(`create, ${CONCURRENCY} in flight`, SAVES, CONCURRENCY, (i) => put('items', item(more[i]!, 1), nanoid())));
 
+  // The worker flushes its queue as batches: 100 saves per POST /batch (one transaction).
+  const BATCH = 100;
+  const batchIds = Array.from({ length: SAVES }, () => nanoid());
+  const batches = Math.ceil(SAVES / BATCH);
+  const batchRun = await run(`create via /batch of ${BATCH} (per batch)`, batches, 1, async (b) => {
+    const requests = batchIds.slice(b * BATCH, (b + 1) * BATCH).map((id) => ({ method: 'put', route: `items/${id}`, payload: item(id, 1) }));
+    const res = await app.inject({ method: 'POST', url: `/api/${team.id}/batch`, headers: { ...headers, 'x-idempotency-key': nanoid() }, payload: { transaction: nanoid(), requests } });
+    if (res.statusCode !== 200) throw new Error(`batch failed: ${res.statusCode} ${res.body.slice(0, 300)}`);
+  });
+  report({ label: `create via /batch of ${BATCH} (saves)`, count: SAVES, seconds: batchRun.seconds, latencies: batchRun.latencies.map((ms) => ms / BATCH) });
+  console.log(`  (latency above is per save = batch time / ${BATCH}; a whole batch took p50 ${percentile([...batchRun.latencies].sort((a, b) => a - b), 50).toFixed(1)} ms)`);
+
   // Floor: the same row writes (record + change log) without HTTP, auth or rules.
   const floorIds = Array.from({ length: SAVES }, () => nanoid());
   report(
