@@ -125,6 +125,18 @@ describe('sync: save-multiple, batch, idempotency', () => {
     expect(other.statusCode).toBe(409);
   });
 
+  it('two copies of one request delivered at once are applied once, both answered alike', async () => {
+    const a = item(b.id);
+    const headers = { 'x-idempotency-key': 'key-duplicate-delivery' };
+    const [one, two] = await Promise.all([
+      api(server.app, 'PUT', `/api/${t.teamId}/items/${a.id}`, { token: t.full.token, body: a, headers }),
+      api(server.app, 'PUT', `/api/${t.teamId}/items/${a.id}`, { token: t.full.token, body: a, headers }),
+    ]);
+    expect([one.statusCode, two.statusCode]).toEqual([200, 200]);
+    expect(one.json()).toEqual(two.json());
+    expect(await changesOf(a.id)).toBe(1);
+  });
+
   it('a retried batch is applied once', async () => {
     const a = item(b.id);
     const body = { transaction: 'tx-3', requests: [{ method: 'put', route: `items/${a.id}`, payload: a }, { method: 'delete', route: `items/${a.id}` }] };

@@ -66,6 +66,17 @@ describe('sync: save and load', () => {
     expect(res.json().data[0]).toMatch(/^folder_id:/);
   });
 
+  it('requires a value id of {item_id}.{attribute_id}', async () => {
+    const attr = attribute(boardRec.id);
+    const it1 = item(boardRec.id);
+    await api(server.app, 'PUT', `/api/${t.teamId}/attributes/${attr.id}`, { token: t.owner.token, body: attr });
+    await api(server.app, 'PUT', `/api/${t.teamId}/items/${it1.id}`, { token: t.owner.token, body: it1 });
+    const wrong = { ...value(boardRec.id, it1.id, attr.id, 1), id: 'random-id' };
+    const res = await api(server.app, 'PUT', `/api/${t.teamId}/values/${wrong.id}`, { token: t.owner.token, body: wrong });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().data[0]).toMatch(/^id:/);
+  });
+
   it('loads a board index with a cursor', async () => {
     const attr = attribute(boardRec.id);
     const it1 = item(boardRec.id);

@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate';
 import { m0030_sync } from './0030_sync';
+import { m0031_sync_child_indexes } from './0031_sync_child_indexes';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
@@ -10,4 +11,5 @@ export const migrations: Migration[] = [
   m0002_workspaces,
   m0010_account_tokens,
   m0030_sync,
+  m0031_sync_child_indexes,
 ];
