@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import * as OTPAuth from 'otpauth';
 import { launchBrowser, startServer, type RunningServer } from './helpers';
 import { readOutbox } from '../server/mail/mailer';
-import { expectAccessible, expectToast, screenRoute, screenshot } from './shell-helpers';
+import { expectAccessible, expectScreen, expectToast, screenshot } from './shell-helpers';
 
 /**
  * The main account and workspace journeys in one browser: register, verify the address, create a
@@ -134,6 +134,7 @@ describe('account and workspace journeys', () => {
   });
 
   it('logs out, then logs in with the two-factor step and lands on the intended page', async () => {
+    await page.goto(server.url + '/home');
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.waitForURL(/\/login$/);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('cairn.')).length)).toBe(0);
@@ -148,7 +149,7 @@ describe('account and workspace journeys', () => {
     await page.getByLabel('Authentication code').fill(code);
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.waitForURL(new RegExp(`/team/${teamId}/members$`));
-    expect(await screenRoute(page)).toBe('team.members');
+    await expectScreen(page, 'team.members');
   });
 
   it('blocks a second workspace on the free plan with the limit dialog', async () => {

@@ -45,3 +45,8 @@ export async function screenshot(page: Page, name: string) {
 export async function expectToast(page: Page, text: string | RegExp) {
   await page.locator('.ui-toaster').getByText(text).first().waitFor({ timeout: 10_000 });
 }
+
+/** Waits until the screen of the named route is showing (client-side navigations swap screens lazily). */
+export async function expectScreen(page: Page, name: string) {
+  await expect.poll(() => page.locator('section.page[data-route]').first().getAttribute('data-route').catch(() => null), { timeout: 15_000 }).toBe(name);
+}

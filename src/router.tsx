@@ -5,6 +5,8 @@ import { screens } from './screens/registry';
 import { RootLayout } from './layout/RootLayout';
 import { NotFoundPage } from './screens/NotFoundPage';
 import { PlaceholderPage } from './screens/PlaceholderPage';
+import { RouteErrorPage } from './screens/RouteErrorPage';
+import { SCREEN_LOAD_ERROR } from './screens/screen-load-error';
 import { session } from './api/session';
 import { checkCreateWorkspace, checkWhiteLabel } from './navigation/guards';
 
@@ -49,6 +51,17 @@ const stringifySearch = (search: Record<string, unknown>): string => {
 
 const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: NotFoundPage });
 
+/**
+ * The router reloads the whole page when a screen's code fails to load, which offline ends on the
+ * browser's error page. Renaming the error keeps the app on screen: RouteErrorPage says the feature
+ * needs the connection and retries when it returns.
+ */
+function keepPageOnChunkError<T>(loader: () => Promise<T>): () => Promise<T> {
+  return () => loader().catch(() => {
+    throw new Error(SCREEN_LOAD_ERROR);
+  });
+}
+
 let currentRouteName: string | undefined;
 export const setCurrentRouteName = (name: string | undefined) => {
   currentRouteName = name;
@@ -87,7 +100,7 @@ function buildRoute(def: RouteDef, path: string): AnyRoute {
       if (def.name === 'create-workspace') await checkCreateWorkspace();
       if (typeof (params as RouteParams).teamId === 'number') await checkWhiteLabel((params as RouteParams).teamId as number, location.href);
     },
-    component: loader ? lazyRouteComponent(loader) : PlaceholderPage,
+    component: loader ? lazyRouteComponent(keepPageOnChunkError(loader)) : PlaceholderPage,
   } as never) as unknown as AnyRoute;
 }
 
@@ -98,6 +111,7 @@ export const router = createRouter({
   parseSearch,
   stringifySearch,
   defaultPreload: 'intent',
+  defaultErrorComponent: RouteErrorPage,
   defaultPendingMs: 150,
   scrollRestoration: true,
 });

@@ -38,7 +38,7 @@ export interface Member {
   guest?: boolean;
   verified?: boolean;
   pending?: boolean;
-  pivot: { role: string };
+  pivot: { role: string; verified?: boolean };
 }
 
 export interface LoginBody {
@@ -99,6 +99,8 @@ export const Workspaces = {
   },
   deletePhoto: (id: number) => api.delete(`/api/teams/${id}/photo`),
   members: async (id: number) => listOf<Member>(await api.get(`/api/teams/${id}/members`)),
+  /** Invited people who have not joined yet (pivot.verified false). */
+  invitations: async (id: number) => listOf<Member>(await api.get(`/api/teams/${id}/members/invitations`)),
   invite: (id: number, invitations: { email: string; role: string }[]) => api.post<{ users?: Member[] }>(`/api/teams/${id}/members`, { invitations }),
   changeRole: (id: number, memberId: number, role: string) => api.put(`/api/teams/${id}/members/${memberId}`, { role }),
   removeMember: (id: number, memberId: number) => api.delete(`/api/teams/${id}/members/${memberId}`),

@@ -30,7 +30,12 @@ export default function MembersPage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const team = useLoad(() => Workspaces.get(teamId), [teamId]);
-  const members = useLoad(() => Workspaces.members(teamId), [teamId]);
+  // Members and pending invitations in one list; invitations are only visible to those who manage.
+  const members = useLoad(async () => {
+    const [joined, invited] = await Promise.all([Workspaces.members(teamId), Workspaces.invitations(teamId).catch(() => [] as Member[])]);
+    const ids = new Set(joined.map((m) => m.id));
+    return [...joined, ...invited.filter((m) => !ids.has(m.id)).map((m) => ({ ...m, pivot: { ...m.pivot, verified: false } }))];
+  }, [teamId]);
   const [emails, setEmails] = useState('');
   const [role, setRole] = useState<string>('full-member');
   const [inviteError, setInviteError] = useState<string | null>(null);
@@ -148,7 +153,7 @@ export default function MembersPage() {
           </thead>
           <tbody>
             {members.data.map((member) => {
-              const pending = member.pivot && 'verified' in member.pivot && !(member.pivot as { verified?: boolean }).verified;
+              const pending = member.pivot.verified === false;
               const isOwner = member.pivot.role === 'owner';
               const isMe = member.id === user?.id;
               return (
