@@ -59,6 +59,16 @@ function BoardProblem({ text }: { text: string }) {
   );
 }
 
+/** Tries loading the board again a few times (it may not have reached the server yet). */
+function retryOpen(backend: BoardBackend, teamId: number, boardId: string, live: () => boolean, delays = [1000, 3000, 10_000, 30_000]) {
+  const [delay, ...rest] = delays;
+  if (delay === undefined) return;
+  setTimeout(() => {
+    if (!live()) return;
+    backend.openBoard(teamId, boardId).catch(() => retryOpen(backend, teamId, boardId, live, rest));
+  }, delay);
+}
+
 type LoadState = { status: 'finding' } | { status: 'missing'; message: string } | { status: 'ready'; teamId: number };
 
 function BoardLoader({ backend }: { backend: BoardBackend }) {
@@ -77,15 +87,18 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
         setState({ status: 'missing', message: backend.userId === null ? t`Sign in to open this board.` : translateMessage(Messages.notFound) });
         return;
       }
+      const local = await backend.db.records.get(['folder', rootId]);
       try {
         await backend.openBoard(teamId, rootId);
       } catch (err) {
-        // Offline the board opens from this device's copy; a refusal (403/401) ends here.
+        // A board on this device opens from its copy (offline, or created here and not synced
+        // yet: loading is tried again in the background). Otherwise a refusal ends here.
         const status = (err as { status?: number }).status;
-        if (status === 401 || status === 403 || status === 404) {
+        if (!local && (status === 401 || status === 403 || status === 404)) {
           if (live) setState({ status: 'missing', message: translateMessage((err as Error).message || Messages.unauthorized) });
           return;
         }
+        retryOpen(backend, teamId, rootId, () => live);
       }
       if (live) setState({ status: 'ready', teamId });
     })();

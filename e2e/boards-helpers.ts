@@ -1,0 +1,98 @@
+import { expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, startServer, type RunningServer } from './helpers';
+
+/**
+ * Shared setup of the board suites: the real server (built app, PGlite, demo data), Chromium, and
+ * signed-in pages for the demo users. Boards are made through the UI or the real API.
+ */
+export const PASSWORD = 'demo-password';
+export const USERS = {
+  owner: 'demo@cairn.local',
+  admin: 'demo-admin@cairn.local',
+  full: 'demo-full@cairn.local',
+  restricted: 'demo-restricted@cairn.local',
+} as const;
+
+export interface BoardWorld {
+  server: RunningServer;
+  browser: Browser;
+  teamId: number;
+  close(): Promise<void>;
+}
+
+export async function startWorld(env: Record<string, string> = {}): Promise<BoardWorld> {
+  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', ...env });
+  const browser = await launchBrowser();
+  const token = await apiLogin(server.url, USERS.owner);
+  const mine = await apiCall(server.url, token, 'GET', '/api/me/workspaces');
+  const teamId = (mine.data ?? mine)[0].id as number;
+  return {
+    server,
+    browser,
+    teamId,
+    async close() {
+      await browser.close().catch(() => undefined);
+      await server.stop();
+    },
+  };
+}
+
+export async function apiLogin(url: string, email: string): Promise<string> {
+  const res = await fetch(url + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD, grantType: 'password' }) });
+  const body = await res.json();
+  if (!res.ok) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(body)}`);
+  return (body.access_token ?? body.token?.access_token ?? body.data?.access_token) as string;
+}
+
+export async function apiCall(url: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(url + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const json = text ? JSON.parse(text) : null;
+  if (!res.ok) throw Object.assign(new Error(`${method} ${path}: ${res.status} ${text}`), { status: res.status, body: json });
+  return json;
+}
+
+/** A signed-in page (own browser context, so own IndexedDB) for one demo user. */
+export async function signedInPage(world: BoardWorld, email: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await world.browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(world.server.url + '/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(/\/home$/);
+  return { context, page, errors };
+}
+
+/** Creates a board through the create-board screen and waits for its table. */
+export async function createBoardInUi(page: Page, world: BoardWorld, name: string): Promise<string> {
+  await page.goto(`${world.server.url}/team/${world.teamId}/boards/create`);
+  await page.getByLabel('Board name').fill(name);
+  await page.getByRole('button', { name: 'Create board' }).click();
+  await page.waitForURL(/\/b\/[A-Za-z0-9_-]+$/);
+  await page.getByTestId('table-view').waitFor();
+  return new URL(page.url()).pathname.split('/')[2]!;
+}
+
+/** The text of a table cell of the row whose item has this name. */
+export function rowByName(page: Page, name: string) {
+  return page.locator('.table-row', { has: page.locator('.table-cell', { hasText: name }) }).first();
+}
+
+export async function waitForServerCopy(world: BoardWorld, token: string, route: string, boardId: string, test: (records: any[]) => boolean, timeout = 15_000) {
+  await expect
+    .poll(async () => test((await apiCall(world.server.url, token, 'GET', `/api/${world.teamId}/${route}?board_id=${boardId}`)).data), { timeout })
+    .toBe(true);
+}
+
+/** Waits until the locator's text contains `text`. */
+export async function expectText(locator: import('playwright-core').Locator, text: string, timeout = 10_000) {
+  await expect.poll(async () => (await locator.first().textContent({ timeout: 1000 }).catch(() => '')) ?? '', { timeout }).toContain(text);
+}
