@@ -108,9 +108,12 @@ export function refreshSession(): Promise<boolean> {
     try {
       const response = await send('POST', '/api/auth/refresh', {}, false);
       if (!response.ok) {
-        // Two tabs refreshing at once: one wins and shares its token; give it a moment to arrive.
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        if (token && token !== before) return true;
+        // Two tabs of a live session refreshing at once: one wins and shares its token; give it a
+        // moment to arrive. (A tab that is just opening has nothing to wait for.)
+        if (before && channel) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          if (token && token !== before) return true;
+        }
         // Otherwise the session is over here (shell.md §4: a session-expired event). Other tabs
         // find out on their own next call, so a lost race never signs them out.
         if (response.status === 401 || response.status === 403) apply(null);

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Trans } from '@lingui/react/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useOnline } from './use-connectivity';
 import { connectivity } from './instance';
 import { toastOfflineAction } from './messages';
@@ -8,9 +8,20 @@ import { toastOfflineAction } from './messages';
  * Greys out a feature while offline with the spec's note (shell.md §2). The content stays visible
  * (so nothing typed disappears) but cannot be used.
  */
-export function OnlineOnly({ children, className }: { children: ReactNode; className?: string }) {
+export function OnlineOnly({ children, className, compact }: { children: ReactNode; className?: string; compact?: boolean }) {
   const online = useOnline();
+  const { t } = useLingui();
   if (online) return <>{children}</>;
+  if (compact) {
+    // Small controls (one per table row): greyed, with the note as their tooltip.
+    return (
+      <div className={`offline-disabled ${className ?? ''}`} data-testid="offline-disabled" title={t`This feature is not available when offline`}>
+        <div inert aria-disabled="true" className="offline-disabled-content">
+          {children}
+        </div>
+      </div>
+    );
+  }
   return (
     <div className={`offline-disabled ${className ?? ''}`} data-testid="offline-disabled">
       <p className="offline-note" role="note">

@@ -170,7 +170,7 @@ export default function MembersPage() {
                   <td>{member.email}</td>
                   <td>
                     {canManage && !isOwner && !isMe ? (
-                      <OnlineOnly>
+                      <OnlineOnly compact>
                         <select aria-label={t`Role of ${member.name}`} value={member.pivot.role} onChange={(e) => void changeRole(member, e.target.value)}>
                           {ASSIGNABLE_ROLES.map((r) => (
                             <option key={r} value={r}>
@@ -183,7 +183,8 @@ export default function MembersPage() {
                       <RoleLabel role={member.pivot.role} />
                     )}
                   </td>
-                  <td className="row-actions">
+                  <td>
+                    <div className="row-actions">
                     {canManage && pending && (
                       <button type="button" className="link-button" onClick={() => void resend(member)}>
                         <Trans>Resend invitation</Trans>
@@ -199,6 +200,7 @@ export default function MembersPage() {
                         <Trans>Leave workspace</Trans>
                       </button>
                     )}
+                    </div>
                   </td>
                 </tr>
               );
