@@ -77,6 +77,9 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
       } else {
         continue;
       }
+      // An answer that arrives after we saw the record deleted (a lost answer, retried) must not
+      // bring it back: the delete is newer than that copy.
+      if (next && !local && tombstones && (tombstones.get(k) ?? -1) >= next.row_version) next = undefined;
       if (next !== undefined) locals.set(k, next);
       if (next === null && tombstones) {
         const remote = outcome.kind === 'conflict' ? outcome.remote : outcome.kind === 'applied' ? outcome.record : null;

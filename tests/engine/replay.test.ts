@@ -222,6 +222,18 @@ describe('replay: offline queues against the real server with injected faults', 
           local.set(`${collection}:${row.id}`, rec as SyncRecord);
         }
       }
+      const extra = [...local.keys()].filter((k) => !serverBoard.has(k));
+      const missing = [...serverBoard.keys()].filter((k) => !local.has(k));
+      if (extra.length || missing.length) {
+        // Say what each device meant for the records in question before failing.
+        for (const key of [...extra, ...missing]) {
+          const id = key.split(':')[1]!;
+          const row = await world.server.ctx.db.selectFrom('records').selectAll().where('id', '=', id).executeTakeFirst();
+          const changes = await world.server.ctx.db.selectFrom('change_log').select(['seq', 'op']).where('record_id', '=', id).execute();
+          console.error(`${d.name} ${extra.includes(key) ? 'extra' : 'missing'} ${key}: local=${JSON.stringify(local.get(key))} server=${JSON.stringify(row)} log=${JSON.stringify(changes)}`);
+          for (const other of devices) console.error(`  ${other.name} intent=${JSON.stringify(other.intent.get(key))} conflicts=${JSON.stringify(await other.client.db.relaxed.conflicts.filter((c) => c.id === id).toArray())}`);
+        }
+      }
       expect([...local.keys()].sort(), `${d.name} holds the server's records`).toEqual([...serverBoard.keys()].sort());
       for (const [key, rec] of serverBoard) expect(strip(local.get(key)), `${d.name} ${key}`).toEqual(strip(rec));
     }
@@ -284,7 +296,7 @@ describe('replay: offline queues against the real server with injected faults', 
         throw error;
       }
     }
-    // The faults really happened.
-    for (const f of ['500', 'drop', 'lost-after-commit', 'duplicate', 'delay'] as Fault[]) expect(seen.has(f), `fault ${f} injected`).toBe(true);
+    // The faults really happened (a single-seed rerun may not meet every kind).
+    if (SEEDS.length >= 5) for (const f of ['500', 'drop', 'lost-after-commit', 'duplicate', 'delay'] as Fault[]) expect(seen.has(f), `fault ${f} injected`).toBe(true);
   }, 240_000);
 });
