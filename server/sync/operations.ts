@@ -163,7 +163,7 @@ export async function storeSaved(scope: WriteScope, def: CollectionDefinition, r
   await writeLogged(scope.trx, def.name, scope.team.id, record, createdBy, null, scope.now, 'saved');
   scope.remember(def.name, record.id, { collection: def.name, id: record.id, team_id: scope.team.id, board_id: record.board_id, row_version: record.row_version, data: record, created_by: createdBy, deleted_at: null });
   scope.publish(boardChannel(scope.team.id, record.board_id), 'saved', { collection: def.name, data: record });
-  collectionRules[def.name]?.afterSave?.(scope, record);
+  collectionRules[def.name]?.afterSave?.(scope, record, existing);
   return record;
 }
 
@@ -202,12 +202,12 @@ export async function deleteRecord(scope: WriteScope, def: CollectionDefinition,
     return record;
   }
   if (def.trash) scope.require('MANAGE_TRASH', scope.workspaceChain());
-  await removeWithChildren(scope, def.name, stored);
+  await removeWithChildren(scope, stored);
   return stored.data;
 }
 
 /** Removes a record for good, with everything that belongs to it, logging a tombstone for each. */
-export async function removeWithChildren(scope: WriteScope, collection: string, stored: StoredRecord): Promise<void> {
+export async function removeWithChildren(scope: WriteScope, stored: StoredRecord): Promise<void> {
   for (const child of await cascadeDelete(scope.trx, stored)) {
     await removeOne(scope, child);
   }

@@ -1,4 +1,4 @@
-import type { CollectionDefinition, SyncedCollectionName } from '../../schema/collections';
+import { boardChannel, type CollectionDefinition, type SyncedCollectionName } from '../../schema/collections';
 import { entryProblems, type PermissionLevel } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
 import { unauthorized, validation } from '../http/errors';
@@ -31,7 +31,8 @@ export interface CollectionRules {
   authorize?(ctx: SaveContext, byDefault: (ctx: SaveContext) => Promise<void>): Promise<void>;
   /** Side effects in the same transaction, after authorisation and before the record is written. */
   beforeWrite?(ctx: SaveContext): Promise<void>;
-  afterSave?(scope: WriteScope, record: WireRecord): void;
+  /** After the record and its `saved` event are queued (same transaction). */
+  afterSave?(scope: WriteScope, record: WireRecord, existing: StoredRecord | null): void;
   /** Replaces the default delete/restore authorisation. */
   authorizeDelete?(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<void>;
 }
@@ -52,6 +53,9 @@ async function checkNoCycle(scope: WriteScope, folderId: string, boardId: string
     if (current === folderId) throw validation(['parent_id: a folder cannot move into its own subfolder']);
   }
 }
+
+/** Folder fields that change who may see a board or folder. */
+const ACCESS_FIELDS = ['user_ids', 'hidden', 'is_public', 'permissions', 'final_permissions', 'parent_id'];
 
 const folderRules: CollectionRules = {
   prepare({ record }) {
@@ -81,6 +85,12 @@ const folderRules: CollectionRules = {
         scope.require('CREATE_FOLDER', await scope.chain(String(record.board_id), String(record.parent_id)));
       }
     }
+  },
+  afterSave(scope, record, existing) {
+    // Who may see the board changed: clients reload it (and learn a 403 if they lost it).
+    if (!existing) return;
+    const accessChanged = ACCESS_FIELDS.some((f) => JSON.stringify(existing.data[f] ?? null) !== JSON.stringify(record[f] ?? null));
+    if (accessChanged) scope.publish(boardChannel(scope.team.id, record.board_id), 'refresh', { collection: 'folder', data: record });
   },
   async authorizeDelete(scope, _def, stored) {
     const folder = stored.data as unknown as FolderRecord;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
-import { attribute, board, item, teamWithRoles, value, type TeamFixture } from './sync-fixtures';
+import { attribute, board, item, recordingBroadcaster, teamWithRoles, value, type TeamFixture } from './sync-fixtures';
 
 /** Every sync endpoint checks permissions: members, roles, owner-scoped edits, public boards. */
 describe('sync: permissions', () => {
@@ -10,10 +10,11 @@ describe('sync: permissions', () => {
   let pub: ReturnType<typeof board>;
   let ownersItem: ReturnType<typeof item>;
   let attr: ReturnType<typeof attribute>;
+  const recorder = recordingBroadcaster();
   const put = (route: string, rec: { id: string; [k: string]: unknown }, token?: string) => api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token, body: rec });
 
   beforeAll(async () => {
-    server = await createTestServer();
+    server = await createTestServer({ broadcaster: recorder.broadcaster });
     t = await teamWithRoles(server.ctx);
     b = board();
     pub = board({ name: 'Public', is_public: true });
@@ -87,6 +88,8 @@ describe('sync: permissions', () => {
     const res = await api(server.app, 'PUT', '/api/users', { token: t.admin.token, body });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: b.id, user_ids: body.user_ids, row_version: 2 });
+    // Clients of the board reload it: who may see it changed.
+    expect(recorder.events.filter((e) => e.channel === `private-team.${t.teamId}.board.${b.id}`).map((e) => e.event).slice(-2)).toEqual(['saved', 'refresh']);
     expect((await api(server.app, 'PUT', '/api/users', { token: t.admin.token, body: { board_id: b.id, user_ids: [987654] } })).statusCode).toBe(422);
     expect((await api(server.app, 'PUT', '/api/users', { token: t.admin.token, body: { board_id: 'missing', user_ids: [] } })).statusCode).toBe(404);
   });
