@@ -72,7 +72,12 @@ export function createStore(backing?: Storage | null, prefix = STORAGE_PREFIX): 
       memory.clear();
       if (!storage) return;
       try {
-        for (const key of Object.keys(storage)) if (key.startsWith(prefix)) storage.removeItem(key);
+        const ours: string[] = [];
+        for (let i = 0; i < storage.length; i++) {
+          const key = storage.key(i);
+          if (key?.startsWith(prefix)) ours.push(key);
+        }
+        for (const key of ours) storage.removeItem(key);
       } catch {
         /* ignore */
       }
