@@ -13,6 +13,7 @@ ensureNodeModules();
 const chromium = ensureChromium();
 
 const suites = [];
+const checks = [];
 function vitest(name, args, env = {}) {
   const out = path.join(resultsDir, `${name}.json`);
   console.log(`\n=== ${name} ===`);
@@ -23,6 +24,11 @@ function vitest(name, args, env = {}) {
   });
   suites.push({ name, out, exit: r.status });
 }
+
+// Type errors count as a failed check, so a green line means the code also type-checks.
+console.log('\n=== typecheck ===');
+const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
+checks.push({ name: 'typecheck', ok: tsc.status === 0 });
 
 vitest('unit+engine+server (PGlite)', ['--config', 'vitest.config.ts']);
 
@@ -59,6 +65,11 @@ for (const suite of suites) {
   passed += report.numPassedTests;
   failed += report.numFailedTests + brokenFiles;
   console.log(`${suite.name}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles} failed`);
+}
+for (const check of checks) {
+  if (check.ok) passed += 1;
+  else failed += 1;
+  console.log(`${check.name}: ${check.ok ? '1 passed, 0 failed' : '0 passed, 1 failed'}`);
 }
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
