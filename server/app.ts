@@ -36,7 +36,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
     const url = request.url.split('?')[0]!;
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/apps/') || url.startsWith('/app/');
     const isAsset = /\.[a-z0-9]{1,8}$/i.test(url);
-    if (!isApi && !isAsset && request.method === 'GET' && hasWeb) {
+    // App paths win over the asset guess: /password/reset/{token}/{email} ends in ".com".
+    if (!isApi && (!isAsset || isAppPath(url)) && request.method === 'GET' && hasWeb) {
       // Unknown app paths still get the app (it renders the not-found page) but with status 404.
       const status = isAppPath(url) ? 200 : 404;
       return reply.status(status).type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
