@@ -131,7 +131,7 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
   await scope.prefetch([
     { collection: def.name, id },
     ...def.references.filter((r) => r.collection !== 'folder' && typeof parsed[r.field] === 'string').map((r) => ({ collection: r.collection, id: String(parsed[r.field]) })),
-  ]);
+  ], String(parsed.board_id));
   const existing = await ownRecord(scope, def, id);
   const expected = existing ? existing.row_version + 1 : 1;
   if (parsed.row_version !== expected) throw conflict(existing?.data ?? null);

@@ -5,7 +5,7 @@ import type { PermissionLevel } from '../../schema/permissions';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { allowed, chainTo, workspaceLevel, type TeamRow, type Viewer } from './access';
-import { boardRecords, findRecord, findRecords, lockTeamForWrite, type StoredRecord } from './store';
+import { boardRecords, findRecord, findRecordsAndFolders, lockTeamForWrite, type StoredRecord } from './store';
 
 /** A realtime event to publish once the transaction has committed. */
 export interface PendingEvent {
@@ -54,15 +54,25 @@ export class WriteScope {
     return this.records.get(key) ?? null;
   }
 
-  /** Loads the records not cached yet, in one query. */
-  async prefetch(keys: { collection: string; id: string }[]): Promise<void> {
+  /**
+   * Loads the records not cached yet and, when `boardId` is given and not loaded yet, the board's
+   * live folders, in one query (the save path's only read besides the idempotency lookup).
+   */
+  async prefetch(keys: { collection: string; id: string }[], boardId?: string): Promise<void> {
     const missing = keys.filter((k) => !this.records.has(`${k.collection}:${k.id}`));
-    if (missing.length === 0) return;
-    const found = await findRecords(this.trx, missing);
-    for (const k of missing) {
-      const key = `${k.collection}:${k.id}`;
-      this.records.set(key, found.get(key) ?? null);
+    const loadFolders = boardId !== undefined && !this.boardFolders.has(boardId);
+    if (missing.length === 0 && !loadFolders) return;
+    const rows = await findRecordsAndFolders(this.trx, missing, loadFolders ? { teamId: this.team.id, boardId: boardId! } : null);
+    if (loadFolders) {
+      const folders = new Map<string, FolderRecord>();
+      for (const row of rows) {
+        if (row.collection === 'folder' && row.team_id === this.team.id && row.board_id === boardId && row.deleted_at === null) folders.set(row.id, row.data as unknown as FolderRecord);
+      }
+      this.boardFolders.set(boardId!, folders);
     }
+    const found = new Map(rows.map((r) => [`${r.collection}:${r.id}`, r]));
+    for (const [key, row] of found) if (!this.records.has(key)) this.records.set(key, row);
+    for (const k of missing) if (!this.records.has(`${k.collection}:${k.id}`)) this.records.set(`${k.collection}:${k.id}`, null);
   }
 
   /** Keeps the caches in step with a write of this request (null = removed). */

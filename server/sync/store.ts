@@ -30,17 +30,23 @@ export async function findRecord(db: Db, collection: string, id: string): Promis
   return row ? toStored(row) : null;
 }
 
-/** Several records by (collection, id) in one query; the map is keyed `collection:id`. */
-export async function findRecords(db: Db, keys: { collection: string; id: string }[]): Promise<Map<string, StoredRecord>> {
-  const out = new Map<string, StoredRecord>();
-  if (keys.length === 0) return out;
-  const rows = await db
-    .selectFrom('records')
-    .select(columns)
-    .where((eb) => eb.or(keys.map((k) => eb.and([eb('collection', '=', k.collection), eb('id', '=', k.id)]))))
-    .execute();
-  for (const row of rows) out.set(`${row.collection}:${row.id}`, toStored(row));
-  return out;
+/** Records by (collection, id) plus, optionally, a board's live folders, in one query (rows may repeat). */
+export async function findRecordsAndFolders(db: Db, keys: { collection: string; id: string }[], board: { teamId: number; boardId: string } | null): Promise<StoredRecord[]> {
+  const byKey = keys.length
+    ? db.selectFrom('records').select(columns).where((eb) => eb.or(keys.map((k) => eb.and([eb('collection', '=', k.collection), eb('id', '=', k.id)]))))
+    : null;
+  const folders = board
+    ? db
+        .selectFrom('records')
+        .select(columns)
+        .where('team_id', '=', board.teamId)
+        .where('board_id', '=', board.boardId)
+        .where('collection', '=', 'folder')
+        .where('deleted_at', 'is', null)
+    : null;
+  const query = byKey && folders ? byKey.unionAll(folders) : (byKey ?? folders);
+  if (!query) return [];
+  return (await query.execute()).map(toStored);
 }
 
 /** Live (not trashed) records of one collection on a board. */
