@@ -18,9 +18,10 @@ export async function loginThroughUi(page: Page, baseUrl: string, creds: { email
 
 /** The route name the screen announces (data-route on its section). */
 export async function screenRoute(page: Page): Promise<string | null> {
-  const section = page.locator('section.page[data-route]').first();
-  await section.waitFor({ timeout: 15_000 });
-  return section.getAttribute('data-route');
+  // RootLayout names the route on <main>; every screen, whoever built it, renders inside.
+  const main = page.locator('main[data-route]').first();
+  await main.waitFor({ timeout: 15_000 });
+  return main.getAttribute('data-route');
 }
 
 /** An axe scan of the page; serious and critical violations fail the test. */
@@ -48,5 +49,5 @@ export async function expectToast(page: Page, text: string | RegExp) {
 
 /** Waits until the screen of the named route is showing (client-side navigations swap screens lazily). */
 export async function expectScreen(page: Page, name: string) {
-  await expect.poll(() => page.locator('section.page[data-route]').first().getAttribute('data-route').catch(() => null), { timeout: 15_000 }).toBe(name);
+  await expect.poll(() => page.locator('main[data-route] section.page[data-route]').first().getAttribute('data-route').catch(() => null), { timeout: 15_000 }).toBe(name);
 }

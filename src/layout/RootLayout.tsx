@@ -55,7 +55,7 @@ export function RootLayout() {
       )}
       <div className="shell-body">
         {showSidebar && <Sidebar onClose={desktop ? undefined : () => setDrawerOpen(false)} />}
-        <main id="main" className="shell-main" tabIndex={-1}>
+        <main id="main" className="shell-main" tabIndex={-1} data-route={route?.name}>
           <OfflineBanner />
           <Outlet />
         </main>
