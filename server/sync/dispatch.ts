@@ -15,7 +15,12 @@ export type WriteMethod = 'put' | 'delete' | 'post';
 export async function dispatchWrite(scope: WriteScope, method: WriteMethod, route: string, payload: unknown): Promise<StoredResponse> {
   const [path, query = ''] = route.replace(/^\/+/, '').split('?', 2) as [string, string?];
   const params = new URLSearchParams(query);
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw notFound(); // a malformed escape names nothing
+  }
   const def = parts[0] ? collectionByRoute(parts[0]) : undefined;
   if (!def) throw notFound();
 
