@@ -97,11 +97,12 @@ describe('sync: save-multiple, batch, idempotency', () => {
           { method: 'put', route: `items/${c.id}`, payload: { ...c, row_version: 4 } },
           { method: 'delete', route: `items/${a.id}` },
           { method: 'put', route: 'nothing/here', payload: {} },
+          { method: 'put', route: 'items/%E0%A4%A', payload: {} },
         ],
       },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().map((r: any) => r.status)).toEqual([200, 409, 200, 404]);
+    expect(res.json().map((r: any) => r.status)).toEqual([200, 409, 200, 404, 404]);
     expect((await stored(a.id))?.row_version).toBe(2);
     expect(await stored(c.id)).toBeUndefined();
   });
