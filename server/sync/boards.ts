@@ -73,7 +73,8 @@ export function boardRoutes(app: FastifyInstance, ctx: AppContext): void {
           row_version: r.row_version,
           team_id: teamId,
         };
-      });
+      })
+      .sort((a, b) => (a.resource_type === b.resource_type ? 0 : a.resource_type === 'board' ? -1 : 1)); // the board first
     const chain = view.chain(boardId!)!;
     return { data, allowed: allowedPermissions({ user: view.viewer, chain }) };
   });

@@ -144,7 +144,9 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
   record.created_at = existing ? existing.data.created_at : scope.now.toISOString();
   record.updated_at = scope.now.toISOString();
   for (const field of def.userFields) record[field] = existing ? existing.data[field] ?? null : scope.userId;
+  // Only the trash sets deleted_at (and only on collections that have one).
   if (def.trash) record.deleted_at = null;
+  else delete record.deleted_at;
 
   if (def.name !== 'folder' || record.parent_id !== null) await liveBoard(scope, String(record.board_id));
   const refs = await loadReferences(scope, def, record);

@@ -71,6 +71,9 @@ const folderRules: CollectionRules = {
     if (!existing) {
       if (isBoard) scope.require('CREATE_BOARD', scope.workspaceChain());
       else scope.require('CREATE_FOLDER', await scope.chain(String(record.board_id), String(record.parent_id)));
+      // Entries granting or refusing others something are permission management, even on a new folder.
+      const hasEntries = Object.keys((record.permissions as object | undefined) ?? {}).length > 0 || ((record.final_permissions as unknown[] | undefined) ?? []).length > 0;
+      if (hasEntries) scope.require('MANAGE_PERMISSIONS', scope.workspaceChain());
     } else {
       const stored = existing.data as unknown as FolderRecord;
       if ((stored.parent_id === null) !== isBoard) throw validation(['parent_id: a board cannot become a folder or the other way round']);
