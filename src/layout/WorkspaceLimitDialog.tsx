@@ -1,18 +1,32 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans } from '@lingui/react/macro';
 import { pathFor } from '../../schema/routes';
 import { WORKSPACE_LIMIT_EVENT } from '../navigation/workspace-limit';
 
+// Listening from module load: the event can fire during the very first navigation (opening
+// /workspace/create directly), before any component has mounted.
+let raised = 0;
+const listeners = new Set<() => void>();
+if (typeof window !== 'undefined') {
+  window.addEventListener(WORKSPACE_LIMIT_EVENT, () => {
+    raised += 1;
+    listeners.forEach((l) => l());
+  });
+}
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+};
+
 /** Answers the workspaceLimitExceeded event: the plan allows no further workspace. */
 export function WorkspaceLimitDialog() {
-  const [open, setOpen] = useState(false);
+  const count = useSyncExternalStore(subscribe, () => raised, () => 0);
+  const [open, setOpen] = useState(count > 0);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    const show = () => setOpen(true);
-    window.addEventListener(WORKSPACE_LIMIT_EVENT, show);
-    return () => window.removeEventListener(WORKSPACE_LIMIT_EVENT, show);
-  }, []);
+    if (count > 0) setOpen(true);
+  }, [count]);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
