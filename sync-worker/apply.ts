@@ -38,7 +38,10 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
   await t.transaction('rw', [t.records, t.failedRequests, t.conflicts, t.drafts], async () => {
     const pairs = results.map((r) => [r.request.collection, r.request.id] as [string, string]);
     const chains = new Map<string, QueuedRequest[]>();
-    for (const row of await t.failedRequests.where('[collection+id]').anyOf(pairs).toArray()) {
+    // One lookup per record (anyOf over a large queue is far slower in some IndexedDB engines).
+    const distinct = [...new Map(pairs.map((p) => [pairKey(p[0], p[1]), p])).values()];
+    const found = await Promise.all(distinct.map((p) => t.failedRequests.where('[collection+id]').equals(p).toArray()));
+    for (const row of found.flat()) {
       const k = pairKey(row.collection, row.id);
       const list = chains.get(k) ?? [];
       list.push(row);

@@ -392,7 +392,7 @@ export class SyncEngine {
     }
     await t.records.put(toStored(def.name, plan.item));
     if (plan.replaces) {
-      await t.failedRequests.put({ ...plan.replaces, item: plan.item, error: null });
+      await t.failedRequests.put({ ...plan.replaces, item: plan.item, error: this.queue.offlineError() });
     } else {
       await t.failedRequests.add(this.newRequest(def, teamId, record.id, 'put', plan.item, plan.old, String(plan.item.board_id), options));
     }
@@ -424,7 +424,7 @@ export class SyncEngine {
       old,
       created_at: this.opts.clock.now(),
       attempts: 0,
-      error: null,
+      error: this.queue.offlineError(),
       reserved_at: null,
       batch_key: null,
     };

@@ -93,10 +93,17 @@ export class RequestQueue {
   async kick(): Promise<void> {
     if (this.queueing || this.stopped) return;
     if (!this.deps.isOnline()) {
-      await this.failNewOffline();
+      // New requests were stored already failed with the Offline error (offlineError()).
+      this.scheduleBroadcast();
       return;
     }
     await this.flush();
+  }
+
+  /** The error a request made while offline is stored with: it fails at once (shell.md §4). */
+  offlineError(): RequestError | null {
+    if (this.queueing || this.deps.isOnline()) return null;
+    return { kind: 'offline', message: Messages.offlineAction, at: this.deps.clock.now() };
   }
 
   /** The user's "retry": fails with "still offline" while offline. */
@@ -154,16 +161,6 @@ export class RequestQueue {
       key: r.key, collection: r.collection, id: r.id, method: r.method, error: r.error?.message ?? null, reserved_at: r.reserved_at,
     }));
     this.deps.events.emit('failed-requests', { count: failed.length, pending: all.length, failed: summaries });
-  }
-
-  private async failNewOffline(): Promise<void> {
-    const error: RequestError = { kind: 'offline', message: Messages.offlineAction, at: this.deps.clock.now() };
-    const changed = await this.deps.db.strict.transaction('rw', this.deps.db.strict.failedRequests, async () => {
-      const fresh = await this.deps.db.strict.failedRequests.filter((r) => r.error === null && r.reserved_at === null).toArray();
-      if (fresh.length) await this.deps.db.strict.failedRequests.bulkPut(fresh.map((r) => ({ ...r, error })));
-      return fresh.length;
-    });
-    if (changed) this.scheduleBroadcast();
   }
 
   /** One pass: send rounds until nothing is sendable (each round moves every record's chain one step). */

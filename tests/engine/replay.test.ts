@@ -298,5 +298,5 @@ describe('replay: offline queues against the real server with injected faults', 
     }
     // The faults really happened (a single-seed rerun may not meet every kind).
     if (SEEDS.length >= 5) for (const f of ['500', 'drop', 'lost-after-commit', 'duplicate', 'delay'] as Fault[]) expect(seen.has(f), `fault ${f} injected`).toBe(true);
-  }, 240_000);
+  }, 120_000 + SEEDS.length * 8_000);
 });
