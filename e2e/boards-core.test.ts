@@ -115,6 +115,7 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await expect.poll(names).toEqual(['Write the plan', 'Ship it now']);
     await page.getByTestId('filter-button').click();
     await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByLabel('Attribute').selectOption({ label: 'Name' });
     await page.getByLabel('Value').fill('ship');
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(names).toEqual(['Ship it now']);
