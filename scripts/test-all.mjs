@@ -61,7 +61,11 @@ for (const suite of suites) {
     continue;
   }
   const report = JSON.parse(fs.readFileSync(suite.out, 'utf8'));
-  const brokenFiles = (report.testResults ?? []).filter((f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0).length;
+  // A file that failed outside its tests (a beforeAll, an import) reports its tests as skipped:
+  // count each of them (at least one per file) as failed, never as silence.
+  const brokenFiles = (report.testResults ?? [])
+    .filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'))
+    .reduce((sum, f) => sum + Math.max(1, (f.assertionResults ?? []).length), 0);
   passed += report.numPassedTests;
   failed += report.numFailedTests + brokenFiles;
   console.log(`${suite.name}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles} failed`);

@@ -24,7 +24,7 @@ export interface TestServer {
 export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster; realtime?: boolean | RealtimeTuning } = {}): Promise<TestServer> {
   const handle = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
-  const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
+  const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', TRUST_PROXY: 'true' /* tests act as the proxy: X-Forwarded-For picks the client address */ }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
   let offset = 0;
   const ctx: AppContext = {
     db: handle.db,
