@@ -81,6 +81,10 @@ export function createConnectivity(deps: ConnectivityDeps) {
     serverAnswered() {
       set(true);
     },
+    /** The sync engine's own verdict (its connection state machine), which wins when present. */
+    engineStatus(status: 'connected' | 'disconnected') {
+      set(status === 'connected');
+    },
   };
 }
 

@@ -71,6 +71,15 @@ describe('connectivity store', () => {
     vi.useRealTimers();
   });
 
+  it('follows the sync engine when it reports its connection state', () => {
+    const { c, changes } = setup();
+    c.engineStatus('disconnected');
+    c.engineStatus('disconnected');
+    c.engineStatus('connected');
+    expect(changes).toEqual([false, true]);
+    vi.useRealTimers();
+  });
+
   it('waits before trusting a browser offline event, and ignores a blip', async () => {
     const { c, changes } = setup();
     c.browserOffline();
