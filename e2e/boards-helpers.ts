@@ -96,3 +96,28 @@ export async function waitForServerCopy(world: BoardWorld, token: string, route:
 export async function expectText(locator: import('playwright-core').Locator, text: string, timeout = 10_000) {
   await expect.poll(async () => (await locator.first().textContent({ timeout: 1000 }).catch(() => '')) ?? '', { timeout }).toContain(text);
 }
+
+let counter = 0;
+export const newId = (prefix = 'e2e') => `${prefix}${Date.now().toString(36)}${(counter++).toString(36)}`;
+
+/** A board with a primary attribute and a table view, made through the real API. */
+export async function createBoardByApi(world: BoardWorld, token: string, name: string): Promise<string> {
+  const id = newId('b');
+  const t = world.teamId;
+  await apiCall(world.server.url, token, 'PUT', `/api/${t}/folders/${id}`, { id, board_id: id, parent_id: null, name, row_version: 1 });
+  await apiCall(world.server.url, token, 'PUT', `/api/${t}/attributes/${id}p`, { id: `${id}p`, board_id: id, folder_id: id, name: 'Item', kind: 'primary', row_version: 1 });
+  return id;
+}
+
+export async function createItemByApi(world: BoardWorld, token: string, boardId: string, name: string, folderId = boardId): Promise<string> {
+  const id = newId('i');
+  await apiCall(world.server.url, token, 'PUT', `/api/${world.teamId}/items/${id}`, { id, board_id: boardId, folder_id: folderId, name, row_version: 1 });
+  return id;
+}
+
+/** An anonymous visitor's page. */
+export async function anonymousPage(world: BoardWorld) {
+  const context = await world.browser.newContext();
+  const page = await context.newPage();
+  return { context, page };
+}

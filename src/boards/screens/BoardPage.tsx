@@ -75,13 +75,14 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
   const { t } = useLingui();
   const params = useParams({ strict: false }) as { rootId: string };
   const rootId = params.rootId;
+  const teamHint = Number((useSearch({ strict: false }) as { team?: string }).team) || null;
   const [state, setState] = useState<LoadState>({ status: 'finding' });
 
   useEffect(() => {
     let live = true;
     setState({ status: 'finding' });
     (async () => {
-      const teamId = await backend.findBoardTeam(rootId).catch(() => null);
+      const teamId = await backend.findBoardTeam(rootId, teamHint).catch(() => null);
       if (!live) return;
       if (teamId === null) {
         setState({ status: 'missing', message: backend.userId === null ? t`Sign in to open this board.` : translateMessage(Messages.notFound) });
@@ -105,7 +106,7 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
     return () => {
       live = false;
     };
-  }, [backend, rootId, t]);
+  }, [backend, rootId, teamHint, t]);
 
   if (state.status === 'finding') return <BoardLoading />;
   if (state.status === 'missing') return <BoardProblem text={state.message} />;

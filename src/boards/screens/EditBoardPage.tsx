@@ -88,7 +88,7 @@ function EditBoard({ backend }: { backend: BoardBackend }) {
         </label>
         {board.is_public && (
           <p className="hint">
-            <Trans>Share this link:</Trans> <code>{`${location.origin}${pathFor('board', { rootId: boardId })}`}</code>
+            <Trans>Share this link:</Trans> <code data-testid="public-link">{`${location.origin}${pathFor('board', { rootId: boardId })}?team=${teamId}`}</code>
           </p>
         )}
       </section>
