@@ -139,7 +139,8 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
 }
 
 async function main() {
-  console.log(`server saves bench — ${os.cpus().length} cores, node ${process.version}`);
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+  console.log(`server saves bench — ${os.cpus().length} cores, node ${process.version}, load average ${load} (figures scale with other load on the machine)`);
   const pglite = new PGlite();
   const local = await openDatabase({ databaseUrl: null, pglite });
   await benchOn('PGlite (in memory)', local);

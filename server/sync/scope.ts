@@ -24,6 +24,7 @@ export class WriteScope {
   readonly events: PendingEvent[] = [];
   private readonly boardFolders = new Map<string, Map<string, FolderRecord>>();
   private readonly records = new Map<string, StoredRecord | null>();
+  private readonly journal: [string, StoredRecord | null | undefined][] = [];
   private locked = false;
 
   constructor(
@@ -77,7 +78,10 @@ export class WriteScope {
 
   /** Keeps the caches in step with a write of this request (null = removed). */
   remember(collection: string, id: string, stored: StoredRecord | null): void {
-    this.records.set(`${collection}:${id}`, stored);
+    const key = `${collection}:${id}`;
+    // Undo log for savepoints: what this key held before (absent = undefined).
+    this.journal.push([key, this.records.has(key) ? this.records.get(key)! : undefined]);
+    this.records.set(key, stored);
     if (collection !== 'folder') return;
     for (const folders of this.boardFolders.values()) folders.delete(id);
     if (stored && stored.deleted_at === null) {
@@ -118,11 +122,15 @@ export class WriteScope {
     this.events.push({ channel, event, data });
   }
 
-  /** Snapshot of the caches and events, for a savepoint (see batch.ts). */
+  /**
+   * A savepoint of the caches and events (see batch.ts). Records read from the database stay valid
+   * after a rollback (they were read before this savepoint's writes or are overwritten by them), so
+   * only this scope's own writes are undone, from the journal; the folder maps are small and copied.
+   */
   mark(): ScopeMark {
     return {
       events: this.events.length,
-      records: new Map(this.records),
+      journal: this.journal.length,
       boardFolders: new Map([...this.boardFolders].map(([board, folders]) => [board, new Map(folders)])),
     };
   }
@@ -130,8 +138,11 @@ export class WriteScope {
   /** Puts the caches and events back as they were at the mark (the savepoint was rolled back). */
   rollbackTo(mark: ScopeMark): void {
     this.events.length = mark.events;
-    this.records.clear();
-    for (const [k, v] of mark.records) this.records.set(k, v);
+    while (this.journal.length > mark.journal) {
+      const [key, previous] = this.journal.pop()!;
+      if (previous === undefined) this.records.delete(key);
+      else this.records.set(key, previous);
+    }
     this.boardFolders.clear();
     for (const [k, v] of mark.boardFolders) this.boardFolders.set(k, v);
   }
@@ -139,7 +150,7 @@ export class WriteScope {
 
 export interface ScopeMark {
   events: number;
-  records: Map<string, StoredRecord | null>;
+  journal: number;
   boardFolders: Map<string, Map<string, FolderRecord>>;
 }
 

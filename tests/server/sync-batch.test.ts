@@ -107,6 +107,24 @@ describe('sync: save-multiple, batch, idempotency', () => {
     expect(await stored(c.id)).toBeUndefined();
   });
 
+  it('a failed request of a batch leaves no trace for the next ones (savepoint and caches rolled back)', async () => {
+    const x = item(b.id);
+    const res = await api(server.app, 'POST', `/api/${t.teamId}/batch`, {
+      token: t.full.token,
+      body: {
+        transaction: null,
+        requests: [
+          // save-multiple writes x, then fails on the second record: x must be undone.
+          { method: 'put', route: 'items', payload: [x, { ...item(b.id), row_version: 9 }] },
+          { method: 'put', route: `items/${x.id}`, payload: x },
+        ],
+      },
+    });
+    expect(res.json().map((r: any) => r.status)).toEqual([409, 200]);
+    expect((await stored(x.id))?.row_version).toBe(1);
+    expect(await changesOf(x.id)).toBe(1);
+  });
+
   it('a retried request with the same key gets the stored response and is applied once', async () => {
     const a = item(b.id);
     const headers = { 'x-idempotency-key': 'key-save-1' };
