@@ -53,7 +53,7 @@ describe('boards: permissions in the UI and on the server', () => {
     // The owner makes the board public on the edit-board screen.
     const { page } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/team/${world.teamId}/boards/${boardId}/edit`);
-    await page.getByTestId('board-public').check();
+    await page.getByTestId('board-public').click();
     await expectText(page.getByTestId('public-link'), `/b/${boardId}?team=${world.teamId}`);
     await expect.poll(async () => (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: any) => f.id === boardId)?.is_public).toBe(true);
 
@@ -65,7 +65,7 @@ describe('boards: permissions in the UI and on the server', () => {
     expect(await guest.page.getByRole('textbox', { name: 'Edit Item' }).count()).toBe(0);
 
     // Private again: the guest is turned away on the next visit.
-    await page.getByTestId('board-public').uncheck();
+    await page.getByTestId('board-public').click();
     await expect.poll(async () => (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: any) => f.id === boardId)?.is_public).toBe(false);
     const again = await anonymousPage(world);
     await again.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}`);
