@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startServer } from './helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+
+const SAME_AS_SERVER = 'Updates overlapped, causing a hiccup. Please verify the latest data is correct.';
+
+async function rename(page: Page, from: string, to: string) {
+  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
+  const input = page.getByRole('textbox', { name: 'Edit Item' });
+  await input.fill(to);
+  await input.press('Enter');
+}
+
+/** Counts the 409 conflicts the engine kept in this page's IndexedDB (database cairn-{userId}). */
+async function keptConflicts(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^cairn-\d+$/.test(n));
+    let total = 0;
+    for (const name of names) {
+      total += await new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const count = db.transaction('conflicts').objectStore('conflicts').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+        };
+      });
+    }
+    return total;
+  });
+}
+
+describe('boards: live edits between two people, conflicts, offline work', () => {
+  let world: BoardWorld;
+  let owner: string;
+  let boardId: string;
+  beforeAll(async () => {
+    world = await startWorld();
+    owner = await apiLogin(world.server.url, USERS.owner);
+    boardId = await createBoardByApi(world, owner, 'Together');
+    await createItemByApi(world, owner, boardId, 'Shared item');
+    await createItemByApi(world, owner, boardId, 'Contested item');
+  });
+  afterAll(async () => world?.close());
+
+  it('shows one person’s edit to another live', async () => {
+    const a = await signedInPage(world, USERS.owner);
+    const b = await signedInPage(world, USERS.full);
+    await a.page.goto(`${world.server.url}/b/${boardId}`);
+    await b.page.goto(`${world.server.url}/b/${boardId}`);
+    await rowByName(a.page, 'Shared item').waitFor();
+    await rowByName(b.page, 'Shared item').waitFor();
+    await b.page.waitForTimeout(2500); // the realtime subscription is authorised in 2 s batches
+    await rename(a.page, 'Shared item', 'Shared item, edited by A');
+    await rowByName(b.page, 'Shared item, edited by A').waitFor({ timeout: 15_000 });
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('resolves two edits of the same value: a 409 toast, both end on the server’s version, the conflict kept', async () => {
+    const a = await signedInPage(world, USERS.owner);
+    const b = await signedInPage(world, USERS.full);
+    await a.page.goto(`${world.server.url}/b/${boardId}`);
+    await b.page.goto(`${world.server.url}/b/${boardId}`);
+    await rowByName(a.page, 'Contested item').waitFor();
+    await rowByName(b.page, 'Contested item').waitFor();
+
+    // B loses the network (the engine runs in the page, so this cuts its HTTP and socket for real).
+    await b.context.setOffline(true);
+    await rename(a.page, 'Contested item', 'Name from A');
+    await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Name from A'));
+    await rename(b.page, 'Contested item', 'Name from B');
+    await rowByName(b.page, 'Name from B').waitFor();
+    await b.context.setOffline(false);
+
+    await expectText(b.page.locator('.ui-toaster'), SAME_AS_SERVER, 20_000);
+    await rowByName(b.page, 'Name from A').waitFor({ timeout: 15_000 });
+    await rowByName(a.page, 'Name from A').waitFor();
+    const server = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/items?board_id=${boardId}`)).data;
+    expect(server.some((i: any) => i.name === 'Name from A')).toBe(true);
+    expect(server.some((i: any) => i.name === 'Name from B')).toBe(false);
+    expect(await keptConflicts(b.page)).toBeGreaterThanOrEqual(1);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('keeps working with the server stopped and syncs everything when it is back', async () => {
+    const a = await signedInPage(world, USERS.owner);
+    await a.page.goto(`${world.server.url}/b/${boardId}`);
+    await rowByName(a.page, 'Name from A').waitFor();
+
+    const { port, dataDir } = world.server;
+    await world.server.stop(); // the network is really gone: nothing answers on that port
+    await rename(a.page, 'Name from A', 'Renamed offline');
+    await a.page.getByTestId('add-row').click();
+    await rename(a.page, 'New item', 'Created offline');
+    await rowByName(a.page, 'Created offline').waitFor();
+    await rowByName(a.page, 'Renamed offline').waitFor();
+
+    const restarted = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir, PORT: String(port) });
+    world.server = { ...restarted, url: `http://127.0.0.1:${port}`, port };
+    await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Renamed offline') && items.some((i) => i.name === 'Created offline'), 60_000);
+    await a.context.close();
+  });
+});
