@@ -111,11 +111,23 @@ const folderViewRules: CollectionRules = {
     const isOwner = record.owner_id === scope.userId;
     if (record.visibility === 'personal' && (changed(ctx, 'visibility') || !existing) && !isOwner) throw unauthorized();
     if (existing?.data.visibility === 'personal' && !isOwner && scope.viewer.role !== 'owner') throw unauthorized();
+    // A personal view is the user's own workspace: ACCESS_PERSONAL_VIEWS, not the shared-tab permissions.
+    if (record.visibility === 'personal' && (!existing || existing.data.visibility === 'personal')) {
+      scope.require('ACCESS_PERSONAL_VIEWS', await scope.chain(String(record.board_id), String(record.folder_id)));
+      return;
+    }
     await byDefault(ctx);
     if (existing?.data.visibility === 'locked' || (record.visibility === 'locked' && changed(ctx, 'visibility'))) {
       scope.require('EDIT_LOCKED_VIEWS', await scope.chain(String(record.board_id), String(record.folder_id)));
     }
   },
+};
+
+folderViewRules.authorizeDelete = async (scope, def, stored) => {
+  const chain = await chainOf(scope, def, stored);
+  if (stored.data.visibility !== 'personal') return scope.require(def.permissions.delete, chain, (stored.data.owner_id as number | null) ?? null);
+  if (stored.data.owner_id !== scope.userId && scope.viewer.role !== 'owner') throw unauthorized();
+  scope.require('ACCESS_PERSONAL_VIEWS', chain);
 };
 
 const commentRules: CollectionRules = {

@@ -55,6 +55,16 @@ describe('sync: permissions', () => {
     expect((await put('attributes', attribute(b.id), t.restricted.token)).statusCode).toBe(403);
     expect((await put('folder-views', { id: 'view' + mine.id, board_id: b.id, folder_id: b.id, name: 'V', kind: 'table', row_version: 1 }, t.restricted.token)).statusCode).toBe(403);
     expect((await put('folders', board(), t.restricted.token)).statusCode).toBe(403);
+    // …but a personal view of their own is (ACCESS_PERSONAL_VIEWS), and only they see it.
+    const personal = { id: 'pv' + mine.id, board_id: b.id, folder_id: b.id, name: 'Mine', kind: 'table', visibility: 'personal', row_version: 1 };
+    expect((await put('folder-views', personal, t.restricted.token)).statusCode).toBe(200);
+    const seenByFull = await api(server.app, 'GET', `/api/${t.teamId}/folder-views?board_id=${b.id}`, { token: t.full.token });
+    expect(seenByFull.json().data.map((v: any) => v.id)).not.toContain(personal.id);
+    const seenByOwner = await api(server.app, 'GET', `/api/${t.teamId}/folder-views?board_id=${b.id}`, { token: t.owner.token });
+    expect(seenByOwner.json().data.map((v: any) => v.id)).toContain(personal.id);
+    expect((await put('folder-views', { ...personal, name: 'taken', row_version: 2 }, t.full.token)).statusCode).toBe(403);
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/folder-views/${personal.id}`, { token: t.full.token })).statusCode).toBe(403);
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/folder-views/${personal.id}`, { token: t.restricted.token })).statusCode).toBe(200);
     // A full member edits anyone's items.
     expect((await put('items', { ...ownersItem, name: 'by full', row_version: 2 }, t.full.token)).statusCode).toBe(200);
   });
