@@ -73,6 +73,7 @@ describe('every route resolves to its screen (signed in)', () => {
     await page.goto(server.url + '/home?pretend=1&hide_header=1&notification=42');
     await expect.poll(() => new URL(page.url()).searchParams.get('notification')).toBeNull();
     expect(new URL(page.url()).searchParams.get('pretend')).toBe('1');
+    expect(await page.locator('.shell-topbar').count()).toBe(0); // hide_header embeds without the top bar
     await page.getByRole('navigation').getByRole('link', { name: 'Security' }).click();
     await page.waitForURL(/\/profile\/security/);
     const url = new URL(page.url());

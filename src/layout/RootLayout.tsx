@@ -26,6 +26,9 @@ export function RootLayout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { t } = useLingui();
   const withSidebar = Boolean(route?.shell && !route.noSidebar && status === 'signedIn');
+  // `?hide_header` (carried from route to route) embeds a screen without the top bar.
+  const search = matches[matches.length - 1]?.search as Record<string, unknown> | undefined;
+  const hideHeader = search?.hide_header !== undefined && search?.hide_header !== 'false';
   const showSidebar = withSidebar && (desktop ? sidebarVisible : drawerOpen);
 
   // The drawer closes on navigation.
@@ -39,7 +42,7 @@ export function RootLayout() {
       </a>
       <ProgressBar />
       <ConnectivityWatcher />
-      {withSidebar && (
+      {withSidebar && !hideHeader && (
         <header className="shell-topbar">
           <button
             type="button"
