@@ -60,6 +60,15 @@ export class ReadView {
     return result;
   }
 
+  /**
+   * Whether a record in this folder is readable. A folder in the trash is not in the view: its
+   * content stays readable to whoever sees the board, so a client has it when the folder is restored
+   * (clients show only records whose folder they have).
+   */
+  canViewIn(folderId: string, boardId: string): boolean {
+    return this.folderBoard.has(folderId) ? this.canViewFolder(folderId) : this.canViewFolder(boardId);
+  }
+
   /** Whether some folder of the board is hidden from this viewer (then item children need a closer look). */
   hasHiddenFolders(boardId: string): boolean {
     const folders = this.byBoard.get(boardId);
@@ -77,9 +86,9 @@ export class ReadView {
         return out.filter((r) => this.canViewFolder(r.id));
       case 'item':
       case 'attribute':
-        return out.filter((r) => this.canViewFolder(String(r.folder_id)));
+        return out.filter((r) => this.canViewIn(String(r.folder_id), r.board_id));
       case 'folder_view':
-        return out.filter((r) => this.canViewFolder(String(r.folder_id)) && this.mayReadView(r));
+        return out.filter((r) => this.canViewIn(String(r.folder_id), r.board_id) && this.mayReadView(r));
       case 'time_entry':
         out = await this.withoutPrivateEntries(db, out);
         return this.onVisibleItems(db, out);
@@ -112,7 +121,7 @@ export class ReadView {
     return records.filter((r) => {
       if (!boards.includes(r.board_id) || typeof r.item_id !== 'string') return true;
       const folder = folderOf.get(r.item_id);
-      return folder !== undefined && this.canViewFolder(folder);
+      return folder !== undefined && this.canViewIn(folder, r.board_id);
     });
   }
 

@@ -82,7 +82,12 @@ describe('sync: trash, restore, permanent delete', () => {
     const rec = item(b.id, { folder_id: f.id });
     expect((await put('items', rec)).statusCode).toBe(200);
     expect((await api(server.app, 'DELETE', `/api/${t.teamId}/items/${rec.id}`, { token: t.owner.token })).statusCode).toBe(200);
+    const inside = item(b.id, { folder_id: f.id });
+    expect((await put('items', inside)).statusCode).toBe(200);
     expect((await api(server.app, 'DELETE', `/api/${t.teamId}/folders/${f.id}`, { token: t.owner.token })).statusCode).toBe(200);
+    // The folder's live content stays in index loads, so clients have it when the folder comes back.
+    const index = await api(server.app, 'GET', `/api/${t.teamId}/items?board_id=${b.id}`, { token: t.full.token });
+    expect(index.json().data.map((r: any) => r.id)).toContain(inside.id);
     const blocked = await api(server.app, 'POST', `/api/${t.teamId}/items/${rec.id}/restore`, { token: t.owner.token });
     expect(blocked.statusCode).toBe(422);
     expect((await api(server.app, 'POST', `/api/${t.teamId}/folders/${f.id}/restore`, { token: t.owner.token })).statusCode).toBe(200);
