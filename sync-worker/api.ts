@@ -15,6 +15,7 @@ import { Emitter, type EngineEvents, type EventName } from './events';
 import { SyncEngine, type WriteOptions } from './engine';
 import { HttpClient, type FetchLike } from './http';
 import { validateTokenRecord } from './token';
+import { OfflineError } from './queue';
 import type { ConflictEntry, DraftEntry, SyncRecord, TokenRecord } from './types';
 import type { ConnectionStatus } from './connection';
 import type { FailedRequestSummary } from './events';
@@ -43,6 +44,11 @@ export interface SyncWorkerApi {
   setPreview(on: boolean): Promise<void>;
   setPassword(password: string | null): Promise<void>;
   connectionStatus(): Promise<ConnectionStatus>;
+  /**
+   * An online-only call through the worker's session (tabs never hold the token): trash,
+   * restore, members… Rejects with the Offline error while offline; HTTP errors are answers.
+   */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
   /** A tab relays the browser's online/offline events (workers get them too; this is a backup). */
   reportOnline(online: boolean): Promise<void>;
   /** Events to every tab: conflict, rejected, quota-exceeded, update-required, session-expired, connection, failed-requests, syncing, loaded. */
@@ -212,6 +218,13 @@ export class SyncRuntime implements SyncWorkerApi {
   async setPassword(password: string | null): Promise<void> {
     this.password = password;
     this.session?.http.setPassword(password);
+  }
+
+  async request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }> {
+    const engine = await this.engine();
+    if (!engine.connection.online) throw new OfflineError();
+    const response = await this.session!.http.request(method, path, body === undefined ? {} : { body });
+    return { status: response.status, ok: response.ok, body: response.body };
   }
 
   async connectionStatus(): Promise<ConnectionStatus> {

@@ -42,7 +42,7 @@ export interface ForwarderOptions {
 const FORWARDED: (keyof SyncWorkerApi)[] = [
   'signIn', 'signOut', 'currentUser', 'openBoard', 'refresh', 'save', 'delete', 'addDraft', 'discardDraft', 'flushDraft',
   'drafts', 'conflicts', 'dismissConflict', 'failedRequests', 'retryFailed', 'setQueueing', 'flush', 'setPreview',
-  'setPassword', 'connectionStatus', 'reportOnline',
+  'setPassword', 'connectionStatus', 'reportOnline', 'request',
 ];
 
 export class LeaderForwarder {

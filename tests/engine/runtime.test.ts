@@ -40,6 +40,11 @@ describe('SyncRuntime', () => {
     await r1.save('item', item, { teamId: world.teamId });
     await r1.flush();
     expect(await serverCopy(world, 'items', item.id)).toMatchObject({ name: 'via runtime' });
+    // Online-only calls go through the worker's session (the tab has no token).
+    const trash = await r1.request('get', `/api/${world.teamId}/trash?board_id=${world.boardId}`);
+    expect(trash.status).toBe(200);
+    const teams = await r1.request('get', '/api/me/workspaces');
+    expect((teams.body as { data: { id: number }[] }).data.map((t) => t.id)).toContain(world.teamId);
 
     // The worker restarts (tab reload, browser restart): no sign-in needed.
     const r2 = runtime(idb);
