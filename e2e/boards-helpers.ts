@@ -27,15 +27,17 @@ export async function startWorld(env: Record<string, string> = {}): Promise<Boar
   const token = await apiLogin(server.url, USERS.owner);
   const mine = await apiCall(server.url, token, 'GET', '/api/me/workspaces');
   const teamId = (mine.data ?? mine)[0].id as number;
-  return {
+  const world: BoardWorld = {
     server,
     browser,
     teamId,
+    // Reads world.server at close time: a suite may have restarted the server.
     async close() {
-      await browser.close().catch(() => undefined);
-      await server.stop();
+      await world.browser.close().catch(() => undefined);
+      await world.server.stop();
     },
   };
+  return world;
 }
 
 export async function apiLogin(url: string, email: string): Promise<string> {
