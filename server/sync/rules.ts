@@ -163,8 +163,15 @@ function ownedBy(field: string): Pick<CollectionRules, 'authorize' | 'authorizeD
   };
 }
 
+const ownTimeEntries = ownedBy('created_by');
 const timeEntryRules: CollectionRules = {
-  ...ownedBy('created_by'),
+  ...ownTimeEntries,
+  // Viewing is the permission to track time, so a visitor of a public board must not pass: guests
+  // (people outside the workspace) do not track time.
+  async authorize(ctx, byDefault) {
+    if (ctx.scope.viewer.role === 'guest') throw unauthorized();
+    await ownTimeEntries.authorize!(ctx, byDefault);
+  },
   prepare(ctx) {
     const problems = startProblems(ctx.record, ctx.existing);
     if (problems.length) throw validation(problems);

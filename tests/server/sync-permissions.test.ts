@@ -95,6 +95,10 @@ describe('sync: permissions', () => {
     // Not writable, not even by a signed-in stranger.
     expect((await put('items', item(pub.id))).statusCode).toBe(401);
     expect((await put('items', item(pub.id), t.stranger.token)).statusCode).toBe(403);
+    const timer = { board_id: pub.id, item_id: rec.id, attribute_id: null, description: 'x', started_at: new Date().toISOString(), ended_at: new Date().toISOString() };
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/time-tracking`, { token: t.stranger.token, body: timer })).statusCode).toBe(403);
+    const comment = { text: { html: 'hi' }, board_id: pub.id, item_id: rec.id, parent_id: null };
+    expect((await api(server.app, 'PUT', `/api/${t.teamId}/comments/c${rec.id}`, { token: t.stranger.token, body: comment })).statusCode).toBe(403);
     // A private board is not served anonymously.
     expect((await api(server.app, 'GET', `/api/${t.teamId}/items?board_id=${b.id}`)).statusCode).toBe(401);
   });
