@@ -1,0 +1,54 @@
+/**
+ * The sync engine's IndexedDB figures in Debian's Chromium (the Node bench uses fake-indexeddb):
+ *
+ *   npx tsx bench/sync-chromium.ts [bootstrap=20000] [edits=200]
+ *
+ * Bundles bench/sync-chromium-entry.ts with esbuild, serves it from a throwaway local page (an
+ * origin with IndexedDB) and reports, each beside raw Dexie in the same page:
+ * - bootstrap: engine replaceIndex vs raw bulkPut, records/s (budget ≥ 20,000/s);
+ * - local edit → visible to a liveQuery in the same page: engine.save vs raw put, p50/p95
+ *   (budget p95 ≤ 16 ms). Prints; never fails.
+ */
+import http from 'node:http';
+import { build } from 'esbuild';
+import { launchBrowser } from '../e2e/helpers';
+
+const BOOTSTRAP = Number(process.argv[2] ?? 20_000);
+const EDITS = Number(process.argv[3] ?? 200);
+const line = (label: string, value: string, note = '') => console.log(`${label.padEnd(52)} ${value.padStart(18)}   ${note}`);
+
+async function main() {
+  const bundle = await build({ entryPoints: ['bench/sync-chromium-entry.ts'], bundle: true, write: false, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent' });
+  const js = bundle.outputFiles[0]!.text;
+  const server = http.createServer((req, res) => {
+    if (req.url === '/bench.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript' });
+      res.end(js);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html' });
+    res.end('<!doctype html><title>bench</title><script type="module" src="/bench.js"></script>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction(() => 'cairnBench' in window);
+    console.log(`sync engine in Chromium: ${BOOTSTRAP} bootstrap rows, ${EDITS} edits\n`);
+    const boot = await page.evaluate((n) => (window as any).cairnBench.bootstrap(n), BOOTSTRAP);
+    line('bootstrap: raw Dexie bulkPut (floor)', `${boot.rawPerSecond.toFixed(0)} rec/s`);
+    line('bootstrap: engine replaceIndex', `${boot.enginePerSecond.toFixed(0)} rec/s`, boot.enginePerSecond >= 20_000 ? 'within budget (≥ 20000/s)' : 'OVER budget (≥ 20000/s)');
+    const edit = await page.evaluate((n) => (window as any).cairnBench.edits(n), EDITS);
+    line('edit → liveQuery: raw Dexie put p50 / p95 (floor)', `${edit.raw.p50.toFixed(2)} / ${edit.raw.p95.toFixed(2)} ms`);
+    line('edit → liveQuery: engine.save p50 / p95', `${edit.engine.p50.toFixed(2)} / ${edit.engine.p95.toFixed(2)} ms`, edit.engine.p95 <= 16 ? 'within budget (p95 ≤ 16 ms)' : 'OVER budget (p95 ≤ 16 ms)');
+  } catch (error) {
+    console.log(`bench stopped early: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
+
+void main().then(() => process.exit(0));
