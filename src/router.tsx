@@ -1,5 +1,6 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, redirect, type AnyRoute } from '@tanstack/react-router';
-import { expandPattern, routes, convertParams, pathFor, type RouteDef, type RouteParams } from '../schema/routes';
+import { routes, convertParams, pathFor, type RouteDef, type RouteParams } from '../schema/routes';
+import { routerPaths } from './navigation/router-paths';
 import { nextSearch, dropEmpty } from './navigation/query';
 import { screens } from './screens/registry';
 import { RootLayout } from './layout/RootLayout';
@@ -22,23 +23,6 @@ declare module '@tanstack/react-router' {
   interface Register {
     router: typeof router;
   }
-}
-
-/** Our pattern syntax → TanStack's: `:x` → `$x`, `:x?` → `{-$x}`, `e:x` → `e{$x}`. */
-export function toRouterPath(shape: ReturnType<typeof expandPattern>[number], lastOptional: string | null): string {
-  const parts = shape.map((segment) => {
-    if (segment.kind === 'literal') return segment.text;
-    if (segment.name === lastOptional) return `{-$${segment.name}}`;
-    return segment.prefix ? `${segment.prefix}{$${segment.name}}` : `$${segment.name}`;
-  });
-  return '/' + parts.join('/');
-}
-
-/** One TanStack path per shape; optional params stay one path, optional literals expand. */
-function routerPaths(def: RouteDef): string[] {
-  const optionalParam = /:([A-Za-z]+)\?$/.exec(def.path)?.[1] ?? null;
-  const pattern = optionalParam ? def.path.replace(/\?$/, '') : def.path;
-  return expandPattern(pattern).map((shape) => toRouterPath(shape, optionalParam));
 }
 
 const parseSearch = (searchStr: string): Record<string, string> => Object.fromEntries(new URLSearchParams(searchStr));

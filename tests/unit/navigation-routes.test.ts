@@ -95,3 +95,23 @@ describe('the route table (shell.md §2)', () => {
     }
   });
 });
+
+describe('router paths built from the table', () => {
+  it('converts patterns to the router syntax', async () => {
+    const { routerPaths } = await import('../../src/navigation/router-paths');
+    const paths = (name: string) => routerPaths(routesByName.get(name)!);
+    expect(paths('team.members')).toEqual(['/team/$teamId/members']);
+    expect(paths('subscription.upgrade')).toEqual(['/subscription/upgrade/{-$subscriptionId}']);
+    expect(paths('folder')).toEqual(['/b/$rootId/$folderId/{-$itemId}']);
+    expect(paths('published-document')).toEqual(['/p/e{$workspaceView}/{-$itemSlug}']);
+    expect(paths('shared-document-item')).toEqual(['/p/i{$workspaceView}/$itemSlug']);
+    expect(paths('custom-templates.templates.landing').sort()).toEqual(['/profile/templates/$templateId', '/profile/templates/shared/$templateId']);
+    expect(paths('app')).toEqual(['/']);
+  });
+
+  it('gives every route at least one distinct router path', async () => {
+    const { routerPaths } = await import('../../src/navigation/router-paths');
+    const all = routes.flatMap((r) => routerPaths(r));
+    expect(new Set(all).size).toBe(all.length);
+  });
+});
