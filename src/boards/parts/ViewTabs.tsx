@@ -65,7 +65,7 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
         <PopupMenu
           label={t`Add view`}
           renderTrigger={(props) => (
-            <button type="button" className="view-add" {...props}>
+            <button type="button" className="view-add" aria-label={t`Add view`} {...props}>
               + <Trans>View</Trans>
             </button>
           )}
