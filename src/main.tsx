@@ -5,6 +5,8 @@ import { I18nProvider } from '@lingui/react';
 import { i18n, activateLocale } from './i18n/i18n';
 import { pickLocale } from './i18n/locale';
 import { router, setCurrentRouteName } from './router';
+import { screens } from './screens/registry';
+import { matchRoute } from '../schema/routes';
 import { installNavigation } from './navigation/install';
 import { session } from './api/session';
 import { appVars } from './app-vars';
@@ -20,6 +22,9 @@ import './shell.css';
  * refresh cookie, then the router. Nothing here waits on more than one round trip.
  */
 async function start() {
+  // Fetch the first screen's code while the session and the catalog load (no waterfall).
+  const first = matchRoute(window.location.pathname)?.route.name;
+  if (first && screens[first]) void screens[first]().catch(() => {});
   applyThemeMode(storedThemeMode());
   setToastTestMode(testModeFromSearch(window.location.search));
   const locale = pickLocale(store.get<string | null>(StorageKeys.locale, null), navigator.languages);
