@@ -70,8 +70,13 @@ describe('every route resolves to its screen (signed in)', () => {
   });
 
   it('keeps pretend and hide_header across navigation and drops the notification parameter', async () => {
+    const marked: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT' && request.url().endsWith('/api/notifications/read')) marked.push(request.postDataJSON());
+    });
     await page.goto(server.url + '/home?pretend=1&hide_header=1&notification=42');
     await expect.poll(() => new URL(page.url()).searchParams.get('notification')).toBeNull();
+    await expect.poll(() => marked).toEqual([{ notification_ids: ['42'] }]);
     expect(new URL(page.url()).searchParams.get('pretend')).toBe('1');
     expect(await page.locator('.shell-topbar').count()).toBe(0); // hide_header embeds without the top bar
     await page.getByRole('navigation').getByRole('link', { name: 'Security' }).click();
