@@ -1,4 +1,5 @@
-import { ApiError, notFound, parseBody, validation } from '../http/errors';
+import { ApiError, notFound, parseBody, unauthorized, validation } from '../http/errors';
+import { canView, folderLevel } from './access';
 import { boardChannel, type CollectionDefinition } from '../../schema/collections';
 import type { PermissionLevel } from '../../schema/permissions';
 import { collectionRules, type SaveContext } from './rules';
@@ -108,6 +109,23 @@ export async function chainOf(scope: WriteScope, def: CollectionDefinition, stor
   return scope.chain(stored.board_id, await containerFolderId(scope, stored.data, refs));
 }
 
+/** Whether the user may view the stored record (its board or folder), for what a 409 reveals. */
+async function mayRead(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<boolean> {
+  const attempt = async (chain: () => Promise<PermissionLevel[]>) => {
+    try {
+      return await chain();
+    } catch {
+      return null; // a folder on the way is gone or in the trash
+    }
+  };
+  let chain: PermissionLevel[] | null;
+  if (def.name === 'folder' && stored.data.parent_id === null) chain = [...scope.workspaceChain(), folderLevel(stored.data as never)];
+  else if (def.name === 'folder') chain = await attempt(() => scope.chain(stored.board_id, stored.id));
+  else chain = await attempt(() => chainOf(scope, def, stored));
+  chain ??= await attempt(() => scope.chain(stored.board_id, stored.board_id));
+  return chain !== null && canView(scope.viewer, chain);
+}
+
 /**
  * Saves one record (PUT /api/{teamId}/{route}/{id}). The body's row_version must be the stored
  * version + 1, or 1 for a new record; otherwise 409 with the stored copy. Returns the stored record.
@@ -134,9 +152,13 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
   ], String(parsed.board_id));
   const existing = await ownRecord(scope, def, id);
   const expected = existing ? existing.row_version + 1 : 1;
-  if (parsed.row_version !== expected) throw conflict(existing?.data ?? null);
-  // A trashed record is not edited in place: the client learns it is in the trash.
-  if (existing?.deleted_at) throw conflict(existing.data);
+  const stale = parsed.row_version !== expected;
+  // A trashed record is not edited in place either: the client learns it is in the trash.
+  if (stale || existing?.deleted_at) {
+    // The stored copy goes only to someone who may read it.
+    if (existing && !(await mayRead(scope, def, existing))) throw unauthorized();
+    throw conflict(existing?.data ?? null);
+  }
   if (existing && existing.board_id !== parsed.board_id) throw validation(['board_id: a record cannot change board']);
 
   // Server-owned fields: never taken from the body.

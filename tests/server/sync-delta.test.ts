@@ -63,6 +63,10 @@ describe('sync: delta after a cursor', () => {
     const forOwner = (await changes(start, t.owner.token)).json();
     expect(forOwner.data.map((c: any) => c.id).sort()).toEqual([secret.id, visible.id].sort());
     expect((await changes(start, t.full.token, closed.id)).statusCode).toBe(403);
+    // A stale save does not hand the stored copy to someone who may not read it.
+    const probe = await api(server.app, 'PUT', `/api/${t.teamId}/items/${secret.id}`, { token: t.full.token, body: { ...secret, row_version: 1 } });
+    expect(probe.statusCode).toBe(403);
+    expect(probe.body).not.toContain('secret');
     const onlyOpen = (await changes(start, t.owner.token, open.id)).json();
     expect(onlyOpen.data.map((c: any) => c.id)).toEqual([visible.id]);
   });
