@@ -32,6 +32,13 @@ export class ApiRequestError extends Error {
   }
 }
 
+/**
+ * While disconnected, the server is asked now and then whether it is back (backing off to a
+ * minute), for when no browser or realtime signal will come (a server restart, a captive network).
+ */
+export const PROBE_MIN_MS = 5_000;
+export const PROBE_MAX_MS = 60_000;
+
 export interface EngineOptions {
   db: UserDb;
   http: HttpClient;
@@ -65,6 +72,7 @@ export class SyncEngine {
   private overflow: Overflow[] = [];
   private stopped = false;
   private readonly tombstones = new Tombstones();
+  private probeTimer: unknown = null;
   private catchingUp: Promise<number> | null = null;
 
   private constructor(private readonly opts: EngineOptions) {
@@ -74,7 +82,10 @@ export class SyncEngine {
       {
         onReconnect: () => this.onReconnect(),
         onDelayedSync: () => void this.fullSync().catch(() => undefined),
-        onStatus: (status) => opts.events.emit('connection', { status }),
+        onStatus: (status) => {
+          opts.events.emit('connection', { status });
+          if (status === 'disconnected') this.scheduleProbe(PROBE_MIN_MS);
+        },
       },
       opts.initiallyOnline ?? true,
       opts.graceMs,
@@ -113,6 +124,7 @@ export class SyncEngine {
 
   stop(): void {
     this.stopped = true;
+    if (this.probeTimer !== null) this.opts.clock.clearTimeout(this.probeTimer);
     this.queue.stop();
     this.connection.dispose();
   }
@@ -342,6 +354,25 @@ export class SyncEngine {
   }
 
   // ── internals ─────────────────────────────────────────────────────────────────────────────
+  private scheduleProbe(wait: number): void {
+    if (this.stopped || this.probeTimer !== null) return;
+    this.probeTimer = this.opts.clock.setTimeout(() => {
+      this.probeTimer = null;
+      void this.probe(wait);
+    }, wait);
+  }
+
+  /** Any answer from the server counts like the browser saying "online" again. */
+  private async probe(waited: number): Promise<void> {
+    if (this.stopped || this.connection.online) return;
+    try {
+      await this.opts.http.request('get', '/api/app-vars', { skipRefresh: true });
+      this.connection.browserOnline();
+    } catch {
+      this.scheduleProbe(Math.min(waited * 2, PROBE_MAX_MS));
+    }
+  }
+
   private onReconnect(): void {
     void this.retryOverflow();
     void this.queue.flush();

@@ -204,6 +204,32 @@ describe('offline', () => {
     c.close();
   });
 
+  it('while disconnected the server is probed with backoff; its answer reconnects and flushes', async () => {
+    const clock = new ManualClock(Date.now());
+    const w = wire();
+    const c = await client({ fetch: w.fetch, clock });
+    w.down = true;
+    const item = newItem(world, { name: 'probed' });
+    await c.engine.save('item', item, { teamId: world.teamId });
+    await c.engine.idle();
+    expect(c.engine.connection.status).toBe('disconnected');
+    const probes = () => w.calls.filter((call) => call.url.endsWith('/api/app-vars')).length;
+    await clock.advanceAsync(5_000);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(probes()).toBe(1); // still down: next probe in 10 s
+    w.down = false;
+    await clock.advanceAsync(9_999);
+    expect(probes()).toBe(1);
+    await clock.advanceAsync(1);
+    await new Promise((r) => setTimeout(r, 100));
+    await c.engine.idle();
+    expect(probes()).toBe(2);
+    expect(c.engine.connection.status).toBe('connected');
+    expect(await c.db.relaxed.failedRequests.count()).toBe(0);
+    expect(await serverCopy(world, 'items', item.id)).toMatchObject({ name: 'probed' });
+    c.close();
+  });
+
   it('a request reserved by another sender is left alone for 10 s', async () => {
     const clock = new ManualClock(Date.now());
     const w = wire();
