@@ -89,13 +89,22 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
         return;
       }
       const local = await backend.db.records.get(['folder', rootId]);
+      if (local) {
+        // Warm open: show this device's copy at once and catch up with the server behind it.
+        if (live) setState({ status: 'ready', teamId });
+        backend.openBoard(teamId, rootId).catch((err) => {
+          const status = (err as { status?: number }).status;
+          if (status === 401 || status === 403) {
+            if (live) setState({ status: 'missing', message: translateMessage((err as Error).message || Messages.unauthorized) });
+          } else retryOpen(backend, teamId, rootId, () => live);
+        });
+        return;
+      }
       try {
         await backend.openBoard(teamId, rootId);
       } catch (err) {
-        // A board on this device opens from its copy (offline, or created here and not synced
-        // yet: loading is tried again in the background). Otherwise a refusal ends here.
         const status = (err as { status?: number }).status;
-        if (!local && (status === 401 || status === 403 || status === 404)) {
+        if (status === 401 || status === 403 || status === 404) {
           if (live) setState({ status: 'missing', message: translateMessage((err as Error).message || Messages.unauthorized) });
           return;
         }
