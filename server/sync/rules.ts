@@ -1,4 +1,5 @@
 import { boardChannel, type CollectionDefinition, type SyncedCollectionName } from '../../schema/collections';
+import { sql } from 'kysely';
 import { entryProblems, type PermissionLevel } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
 import { unauthorized, validation } from '../http/errors';
@@ -163,6 +164,23 @@ function ownedBy(field: string): Pick<CollectionRules, 'authorize' | 'authorizeD
   };
 }
 
+/** One reaction per user, comment and emoji: a second device's duplicate is refused (and dropped locally). */
+const reactionRules: CollectionRules = {
+  ...ownedBy('user_id'),
+  async beforeWrite({ scope, record, existing }) {
+    if (existing) return;
+    const twin = await scope.trx
+      .selectFrom('records')
+      .select('id')
+      .where('collection', '=', 'comment_reaction')
+      .where(sql<string>`data->>'comment_id'`, '=', String(record.comment_id))
+      .where('created_by', '=', scope.userId)
+      .where(sql<string>`data->>'reaction'`, '=', String(record.reaction))
+      .executeTakeFirst();
+    if (twin) throw validation([`reaction: you already reacted with ${String(record.reaction)}`]);
+  },
+};
+
 const ownTimeEntries = ownedBy('created_by');
 const timeEntryRules: CollectionRules = {
   ...ownTimeEntries,
@@ -184,6 +202,6 @@ export const collectionRules: Partial<Record<SyncedCollectionName, CollectionRul
   folder: folderRules,
   folder_view: folderViewRules,
   comment: commentRules,
-  comment_reaction: ownedBy('user_id'),
+  comment_reaction: reactionRules,
   time_entry: timeEntryRules,
 };

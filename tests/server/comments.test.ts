@@ -58,6 +58,9 @@ describe('comments', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ id: reactionId, comment_id: commentId, reaction: '👍', user_id: t.restricted.user.id, board_id: b.id });
     expect((await api(server.app, 'DELETE', `/api/${t.teamId}/comment-reaction/${reactionId}`, { token: t.full.token })).statusCode).toBe(403);
+    // The same reaction again (another device, offline) is refused rather than doubled.
+    const twin = await api(server.app, 'PUT', `/api/${t.teamId}/comment-reaction/${newId()}`, { token: t.restricted.token, body: { comment_id: commentId, reaction: '👍' } });
+    expect(twin.statusCode).toBe(422);
     expect((await api(server.app, 'PUT', `/api/${t.teamId}/comment-reaction/${newId()}`, { token: t.stranger.token, body: { comment_id: commentId, reaction: '👎' } })).statusCode).toBe(403);
 
     const multiple = await api(server.app, 'GET', `/api/${t.teamId}/comments/multiple?item_ids=${i.id}`, { token: t.full.token });
