@@ -9,6 +9,7 @@ import { workspaces } from '../../api/workspaces-cache';
 import { OnlineOnly } from '../../connectivity/OnlineOnly';
 import { toast } from '../../ui/toast-store';
 import { confirm } from '../../ui/confirm-store';
+import { splitEmails } from '../../ui/validators';
 import { translateMessage } from '../../i18n/server-messages';
 import { Page } from '../Page';
 import { SubmitButton, useAction } from '../forms';
@@ -16,13 +17,6 @@ import { FormError } from '../auth/AuthFrame';
 import { ASSIGNABLE_ROLES, RoleLabel, ROLE_LABELS } from './roles';
 import { useLoad, useTeamId } from './use-team';
 
-/** Splits "a@x, b@y\nc@z" into addresses (commas, spaces or new lines). */
-export function splitEmails(text: string): string[] {
-  return text
-    .split(/[\s,;]+/)
-    .map((e) => e.trim())
-    .filter(Boolean);
-}
 
 export default function MembersPage() {
   const { t, i18n } = useLingui();
