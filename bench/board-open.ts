@@ -36,6 +36,8 @@ async function main() {
     console.log(`board of ${ITEMS} items × 10 attributes (${seeded.records} records) seeded in ${seeded.seconds.toFixed(1)} s\n`);
 
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    // tsx keeps function names with a __name helper that the page does not have.
+    await page.addInitScript('window.__name = (f) => f');
     await page.goto(server.url + '/login');
     await page.getByLabel('Email').fill(EMAIL);
     await page.getByLabel('Password').fill(PASSWORD);
