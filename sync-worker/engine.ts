@@ -200,6 +200,16 @@ export class SyncEngine {
   async addDraft(collection: string, record: SyncRecord): Promise<void> {
     const def = this.definition(collection);
     checkRecord(record);
+    try {
+      await this.writeDraft(def, record);
+    } catch (error) {
+      // The draft could not be stored: tell the app (its text is still in the editor) and fail.
+      if (isQuotaError(error)) this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store the draft.' });
+      throw error;
+    }
+  }
+
+  private async writeDraft(def: CollectionDefinition, record: SyncRecord): Promise<void> {
     await this.strictTx(async () => {
       const t = this.db.strict;
       const current = fromStored(await t.records.get([def.name, record.id]));

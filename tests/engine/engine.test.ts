@@ -376,3 +376,24 @@ describe('loading and remote changes', () => {
     b.close();
   });
 });
+
+describe('reconnect', () => {
+  it('catches up the open board at once, then runs the full sync after the random wait', async () => {
+    const clock = new ManualClock(Date.now());
+    const b = await client({ clock, random: () => 0.5 });
+    await b.engine.openBoard(world.teamId, world.boardId);
+    b.engine.connection.networkFailure();
+    // Meanwhile someone else saves two items.
+    const missed = [newItem(world, { name: 'missed 1' }), newItem(world, { name: 'missed 2' })];
+    for (const m of missed) await api(world.server.app, 'PUT', `/api/${world.teamId}/items/${m.id}`, { token: world.owner.token, body: { ...m, row_version: 1 } });
+    b.engine.connection.browserOnline();
+    await new Promise((r) => setTimeout(r, 300));
+    for (const m of missed) expect(await b.local('item', m.id)).toMatchObject({ name: m.name });
+    expect(b.of('syncing')).toHaveLength(0);
+    await clock.advanceAsync(210_000 - 1);
+    expect(b.of('syncing')).toHaveLength(0);
+    await clock.advanceAsync(1);
+    expect(b.of('syncing')).toHaveLength(1);
+    b.close();
+  });
+});

@@ -124,3 +124,15 @@ describe('dedicated-worker fallback: one leader, the others forward', () => {
     tab2.close();
   });
 });
+
+describe('storage persistence', () => {
+  it('asks navigator.storage.persist() unless already persisted, and survives its absence', async () => {
+    const { requestPersistence } = await import('../../sync-worker/browser-runtime');
+    const asked: string[] = [];
+    expect(await requestPersistence({ storage: { persisted: async () => false, persist: async () => (asked.push('persist'), true) } })).toBe(true);
+    expect(asked).toEqual(['persist']);
+    expect(await requestPersistence({ storage: { persisted: async () => true, persist: async () => (asked.push('again'), true) } })).toBe(true);
+    expect(asked).toEqual(['persist']);
+    expect(await requestPersistence({})).toBe(false);
+  });
+});
