@@ -87,11 +87,18 @@ describe('account and workspace journeys', () => {
     await page.waitForURL(/\/verify-email$/);
     expect(await page.locator('.ui-toaster .ui-toast').count()).toBe(0);
 
+    // The link from the mail opens in another tab, as from a mail client.
     const link = await mailTo(user.email, /http\S+\/verify-email\?token=\S+/);
-    await page.goto(link.replace(/^https?:\/\/[^/]+/, server.url));
-    await page.getByTestId('verified').waitFor();
+    const mailTab = await context.newPage();
+    await mailTab.goto(link.replace(/^https?:\/\/[^/]+/, server.url));
+    await mailTab.getByTestId('verified').waitFor();
+    await mailTab.close();
 
-    await page.goto(`${server.url}/team/${teamId}/members`);
+    // Back in the first tab, through the app (no reload): what was typed is still there.
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.waitForURL(/\/home$/);
+    await page.getByRole('navigation').getByRole('link', { name: 'Members' }).click();
+    await expect.poll(() => page.getByLabel('Emails').inputValue()).toBe('guest.one@example.test');
     await page.getByLabel('Emails').fill('guest.one@example.test, guest.two@example.test');
     await page.getByLabel('Role', { exact: true }).selectOption('restricted-member');
     await page.getByRole('button', { name: 'Invite' }).click();

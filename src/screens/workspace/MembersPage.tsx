@@ -18,6 +18,12 @@ import { ASSIGNABLE_ROLES, RoleLabel, ROLE_LABELS } from './roles';
 import { useLoad, useTeamId } from './use-team';
 
 
+/**
+ * What was typed into the invite box, per workspace, for the life of the page: an answer such as
+ * "verify your email first" navigates away, and coming back must not lose the list.
+ */
+const inviteDrafts = new Map<number, string>();
+
 export default function MembersPage() {
   const { t, i18n } = useLingui();
   const teamId = useTeamId();
@@ -30,7 +36,12 @@ export default function MembersPage() {
     const ids = new Set(joined.map((m) => m.id));
     return [...joined, ...invited.filter((m) => !ids.has(m.id)).map((m) => ({ ...m, pivot: { ...m.pivot, verified: false } }))];
   }, [teamId]);
-  const [emails, setEmails] = useState('');
+  const [emails, setEmailsState] = useState(() => inviteDrafts.get(teamId) ?? '');
+  const setEmails = (value: string) => {
+    if (value) inviteDrafts.set(teamId, value);
+    else inviteDrafts.delete(teamId);
+    setEmailsState(value);
+  };
   const [role, setRole] = useState<string>('full-member');
   const [inviteError, setInviteError] = useState<string | null>(null);
 
