@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { Trans } from '@lingui/react/macro';
+import { Plural, Trans } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
 import { useWorkspaces } from '../../api/workspaces-cache';
 import { useSession } from '../../api/session';
@@ -51,7 +51,7 @@ export default function HomePage() {
                 {typeof workspace.member_count === 'number' && (
                   <>
                     {' · '}
-                    <Trans>{workspace.member_count} members</Trans>
+                    <Plural value={workspace.member_count} one="# member" other="# members" />
                   </>
                 )}
               </span>
