@@ -1,9 +1,9 @@
 import { createContext, useContext } from 'react';
 import type { PermissionName } from '../../schema/permissions';
-import type { BoardActions } from './data/actions';
-import type { BoardBackend } from './data/backend';
-import type { Attribute, Folder } from './data/live';
-import type { WorkspaceInfo } from './data/workspace-info';
+import type { BoardActions } from './store/actions';
+import type { BoardBackend } from './store/backend';
+import type { Attribute, Folder } from './store/live';
+import type { WorkspaceInfo } from './store/workspace-info';
 import type { BoardAccess } from './model/access';
 import type { FolderTree } from './model/tree';
 

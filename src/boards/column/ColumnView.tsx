@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { DRAG_THRESHOLD } from '../../../schema/constants';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Item } from '../data/live';
+import type { Item } from '../store/live';
 import { arrangeGroupsProblem, columnGroupProblem, moveIntoGroupProblem, valueForGroup } from '../model/groups';
 import { positionBetween, sortByPosition } from '../model/positions';
 import { groupItems, type Group } from '../model/query';

@@ -8,7 +8,7 @@ import { Modal } from '../../ui/Modal';
 import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Attribute, Folder } from '../data/live';
+import type { Attribute, Folder } from '../store/live';
 import { moveColumn, orderedColumns } from '../model/columns';
 import type { ShownView } from './FolderPane';
 import { useChangeView } from './use-change-view';

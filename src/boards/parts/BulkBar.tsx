@@ -5,7 +5,7 @@ import { Modal } from '../../ui/Modal';
 import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Attribute, Folder, Item } from '../data/live';
+import type { Attribute, Folder, Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueEditor } from './values';
 
 /**

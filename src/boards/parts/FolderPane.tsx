@@ -6,7 +6,7 @@ import { canSeeView, viewSettingsOf, type ViewSettings } from '../../../schema/v
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import { useAttributeValues, useItems, useViews, type Folder, type FolderView, type Item } from '../data/live';
+import { useAttributeValues, useItems, useViews, type Folder, type FolderView, type Item } from '../store/live';
 import { createItemProblem } from '../model/groups';
 import { sortByPosition } from '../model/positions';
 import { filterItems, searchItems, sortItems } from '../model/query';

@@ -9,7 +9,7 @@ import { PopupMenu } from '../../ui/PopupMenu';
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Folder } from '../data/live';
+import type { Folder } from '../store/live';
 import { planMove, sortByPosition } from '../model/positions';
 import { folderMoveProblem, visibleRows, type TreeNode } from '../model/tree';
 

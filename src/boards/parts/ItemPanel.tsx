@@ -6,7 +6,7 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { confirm } from '../../ui/confirm-store';
 import { useBoard } from '../BoardContext';
-import { useItemValues, useRecord, type Item } from '../data/live';
+import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 
 /**

@@ -5,7 +5,7 @@ import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Folder } from '../data/live';
+import type { Folder } from '../store/live';
 import { columnGroupProblem, arrangeGroupsProblem } from '../model/groups';
 import { AttributesDialog } from './AttributesDialog';
 import type { ShownView } from './FolderPane';

@@ -5,7 +5,7 @@ import { PopupMenu } from '../../ui/PopupMenu';
 import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Folder, FolderView } from '../data/live';
+import type { Folder, FolderView } from '../store/live';
 import { NameDialog } from './FolderTree';
 
 /** The folder's views as tabs, with add, rename, shared/personal/locked and delete. */

@@ -2,7 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { viewChangeProblem } from '../../../schema/views';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import type { Folder } from '../data/live';
+import type { Folder } from '../store/live';
 import type { ShownView } from './FolderPane';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { toast } from '../../ui/toast-store';
-import type { BoardActions } from '../data/actions';
+import type { BoardActions } from '../store/actions';
 
 /** True when the key press belongs to a text field (its own undo applies there). */
 export function isTyping(target: EventTarget | null): boolean {

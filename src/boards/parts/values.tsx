@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { checkValue, customIdText, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
 import { useBoard } from '../BoardContext';
-import type { Attribute, Item } from '../data/live';
+import type { Attribute, Item } from '../store/live';
 
 /**
  * How each attribute kind shows a value, and its inline editor. Editors commit with Enter (or on

@@ -1,4 +1,4 @@
-import type { Folder, Item } from '../data/live';
+import type { Folder, Item } from '../store/live';
 import type { ShownView } from './FolderPane';
 
 /** What the Table and Column views receive from the folder pane. */

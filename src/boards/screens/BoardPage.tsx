@@ -10,11 +10,11 @@ import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { BoardContext, type BoardState } from '../BoardContext';
-import { BoardActions } from '../data/actions';
-import { BoardBackendContext, type BoardBackend } from '../data/backend';
-import { useAttributes, useFolders, type Folder } from '../data/live';
-import { useBackendFor } from '../data/use-backend';
-import { useWorkspaceInfo } from '../data/workspace-info';
+import { BoardActions } from '../store/actions';
+import { BoardBackendContext, type BoardBackend } from '../store/backend';
+import { useAttributes, useFolders, type Folder } from '../store/live';
+import { useBackendFor } from '../store/use-backend';
+import { useWorkspaceInfo } from '../store/workspace-info';
 import { boardAccess } from '../model/access';
 import { sortByPosition } from '../model/positions';
 import { buildFolderTree } from '../model/tree';
@@ -92,6 +92,10 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
       if (local) {
         // Warm open: show this device's copy at once and catch up with the server behind it.
         if (live) setState({ status: 'ready', teamId });
+        // After the first rows are on screen: a full index load writes in one big transaction,
+        // and reads queued behind it would wait.
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        if (!live) return;
         backend.openBoard(teamId, rootId).catch((err) => {
           const status = (err as { status?: number }).status;
           if (status === 401 || status === 403) {

@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
-import type { BoardBackend } from '../data/backend';
+import type { BoardBackend } from '../store/backend';
 import { chainTo } from '../model/access';
 import { WithBackend } from './with-backend';
 import { useBoardMeta } from './use-board-meta';

@@ -5,7 +5,7 @@ import { pathFor } from '../../../schema/routes';
 import { useTeamId } from '../../screens/workspace/use-team';
 import { Page } from '../../screens/Page';
 import { Button } from '../../ui/Button';
-import { createBoard } from '../data/actions';
+import { createBoard } from '../store/actions';
 import { WithBackend } from './with-backend';
 import '../boards.css';
 

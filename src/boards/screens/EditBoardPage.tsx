@@ -11,7 +11,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
-import type { BoardBackend } from '../data/backend';
+import type { BoardBackend } from '../store/backend';
 import { WithBackend } from './with-backend';
 import { useBoardMeta } from './use-board-meta';
 import '../boards.css';

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useParams } from '@tanstack/react-router';
-import type { BoardBackend } from '../data/backend';
-import { useFolders, type Folder } from '../data/live';
-import { useWorkspaceInfo } from '../data/workspace-info';
+import type { BoardBackend } from '../store/backend';
+import { useFolders, type Folder } from '../store/live';
+import { useWorkspaceInfo } from '../store/workspace-info';
 import { boardAccess } from '../model/access';
 
 /** The board of a /team/{teamId}/boards/{boardId}/… screen, its folders and the viewer's rights. */

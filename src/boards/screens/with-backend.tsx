@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useSession } from '../../api/session';
 import { Spinner } from '../../ui/Spinner';
-import { BoardBackendContext, type BoardBackend } from '../data/backend';
-import { useBackendFor } from '../data/use-backend';
+import { BoardBackendContext, type BoardBackend } from '../store/backend';
+import { useBackendFor } from '../store/use-backend';
 
 /** Gives board screens outside a board page (create, edit, permissions) the signed-in user's backend. */
 export function WithBackend({ children }: { children: (backend: BoardBackend) => ReactNode }) {

@@ -2,9 +2,9 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useBoard } from '../BoardContext';
-import type { Attribute, Item } from '../data/live';
-import { useItemValues } from '../data/live';
-import { ValueError } from '../data/actions';
+import type { Attribute, Item } from '../store/live';
+import { useItemValues } from '../store/live';
+import { ValueError } from '../store/actions';
 import { clampWidth, columnWidth, moveColumn, orderedColumns } from '../model/columns';
 import { nextCell, type Cell } from '../model/grid-keys';
 import { groupItems, type Group } from '../model/query';

@@ -1,0 +1,49 @@
+import { createContext, useContext } from 'react';
+import type { CairnDexie } from '../../../sync-worker/db';
+import type { SyncRecord } from '../../../sync-worker/types';
+
+/**
+ * What the board screens need from the sync engine, and nothing more. Screens read only through
+ * `db` (the read-only Dexie handle, with useLiveQuery) and write only through these commands,
+ * which the engine applies locally at once and syncs (DESIGN.md §1).
+ *
+ * Implementations: `worker-backend.ts` (the SharedWorker through the Comlink client, once it is
+ * available) and `tab-backend.ts` (the same engine running in the tab; see docs/boards.md).
+ */
+export interface BoardBackend {
+  /** The signed-in user; null for an anonymous visitor of a public board (read-only). */
+  userId: number | null;
+  db: CairnDexie;
+  /** Loads a board's records into the local database and follows its live changes. */
+  openBoard(teamId: number, boardId: string): Promise<void>;
+  /**
+   * The workspace a board belongs to (the board route carries only the board id). `hint` is the
+   * `team` query of a shared public link, used for anonymous visitors (docs/boards.md).
+   */
+  findBoardTeam(boardId: string, hint?: number | null): Promise<number | null>;
+  save(collection: string, record: SyncRecord, options?: { teamId?: number; transaction?: string | null }): Promise<SyncRecord | null>;
+  /** Items, folders and attributes go to trash on the server; others are removed. */
+  remove(collection: string, id: string, options?: { teamId?: number }): Promise<void>;
+  /** Brings a trashed record back (online only). */
+  restore(teamId: number, collection: string, id: string): Promise<void>;
+  /** Deletes a trashed record for good (online only). */
+  purge(teamId: number, collection: string, id: string): Promise<void>;
+  /** The trash of a board, straight from the server (online only). */
+  trash(teamId: number, boardId: string): Promise<{ collection: string; id: string; record: SyncRecord }[]>;
+  /** Sets a board's members (PUT /api/users). */
+  setBoardMembers(boardId: string, userIds: number[]): Promise<void>;
+  /** Told about conflicts (409) and refused writes, for the toasts. Returns an unsubscribe. */
+  onProblem(listener: (problem: BackendProblem) => void): () => void;
+}
+
+export type BackendProblem =
+  | { kind: 'conflict'; collection: string; id: string }
+  | { kind: 'rejected'; collection: string; id: string; status: number; message: string };
+
+export const BoardBackendContext = createContext<BoardBackend | null>(null);
+
+export function useBoardBackend(): BoardBackend {
+  const backend = useContext(BoardBackendContext);
+  if (!backend) throw new Error('Board screens need a BoardBackendContext provider.');
+  return backend;
+}

@@ -1,0 +1,33 @@
+import { useEffect, useState } from 'react';
+import type { BoardBackend } from './backend';
+import { createTabBackend } from './tab-backend';
+
+/** One backend per signed-in user (or the anonymous visitor), shared by every board screen. */
+const backends = new Map<string, Promise<BoardBackend>>();
+
+export function backendFor(userId: number | null): Promise<BoardBackend> {
+  const key = String(userId ?? 'guest');
+  let found = backends.get(key);
+  if (!found) {
+    found = createTabBackend(userId);
+    found.catch(() => backends.delete(key));
+    backends.set(key, found);
+  }
+  return found;
+}
+
+export function useBackendFor(userId: number | null, enabled: boolean): { backend: BoardBackend | null; error: unknown } {
+  const [state, setState] = useState<{ backend: BoardBackend | null; error: unknown }>({ backend: null, error: null });
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    backendFor(userId).then(
+      (backend) => live && setState({ backend, error: null }),
+      (error) => live && setState({ backend: null, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [userId, enabled]);
+  return state;
+}

@@ -1,0 +1,53 @@
+import { useEffect, useState } from 'react';
+import type { PermissionEntries, RoleOrGuest } from '../../../schema/permissions';
+import { api } from '../../api/client';
+import { Workspaces, type Member } from '../../api/endpoints';
+import { store } from '../../storage/local-store';
+import type { Viewer, Workspace } from '../model/access';
+
+/**
+ * What the client needs of the workspace to answer permission questions and fill member pickers:
+ * the viewer's role, the workspace's own entries and its members. Remembered locally so a board
+ * opened offline still greys out the right actions.
+ */
+export interface WorkspaceInfo {
+  workspace: Workspace;
+  viewer: Viewer;
+  members: Member[];
+}
+
+const key = (teamId: number, userId: number | null) => `boards.workspace.${teamId}.${userId ?? 'guest'}`;
+
+async function load(teamId: number, userId: number | null): Promise<WorkspaceInfo> {
+  if (userId === null) return { workspace: { id: teamId, owner_id: null, permissions: {} }, viewer: { id: null, role: 'guest' }, members: [] };
+  const team = await Workspaces.get(teamId).catch(() => null);
+  if (!team) return { workspace: { id: teamId, owner_id: null, permissions: {} }, viewer: { id: userId, role: 'guest' }, members: [] };
+  const [permissions, members] = await Promise.all([
+    api.get<{ data: { permissions: PermissionEntries } }>(`/api/${teamId}/permissions`).then((r) => r.data.permissions ?? {}).catch(() => ({}) as PermissionEntries),
+    Workspaces.members(teamId).catch(() => [] as Member[]),
+  ]);
+  const role = (team.owner_id === userId ? 'owner' : (team.user_role ?? 'guest')) as RoleOrGuest;
+  return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role }, members };
+}
+
+export function useWorkspaceInfo(teamId: number | null, userId: number | null): WorkspaceInfo | null {
+  const [info, setInfo] = useState<WorkspaceInfo | null>(() => (teamId === null ? null : store.get<WorkspaceInfo | null>(key(teamId, userId), null)));
+  useEffect(() => {
+    if (teamId === null) return;
+    let live = true;
+    setInfo(store.get<WorkspaceInfo | null>(key(teamId, userId), null));
+    load(teamId, userId)
+      .then((loaded) => {
+        if (!live) return;
+        // Offline the calls fail: keep the remembered copy rather than a guest's view.
+        if (loaded.viewer.role === 'guest' && userId !== null && store.get(key(teamId, userId), null)) return;
+        store.set(key(teamId, userId), loaded);
+        setInfo(loaded);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [teamId, userId]);
+  return info;
+}
