@@ -6,6 +6,8 @@
 import { nanoid } from 'nanoid';
 import { SyncRuntime } from './api';
 import { systemClock } from './clock';
+import { createWorkerRealtime } from './realtime/worker';
+import { attachRealtime } from './worker-realtime';
 
 export function createBrowserRuntime(scope: WorkerGlobalScope = self as unknown as WorkerGlobalScope): SyncRuntime {
   const runtime = new SyncRuntime({
@@ -21,6 +23,7 @@ export function createBrowserRuntime(scope: WorkerGlobalScope = self as unknown 
   scope.addEventListener('online', () => void runtime.reportOnline(true));
   scope.addEventListener('offline', () => void runtime.reportOnline(false));
   void requestPersistence(scope.navigator);
+  attachRealtime(runtime, createWorkerRealtime);
   // The last signed-in user's session comes back without a new sign-in (calls wait for it).
   void runtime.resume().catch(() => false);
   return runtime;

@@ -1,0 +1,72 @@
+import 'fake-indexeddb/auto';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nanoid } from 'nanoid';
+import Pusher from 'pusher-js';
+import { createTestServer, api, type TestServer } from '../helpers/test-server';
+import { createUserWithToken } from '../helpers/users';
+import { SyncRuntime } from '../../sync-worker/api';
+import { systemClock } from '../../sync-worker/clock';
+import { createRealtime, type PusherConstructor } from '../../sync-worker/realtime';
+import { attachRealtime } from '../../sync-worker/worker-realtime';
+
+/** The worker's realtime wiring: a save in one worker reaches another worker's records live. */
+
+function waitFor(check: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  return new Promise((resolve, reject) => {
+    const tick = async () => {
+      if (await check()) return resolve();
+      if (Date.now() > deadline) return reject(new Error('timed out'));
+      setTimeout(tick, 20);
+    };
+    void tick();
+  });
+}
+
+describe('attachRealtime', () => {
+  let server: TestServer;
+  let url: string;
+  beforeAll(async () => {
+    server = await createTestServer({ realtime: true });
+    url = await server.listen();
+  });
+  afterAll(() => server.close());
+
+  it('follows the open board: another worker’s save arrives without polling', async () => {
+    const owner = await createUserWithToken(server.ctx);
+    const member = await createUserWithToken(server.ctx);
+    const team = await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Live' } });
+    const teamId = team.json().data.id as number;
+    await server.ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: member.user.id, role: 'admin', verified_at: new Date(), invited_by: owner.user.id, created_at: new Date() }).execute();
+    const boardId = nanoid();
+    await api(server.app, 'PUT', `/api/${teamId}/folders/${boardId}`, { token: owner.token, body: { id: boardId, board_id: boardId, parent_id: null, name: 'B', row_version: 1 } });
+
+    const runtime = () =>
+      new SyncRuntime({ baseUrl: url, fetch: (i, init) => fetch(i, init), clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb: { indexedDB: new IDBFactory(), IDBKeyRange } });
+    const a = runtime();
+    const b = runtime();
+    const detach = [a, b].map((r) =>
+      // The test server was configured with port 0, so its app-vars cannot name the port it got.
+      attachRealtime(r, (opts) =>
+        createRealtime({ ...opts, appVars: { broadcasting: { ...opts.appVars.broadcasting, port: Number(new URL(url).port) } }, Pusher: Pusher as unknown as PusherConstructor, authBatchMs: 10, origin: null }),
+      ),
+    );
+    await a.signIn(owner.tokens, owner.user.id);
+    await b.signIn(member.tokens, member.user.id);
+    await b.openBoard(teamId, boardId);
+    await a.openBoard(teamId, boardId);
+    // Give B's subscription a moment to be authorised.
+    await new Promise((r) => setTimeout(r, 500));
+
+    const id = nanoid();
+    await a.save('item', { id, board_id: boardId, folder_id: boardId, name: 'live', row_version: 0 }, { teamId });
+    await a.flush();
+    const bDb = b.current()!.db;
+    await waitFor(async () => !!(await bDb.relaxed.records.get(['item', id])));
+    expect(await bDb.relaxed.records.get(['item', id])).toMatchObject({ name: 'live', row_version: 1 });
+    for (const off of detach) off();
+    await a.signOut();
+    await b.signOut();
+  });
+});
