@@ -21,7 +21,7 @@ import { addMember, createClient, createWorld, type Client, type World } from '.
  * REPLAY_SEEDS=n runs more seeds; REPLAY_SEED=s runs one (the failing seed is printed).
  */
 
-const SEEDS = process.env.REPLAY_SEED ? [Number(process.env.REPLAY_SEED)] : Array.from({ length: Number(process.env.REPLAY_SEEDS ?? 20) }, (_, i) => 1000 + i * 7919);
+const SEEDS = process.env.REPLAY_SEED ? [Number(process.env.REPLAY_SEED)] : Array.from({ length: Number(process.env.REPLAY_SEEDS ?? 12) }, (_, i) => 1000 + i * 7919);
 const OPS_PER_DEVICE = 18;
 const FAULTY_ROUNDS = 6;
 
