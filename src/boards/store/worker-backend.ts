@@ -1,0 +1,73 @@
+import { collectionByName } from '../../../schema/collections';
+import { toastMessageFor, type ApiErrorBody } from '../../../schema/api-error';
+import { connectSyncWorker, openReadonlyDb, type SyncConnection, type SyncRecord } from '../../../sync-worker/client';
+import type { BoardBackend } from './backend';
+
+/**
+ * The board backend over the sync worker's Comlink API (DESIGN.md §1: one writer per browser).
+ * Not switched on yet (store/use-backend.ts still creates the tab backend): it needs the app shell
+ * to sign the worker in (`api.signIn(token, userId)`) at login, which is the shell's job. Once that
+ * lands, `backendFor` returns this and the tab backend can go. Written against the API as it is;
+ * the e2e suites in e2e/boards-*.test.ts are what should prove it when it is switched on.
+ */
+class WorkerCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+  ) {
+    super(toastMessageFor(status, body));
+  }
+}
+
+export function createWorkerBackend(userId: number | null, connection: SyncConnection = connectSyncWorker()): BoardBackend {
+  const { api } = connection;
+  const db = openReadonlyDb(userId ?? 'guest');
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const answer = await api.request(method, path, body);
+    if (!answer.ok) throw new WorkerCallError(answer.status, answer.body as ApiErrorBody);
+    return answer.body as T;
+  };
+  const route = (collection: string) => collectionByName(collection)?.route ?? collection;
+  return {
+    userId,
+    db,
+    openBoard: (teamId, boardId) => api.openBoard(teamId, boardId),
+    async findBoardTeam(boardId, hint) {
+      const local = await db.records.get(['folder', boardId]);
+      if (local && typeof local.team_id === 'number') return local.team_id;
+      if (userId === null) return hint ?? null;
+      const mine = await call<{ data: { id: number }[] }>('get', '/api/me/workspaces');
+      for (const team of mine.data ?? []) {
+        const folders = await call<{ data: SyncRecord[] }>('get', `/api/${team.id}/folders`).catch(() => ({ data: [] as SyncRecord[] }));
+        if (folders.data.some((f) => f.id === boardId)) return team.id;
+      }
+      return null;
+    },
+    save: (collection, record, options) => api.save(collection, record, options),
+    remove: (collection, id, options) => api.delete(collection, id, options),
+    async restore(teamId, collection, id) {
+      await call('post', `/api/${teamId}/${route(collection)}/${encodeURIComponent(id)}/restore`);
+    },
+    async purge(teamId, collection, id) {
+      await call('delete', `/api/${teamId}/${route(collection)}/${encodeURIComponent(id)}?permanent=1`);
+    },
+    async trash(teamId, boardId) {
+      return (await call<{ data: { collection: string; id: string; record: SyncRecord }[] }>('get', `/api/${teamId}/trash?board_id=${encodeURIComponent(boardId)}`)).data ?? [];
+    },
+    async setBoardMembers(boardId, userIds) {
+      await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
+    },
+    onProblem(listener) {
+      const off = connection.subscribe((event, payload) => {
+        if (event === 'conflict') {
+          const p = payload as { collection: string; id: string };
+          listener({ kind: 'conflict', collection: p.collection, id: p.id });
+        } else if (event === 'rejected') {
+          const p = payload as { collection: string; id: string; status: number; message: string };
+          listener({ kind: 'rejected', collection: p.collection, id: p.id, status: p.status, message: p.message });
+        }
+      });
+      return () => void off.then((unsubscribe) => unsubscribe());
+    },
+  };
+}
