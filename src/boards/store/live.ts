@@ -81,3 +81,27 @@ export function useAttributeValues(attributeIds: readonly string[]): Map<string,
     return map;
   }, [db, key]);
 }
+
+/**
+ * The values of the items on screen, by item then attribute, read with one query per window (not
+ * one per row), so scrolling costs one IndexedDB read per frame of new rows. Rows scrolled back
+ * into view show their last known values at once.
+ */
+export function useWindowValues(itemIds: readonly string[]): (itemId: string) => Map<string, unknown> {
+  const { db } = useBoardBackend();
+  const key = itemIds.join('|');
+  const live = useLiveQuery(async () => {
+    const byItem = new Map<string, Map<string, unknown>>();
+    if (!key) return byItem;
+    const ids = key.split('|');
+    for (const id of ids) byItem.set(id, new Map());
+    const rows = (await db.records
+      .where('[collection+item_id]')
+      .anyOf(ids.map((id) => ['value', id]))
+      .toArray()) as unknown as Value[];
+    for (const row of rows) byItem.get(row.item_id)?.set(row.attribute_id, row.value);
+    for (const [id, map] of byItem) rowCache.set(id, map);
+    return byItem;
+  }, [db, key]);
+  return (itemId) => live?.get(itemId) ?? rowCache.get(itemId) ?? EMPTY;
+}

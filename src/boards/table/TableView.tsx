@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useBoard } from '../BoardContext';
 import type { Attribute, Item } from '../store/live';
-import { useItemValues } from '../store/live';
+import { useWindowValues } from '../store/live';
 import { ValueError } from '../store/actions';
 import { clampWidth, columnWidth, moveColumn, orderedColumns } from '../model/columns';
 import { nextCell, type Cell } from '../model/grid-keys';
@@ -163,6 +163,8 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
     void change({ sort: current?.attribute_id === id && current.direction === 'desc' ? [] : [{ attribute_id: id, direction }] });
   };
 
+  const virtualRows = rowVirtualizer.getVirtualItems();
+  const valuesOf = useWindowValues(virtualRows.map((vr) => rows[vr.index]).flatMap((r) => (r?.kind === 'item' ? [r.item.id] : [])));
   const totalWidth = SELECT_WIDTH + colVirtualizer.getTotalSize();
   const virtualCols = colVirtualizer.getVirtualItems();
   const allSelected = items.length > 0 && items.every((i) => selected.has(i.id));
@@ -214,7 +216,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
               );
             })}
           </div>
-          {rowVirtualizer.getVirtualItems().map((vr) => {
+          {virtualRows.map((vr) => {
             const row = rows[vr.index]!;
             const top = HEADER_HEIGHT + vr.start;
             if (row.kind === 'group') {
@@ -249,6 +251,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
               <ItemRow
                 key={row.item.id}
                 item={row.item}
+                values={valuesOf(row.item.id)}
                 rowIndex={vr.index}
                 top={top}
                 width={totalWidth}
@@ -314,6 +317,7 @@ function useOrdinals(columns: Attribute[]): Map<string, number> | null {
 
 interface ItemRowProps {
   item: Item;
+  values: Map<string, unknown>;
   rowIndex: number;
   top: number;
   width: number;
@@ -330,11 +334,10 @@ interface ItemRowProps {
   onCancel(): void;
 }
 
-/** One item's row; reads its own values, so an edit re-renders only this row. */
-const ItemRow = memo(function ItemRow({ item, rowIndex, top, width, columns, virtualCols, active, editingCol, selected, ordinal, editable, onToggle, onActivate, onCommit, onCancel }: ItemRowProps) {
+/** One item's row (its values come from the window's one query). */
+const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, columns, virtualCols, active, editingCol, selected, ordinal, editable, onToggle, onActivate, onCommit, onCancel }: ItemRowProps) {
   const { t } = useLingui();
   const board = useBoard();
-  const values = useItemValues(item.id);
   return (
     <div role="row" aria-rowindex={rowIndex + 2} aria-selected={selected} className={`table-row${selected ? ' is-selected' : ''}`} style={{ top, height: ROW_HEIGHT, width }} data-item-id={item.id}>
       <div id={`cell-${rowIndex}-0`} role="gridcell" className={`table-cell table-select${active === 0 ? ' is-active' : ''}`} style={{ width: SELECT_WIDTH }} onClick={() => onActivate(0, false)}>
