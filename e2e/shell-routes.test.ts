@@ -33,11 +33,9 @@ describe('every route resolves to its screen (signed in)', () => {
     context = await browser.newContext();
     page = await context.newPage();
     await loginThroughUi(page, server.url);
-    const teams = await page.evaluate(async () => {
-      const token = await fetch('/api/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).then((r) => r.json());
-      return fetch('/api/me/workspaces', { headers: { authorization: `Bearer ${token.access_token}` } }).then((r) => r.json());
-    });
-    SAMPLE.teamId = teams.data[0].id;
+    // The demo workspace's id, from its link in the sidebar.
+    const href = await page.getByRole('navigation').getByRole('link', { name: 'Demo workspace' }).getAttribute('href');
+    SAMPLE.teamId = Number(/\/team\/(\d+)$/.exec(href ?? '')![1]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -97,6 +95,20 @@ describe('every route resolves to its screen (signed in)', () => {
     await page.goto(server.url + '/nowhere');
     await page.getByTestId('not-found').waitFor();
     await expectAccessible(page, 'not-found');
+  });
+
+  it('follows a dark system theme and stays accessible in it', async () => {
+    const dark = await browser.newContext({ colorScheme: 'dark' });
+    const darkPage = await dark.newPage();
+    await loginThroughUi(darkPage, server.url);
+    expect(await darkPage.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
+    for (const name of ['home', 'team.members', 'profile']) {
+      await darkPage.goto(server.url + pathFor(name, SAMPLE));
+      await screenRoute(darkPage);
+      await darkPage.waitForLoadState('networkidle');
+      await expectAccessible(darkPage, `${name} (dark)`);
+    }
+    await dark.close();
   });
 });
 
