@@ -4,6 +4,7 @@ import { pathFor } from '../../schema/routes';
 import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
 import { LogoutButton } from './LogoutButton';
+import { BoardsNav } from '../boards/BoardsNav';
 import { StorageKeys } from '../storage/local-store';
 import { useStored } from '../storage/use-stored';
 
@@ -35,6 +36,7 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
             <Link to={pathFor('team.boards', { teamId: workspace.id })} activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
               {workspace.name}
             </Link>
+            <BoardsNav teamId={workspace.id} />
             <ul className="shell-subnav">
               <li>
                 <Link to={pathFor('team.members', { teamId: workspace.id })} activeProps={{ 'aria-current': 'page' }}>

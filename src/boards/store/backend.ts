@@ -30,6 +30,8 @@ export interface BoardBackend {
   purge(teamId: number, collection: string, id: string): Promise<void>;
   /** The trash of a board, straight from the server (online only). */
   trash(teamId: number, boardId: string): Promise<{ collection: string; id: string; record: SyncRecord }[]>;
+  /** The boards of a workspace the user may see, from the server (online). */
+  listBoards(teamId: number): Promise<SyncRecord[]>;
   /** Sets a board's members (PUT /api/users). */
   setBoardMembers(boardId: string, userIds: number[]): Promise<void>;
   /** Told about conflicts (409) and refused writes, for the toasts. Returns an unsubscribe. */

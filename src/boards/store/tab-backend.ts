@@ -150,6 +150,10 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
       const answer = await call<{ data: { collection: string; id: string; record: SyncRecord }[] }>('get', `/api/${teamId}/trash?board_id=${encodeURIComponent(boardId)}`);
       return answer.data ?? [];
     },
+    async listBoards(teamId) {
+      const answer = await call<{ data: SyncRecord[] }>('get', `/api/${teamId}/folders`);
+      return (answer.data ?? []).filter((f) => f.parent_id === null && !f.deleted_at);
+    },
     async setBoardMembers(boardId, userIds) {
       await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
       const teamId = (await readDb.records.get(['folder', boardId]))?.team_id;

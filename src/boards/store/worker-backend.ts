@@ -54,6 +54,10 @@ export function createWorkerBackend(userId: number | null, connection: SyncConne
     async trash(teamId, boardId) {
       return (await call<{ data: { collection: string; id: string; record: SyncRecord }[] }>('get', `/api/${teamId}/trash?board_id=${encodeURIComponent(boardId)}`)).data ?? [];
     },
+    async listBoards(teamId) {
+      const answer = await call<{ data: SyncRecord[] }>('get', `/api/${teamId}/folders`);
+      return (answer.data ?? []).filter((f) => f.parent_id === null && !f.deleted_at);
+    },
     async setBoardMembers(boardId, userIds) {
       await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
     },
