@@ -30,7 +30,7 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await expectText(page.getByRole('alert'), 'enter the board name');
     boardId = await createBoardInUi(page, world, 'Roadmap');
     await expectText(page.locator('.folder-title'), 'Roadmap');
-    await page.getByTestId(`boards-nav-${world.teamId}`).getByRole('link', { name: 'Roadmap' }).waitFor();
+    await page.getByTestId(`boards-nav-${world.teamId}`).getByRole('link', { name: 'Roadmap', exact: true }).waitFor();
 
     await page.getByTestId('add-row').click();
     await rowByName(page, 'New item').waitFor();
@@ -143,7 +143,7 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await page.getByRole('menuitem', { name: 'Hide folder' }).click();
     await expectText(page.locator('.folder-row', { hasText: 'Week 1' }), 'hidden');
 
-    await page.getByTestId('folder-tree').getByRole('link', { name: 'Roadmap' }).click();
+    await page.getByTestId('folder-tree').getByRole('link', { name: 'Roadmap', exact: true }).click();
     await rowByName(page, 'Write the plan').locator('input[type=checkbox]').check();
     await page.getByTestId('bulk-bar').getByRole('button', { name: 'Move' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Week 1' }).click();
