@@ -16,6 +16,11 @@ export interface DatabaseHandle {
 export async function openDatabase(opts: { databaseUrl: string | null; dataDir?: string; pglite?: PGlite }): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
+    // An idle connection the server closes (restart, failover, a dropped test database) emits
+    // 'error' on the pool; unhandled, that would crash the process. The pool replaces the client.
+    pool.on('error', (error) => {
+      if ((error as { code?: string }).code !== '57P01') console.error('database pool error:', error.message);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
   }

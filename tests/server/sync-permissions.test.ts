@@ -71,9 +71,9 @@ describe('sync: permissions', () => {
 
   it('needs MANAGE_PERMISSIONS to create a folder carrying permission entries', async () => {
     const entries = { permissions: { 'MANAGE_ATTRIBUTES:role:restricted-member': 'allow' } };
-    expect((await put('folders', { id: 'f' + b.id.slice(1), board_id: b.id, parent_id: b.id, name: 'F', row_version: 1, ...entries }, t.full.token)).statusCode).toBe(403);
-    expect((await put('folders', { id: 'g' + b.id.slice(1), board_id: b.id, parent_id: b.id, name: 'G', row_version: 1 }, t.full.token)).statusCode).toBe(200);
-    expect((await put('folders', { id: 'h' + b.id.slice(1), board_id: b.id, parent_id: b.id, name: 'H', row_version: 1, ...entries }, t.admin.token)).statusCode).toBe(200);
+    expect((await put('folders', { id: b.id.slice(0, 12) + '-f', board_id: b.id, parent_id: b.id, name: 'F', row_version: 1, ...entries }, t.full.token)).statusCode).toBe(403);
+    expect((await put('folders', { id: b.id.slice(0, 12) + '-g', board_id: b.id, parent_id: b.id, name: 'G', row_version: 1 }, t.full.token)).statusCode).toBe(200);
+    expect((await put('folders', { id: b.id.slice(0, 12) + '-h', board_id: b.id, parent_id: b.id, name: 'H', row_version: 1, ...entries }, t.admin.token)).statusCode).toBe(200);
   });
 
   it('keeps server-owned fields: created_by cannot be forged', async () => {
