@@ -73,6 +73,8 @@ export class HttpClient {
   private tokenReceivedAt = 0;
   private password: string | null = null;
   private refreshing: Promise<void> | null = null;
+  /** The realtime socket of this client, sent as X-Socket-Id so the server leaves it out of its echo. */
+  private socketIdOf: (() => string | null) | null = null;
 
   constructor(private readonly opts: HttpClientOptions) {}
 
@@ -94,6 +96,10 @@ export class HttpClient {
     this.tokenReceivedAt = receivedAt;
   }
 
+  useSocketId(getter: (() => string | null) | null): void {
+    this.socketIdOf = getter;
+  }
+
   setPassword(password: string | null): void {
     this.password = password;
   }
@@ -108,6 +114,8 @@ export class HttpClient {
     };
     if (this.token) headers.Authorization = `Bearer ${this.token.access_token}`;
     if (this.password) headers['X-Authorization-Password'] = this.password;
+    const socketId = this.socketIdOf?.();
+    if (socketId) headers['X-Socket-Id'] = socketId;
     if (options.body !== undefined) headers['content-type'] = 'application/json';
 
     const controller = new AbortController();

@@ -15,6 +15,7 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
   let current: { session: Session; realtime: Realtime | null; board: { teamId: number; boardId: string } | null } | null = null;
 
   const stop = () => {
+    current?.session.http.useSocketId(null);
     current?.realtime?.stop();
     current = null;
   };
@@ -43,6 +44,8 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
         else engine.connection.realtimeDropped();
       },
     });
+    const realtime = entry.realtime;
+    session.http.useSocketId(() => realtime.socketId());
     void entry.realtime.subscribeUser(session.userId).catch(() => undefined);
     if (engine.openBoardRef) follow(engine.openBoardRef);
   };

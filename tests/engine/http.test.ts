@@ -48,6 +48,18 @@ describe('HttpClient against the server', () => {
     return { http, seen, tokens, w: fetchImpl };
   }
 
+  it('names its realtime socket in X-Socket-Id once it has one, so the server leaves the writer out of the echo', async () => {
+    const signed = await createUserWithToken(world.server.ctx);
+    const { http, w } = httpFor(new ManualClock(Date.parse(signed.tokens.created_at)));
+    http.setToken(signed.tokens);
+    let socket: string | null = null;
+    http.useSocketId(() => socket);
+    await http.request('get', '/api/app-vars');
+    socket = '1234.5678';
+    await http.request('get', '/api/app-vars');
+    expect(w.calls.map((c) => c.headers['x-socket-id'])).toEqual([undefined, '1234.5678']);
+  });
+
   it('refreshes the token before a request when it is due, then uses the new one', async () => {
     const signed = await createUserWithToken(world.server.ctx);
     const clock = new ManualClock(Date.parse(signed.tokens.created_at) + signed.tokens.expires_in * 1000 - 4_000);

@@ -66,6 +66,8 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
   window.addEventListener('offline', () => sync.connection.browserOffline());
 
   let realtime: Realtime | null = null;
+  // Writes name this tab's realtime socket so the server does not echo them back to it.
+  http.useSocketId(() => realtime?.socketId() ?? null);
   const startRealtime = async () => {
     if (realtime || userId === null) return; // guests cannot subscribe to channels (workspace.md §6)
     const vars = (appVars.get() as { broadcasting?: BroadcastingVars }).broadcasting ?? ((await appVars.load()) as { broadcasting?: BroadcastingVars }).broadcasting;
