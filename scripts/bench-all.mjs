@@ -1,0 +1,25 @@
+// `npm run bench`: every benchmark in bench/, one after another (they share 2 cores), each printing
+// its figures against DESIGN.md §8. Benchmarks never fail the run; a crash is reported and skipped.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { root, run, ensureNodeModules, ensureChromium } from './setup-lib.mjs';
+
+ensureNodeModules();
+const chromium = ensureChromium();
+run('npx vite build --logLevel warn');
+
+const benches = [
+  ['server-saves.ts'],
+  ['sync-engine.ts'],
+  ['realtime-fanout.ts'],
+  ...(chromium ? [['sync-chromium.ts'], ['app-shell.ts'], ['board-open.ts']] : []),
+];
+for (const [file, ...args] of benches) {
+  console.log(`\n=== bench/${file} ===`);
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'bench', file), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...(chromium ? { CHROMIUM_PATH: chromium } : {}) },
+  });
+  if (r.status !== 0) console.log(`(bench/${file} exited with ${r.status}; figures above may be partial)`);
+}
