@@ -1,6 +1,7 @@
-import { useCallback, useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { showApiError } from '../api/handle-error';
 import { runOnline } from '../connectivity/OnlineOnly';
+import { inlineErrorOf } from './auth/form-errors';
 
 /** A labelled input; the label is always visible (no placeholder-only fields). */
 export function Field({ label, hint, ...input }: { label: ReactNode; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
@@ -42,6 +43,33 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<u
     [action, busy],
   );
   return [run, busy] as const;
+}
+
+/**
+ * A form's submit: runs `action` through useAction, shows a 422 answer next to the form (cleared on
+ * each submit) and leaves every other failure to the shell. `onError` may claim an error first.
+ */
+export function useFormAction(action: () => Promise<unknown>, opts: { onError?: (error: unknown) => boolean } = {}) {
+  const [error, setError] = useState<string | null>(null);
+  const [run, busy] = useAction(
+    async () => {
+      setError(null);
+      await action();
+    },
+    {
+      onError: (err) => {
+        if (opts.onError?.(err)) return true;
+        const inline = inlineErrorOf(err);
+        setError(inline);
+        return Boolean(inline);
+      },
+    },
+  );
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void run();
+  };
+  return { onSubmit, busy, error, setError };
 }
 
 export function SubmitButton({ busy, children }: { busy?: boolean; children: ReactNode }) {

@@ -1,36 +1,20 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
 import { Accounts } from '../../api/endpoints';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useFormAction } from '../forms';
 import { AuthFrame, FormError } from './AuthFrame';
-import { inlineErrorOf } from './form-errors';
 
 /** Asks for a reset link by mail. */
 export default function PasswordResetPage() {
   const { t } = useLingui();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [submit, busy] = useAction(
-    async () => {
-      setError(null);
-      await Accounts.forgotPassword(email);
-      setSent(true);
-    },
-    {
-      onError: (err) => {
-        const inline = inlineErrorOf(err);
-        setError(inline);
-        return Boolean(inline);
-      },
-    },
-  );
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit();
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    await Accounts.forgotPassword(email);
+    setSent(true);
+  });
   return (
     <AuthFrame>
       {sent ? (

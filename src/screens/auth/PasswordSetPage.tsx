@@ -1,13 +1,12 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate, useParams } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
 import { PASSWORD_MIN_LENGTH } from '../../../schema/constants';
 import { Accounts } from '../../api/endpoints';
 import { toast } from '../../ui/toast-store';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useFormAction } from '../forms';
 import { AuthFrame, FormError } from './AuthFrame';
-import { inlineErrorOf } from './form-errors';
 
 /** Sets a new password from the mailed link /password/reset/{token}/{email}. */
 export default function PasswordSetPage() {
@@ -15,26 +14,11 @@ export default function PasswordSetPage() {
   const navigate = useNavigate();
   const params = useParams({ strict: false }) as { token?: string; email?: string };
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [submit, busy] = useAction(
-    async () => {
-      setError(null);
-      await Accounts.resetPassword({ token: params.token ?? '', email: params.email ?? '', password });
-      toast.show(t`Your password has been reset. Please log in.`, { kind: 'success' });
-      await navigate({ href: pathFor('login') });
-    },
-    {
-      onError: (err) => {
-        const inline = inlineErrorOf(err);
-        setError(inline);
-        return Boolean(inline);
-      },
-    },
-  );
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit();
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    await Accounts.resetPassword({ token: params.token ?? '', email: params.email ?? '', password });
+    toast.show(t`Your password has been reset. Please log in.`, { kind: 'success' });
+    await navigate({ href: pathFor('login') });
+  });
   return (
     <AuthFrame>
       <form onSubmit={onSubmit} className="form" noValidate>

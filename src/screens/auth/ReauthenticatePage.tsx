@@ -1,12 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Accounts } from '../../api/endpoints';
 import { isLocalPath } from '../../navigation/session';
 import { pathFor } from '../../../schema/routes';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useFormAction } from '../forms';
 import { AuthFrame, FormError } from './AuthFrame';
-import { inlineErrorOf } from './form-errors';
 
 /** Privileged actions need the password again (30-minute window); then back to where the user was. */
 export default function ReauthenticatePage() {
@@ -14,25 +13,10 @@ export default function ReauthenticatePage() {
   const navigate = useNavigate();
   const search = useSearch({ strict: false }) as { redirect?: string };
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [submit, busy] = useAction(
-    async () => {
-      setError(null);
-      await Accounts.reauthenticate(password);
-      await navigate({ href: isLocalPath(search.redirect) ? search.redirect! : pathFor('home'), replace: true });
-    },
-    {
-      onError: (err) => {
-        const inline = inlineErrorOf(err);
-        setError(inline);
-        return Boolean(inline);
-      },
-    },
-  );
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit();
-  };
+  const { onSubmit, busy, error } = useFormAction(async () => {
+    await Accounts.reauthenticate(password);
+    await navigate({ href: isLocalPath(search.redirect) ? search.redirect! : pathFor('home'), replace: true });
+  });
   return (
     <AuthFrame>
       <p>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -7,39 +7,29 @@ import { ApiRequestError } from '../../api/client';
 import { workspaces } from '../../api/workspaces-cache';
 import { OnlineOnly } from '../../connectivity/OnlineOnly';
 import { fireWorkspaceLimitExceeded, WORKSPACE_LIMIT_ERROR_TYPE } from '../../navigation/workspace-limit';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useFormAction } from '../forms';
 import { Page } from '../Page';
 import { FormError } from '../auth/AuthFrame';
-import { inlineErrorOf } from '../auth/form-errors';
 
 export default function CreateWorkspacePage() {
   const { t } = useLingui();
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [submit, busy] = useAction(
+  const { onSubmit, busy, error } = useFormAction(
     async () => {
-      setError(null);
       const created = await Workspaces.create(name.trim());
       await workspaces.refresh().catch(() => {});
       await navigate({ href: pathFor('team.members', { teamId: created.id }) });
     },
     {
+      // The plan's limit is not a form error: the shell shows its dialog (workspaceLimitExceeded).
       onError: (err) => {
-        if (err instanceof ApiRequestError && err.type === WORKSPACE_LIMIT_ERROR_TYPE) {
-          fireWorkspaceLimitExceeded();
-          return true;
-        }
-        const inline = inlineErrorOf(err);
-        setError(inline);
-        return Boolean(inline);
+        if (!(err instanceof ApiRequestError && err.type === WORKSPACE_LIMIT_ERROR_TYPE)) return false;
+        fireWorkspaceLimitExceeded();
+        return true;
       },
     },
   );
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void submit();
-  };
   return (
     <Page narrow>
       <OnlineOnly>

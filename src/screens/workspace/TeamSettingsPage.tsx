@@ -1,13 +1,12 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Workspaces, type Workspace } from '../../api/endpoints';
 import { workspaces } from '../../api/workspaces-cache';
 import { OnlineOnly } from '../../connectivity/OnlineOnly';
 import { toast } from '../../ui/toast-store';
 import { Page } from '../Page';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useFormAction } from '../forms';
 import { FormError } from '../auth/AuthFrame';
-import { inlineErrorOf } from '../auth/form-errors';
 import { PhotoField } from '../profile/PhotoField';
 import { useLoad, useTeamId } from './use-team';
 
@@ -17,7 +16,6 @@ export default function TeamSettingsPage() {
   const loaded = useLoad(() => Workspaces.get(teamId), [teamId]);
   const [team, setTeam] = useState<Workspace | null>(null);
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (loaded.data) {
       setTeam(loaded.data);
@@ -25,26 +23,12 @@ export default function TeamSettingsPage() {
     }
   }, [loaded.data]);
 
-  const [save, saving] = useAction(
-    async () => {
-      setError(null);
-      const updated = await Workspaces.update(teamId, { name: name.trim() });
-      setTeam(updated);
-      toast.show(t`Workspace saved.`, { kind: 'success' });
-      await workspaces.refresh().catch(() => {});
-    },
-    {
-      onError: (err) => {
-        const inline = inlineErrorOf(err);
-        setError(inline);
-        return Boolean(inline);
-      },
-    },
-  );
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    void save();
-  };
+  const { onSubmit, busy: saving, error } = useFormAction(async () => {
+    const updated = await Workspaces.update(teamId, { name: name.trim() });
+    setTeam(updated);
+    toast.show(t`Workspace saved.`, { kind: 'success' });
+    await workspaces.refresh().catch(() => {});
+  });
 
   return (
     <Page narrow>
