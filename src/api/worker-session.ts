@@ -21,6 +21,7 @@ let sentUser: number | null = null;
 /** Settles once the worker holds the session of `sentUser` (board backends wait for it). */
 let signedIn: Promise<void> | null = null;
 let lastExpiredRefresh = 0;
+let lastResend = 0;
 
 export function syncConnection(): SyncConnection {
   if (!connection) {
@@ -64,17 +65,20 @@ function update() {
 async function onWorkerSessionExpired() {
   if (session.get().status !== 'signedIn') return;
   const token = currentToken();
-  if (token && !isExpired(token, Date.now()) && token.access_token !== sentToken) {
-    update(); // the worker only held an older token
+  // Our token is still good: the worker's copy was an older one (say, resumed from its store after
+  // a restart, then rotated away by our refresh). Hand it ours again, not a refresh of our own.
+  if (token && !isExpired(token, Date.now()) && Date.now() - lastResend > 5_000) {
+    lastResend = Date.now();
+    sentToken = null;
+    update();
     return;
   }
-  // Our token is expired (or was refused): refresh through the cookie once; the new token reaches
-  // the worker through onTokenChange. Throttled so a refused token cannot loop.
+  // Ours is expired too (or was refused just now): refresh through the cookie once; the new token
+  // reaches the worker through onTokenChange. Throttled so a refused token cannot loop.
   if (isSessionRefreshing() || Date.now() - lastExpiredRefresh < 5_000) return;
   lastExpiredRefresh = Date.now();
   sentToken = null;
-  if (!(await refreshSession())) return;
-  update();
+  if (await refreshSession()) update();
 }
 
 /** The worker signed in as `userId` (rejects when the shell's session is not that user's). */
