@@ -84,38 +84,34 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: { id: teamId } };
   });
 
+  /** Sets (or clears) a workspace's photo, removes the old file and tells the members. */
+  const replacePhoto = async (team: { id: number; photo_url: string | null }, role: Parameters<typeof viewOf>[2], url: string | null) => {
+    const updated = await ctx.db
+      .updateTable('teams')
+      .set((eb) => ({ photo_url: url, row_version: eb('row_version', '+', 1), updated_at: ctx.now() }))
+      .where('id', '=', team.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await deleteUpload(ctx, team.photo_url).catch(() => undefined);
+    const view = await viewOf(ctx, updated, role);
+    await broadcastTeam(ctx, view);
+    return view;
+  };
+
   app.post<IdParams>('/api/teams/:id/photo', async (request) => {
     const user = await requireUser(ctx.db, request);
     const teamId = parseTeamId(request.params.id);
     const { team, role } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_WORKSPACE_SETTINGS);
     const image = await readImageUpload(request, 'photo');
     const url = await saveUpload(ctx, 'team-photos', image.data, image.ext);
-    const updated = await ctx.db
-      .updateTable('teams')
-      .set((eb) => ({ photo_url: url, row_version: eb('row_version', '+', 1), updated_at: ctx.now() }))
-      .where('id', '=', teamId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await deleteUpload(ctx, team.photo_url).catch(() => undefined);
-    const view = await viewOf(ctx, updated, role);
-    await broadcastTeam(ctx, view);
-    return { data: view };
+    return { data: await replacePhoto(team, role, url) };
   });
 
   app.delete<IdParams>('/api/teams/:id/photo', async (request) => {
     const user = await requireUser(ctx.db, request);
     const teamId = parseTeamId(request.params.id);
     const { team, role } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_WORKSPACE_SETTINGS);
-    const updated = await ctx.db
-      .updateTable('teams')
-      .set((eb) => ({ photo_url: null, row_version: eb('row_version', '+', 1), updated_at: ctx.now() }))
-      .where('id', '=', teamId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await deleteUpload(ctx, team.photo_url).catch(() => undefined);
-    const view = await viewOf(ctx, updated, role);
-    await broadcastTeam(ctx, view);
-    return { data: view };
+    return { data: await replacePhoto(team, role, null) };
   });
 
   /** The workspaces the user is a verified member of (pending invitations are not listed). */
