@@ -128,7 +128,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
   app.post('/api/auth/logout', async (request, reply) => {
     const body = parseBody(logoutBody, request.body);
     const now = ctx.now();
-    if (await optionalUser(ctx.db, request)) await revokeSession(ctx.db, request.sessionId!, now);
+    if (await optionalUser(ctx.db, request, { deadTokenIsAnonymous: true })) await revokeSession(ctx.db, request.sessionId!, now);
     const refresh = body.refresh_token ?? refreshCookieOf(request);
     const byRefresh = refresh ? await sessionForRefreshToken(ctx.db, refresh, now) : null;
     if (byRefresh) await revokeSession(ctx.db, byRefresh.sessionId, now);

@@ -21,8 +21,13 @@ function bearerOf(request: FastifyRequest): string | null {
   return match ? match[1]!.trim() : null;
 }
 
-/** The signed-in user, or null for an anonymous visitor (public boards, forms, documents). */
-export async function optionalUser(db: Kysely<Database>, request: FastifyRequest): Promise<UserRow | null> {
+/**
+ * The signed-in user, or null for an anonymous visitor (public boards, forms, documents). A token
+ * that was sent but no longer works is a 401, not anonymity: answering as to a guest would show a
+ * signed-in user a guest's view (no subscription, no private boards) instead of making the client
+ * refresh. Logout passes `deadTokenIsAnonymous` so signing out always finishes.
+ */
+export async function optionalUser(db: Kysely<Database>, request: FastifyRequest, opts: { deadTokenIsAnonymous?: boolean } = {}): Promise<UserRow | null> {
   if (request.authUser !== undefined) return request.authUser;
   const token = bearerOf(request);
   let user: UserRow | null = null;
@@ -34,6 +39,7 @@ export async function optionalUser(db: Kysely<Database>, request: FastifyRequest
       user = (await db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst()) ?? null;
       request.sessionId = session.sessionId;
     }
+    if (!user && !opts.deadTokenIsAnonymous) throw unauthenticated();
   }
   request.authUser = user;
   return user;

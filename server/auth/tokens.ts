@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types';
 
 /** Lifetimes of a session's tokens. The access token is short; the refresh token rotates on use. */
@@ -42,35 +42,56 @@ export async function issueTokens(db: Kysely<Database>, userId: number, now = ne
   };
 }
 
-/** The user id behind a live access token, or null. */
+/** How many replaced refresh tokens a session keeps accepting while none newer has been used. */
+export const PREVIOUS_REFRESH_TOKENS_KEPT = 3;
+
+/**
+ * The user id behind a live access token, or null. The token the last refresh replaced still
+ * counts until its own expiry: another tab may hold it, and the refresh's answer may have been lost.
+ */
 export async function userIdForAccessToken(db: Kysely<Database>, token: string, now = new Date()): Promise<{ userId: number; sessionId: number } | null> {
+  const hash = hashToken(token);
   const row = await db
     .selectFrom('access_tokens')
-    .select(['id', 'user_id', 'expires_at', 'revoked_at'])
-    .where('access_hash', '=', hashToken(token))
+    .select(['id', 'user_id', 'access_hash', 'expires_at', 'previous_access_expires_at', 'revoked_at'])
+    .where((eb) => eb.or([eb('access_hash', '=', hash), eb('previous_access_hash', '=', hash)]))
     .executeTakeFirst();
-  if (!row || row.revoked_at || row.expires_at.getTime() <= now.getTime()) return null;
+  if (!row || row.revoked_at) return null;
+  const expiresAt = row.access_hash === hash ? row.expires_at : row.previous_access_expires_at;
+  if (!expiresAt || expiresAt.getTime() <= now.getTime()) return null;
   return { userId: row.user_id, sessionId: row.id };
 }
 
 /**
- * Rotates a session's tokens: a live refresh token buys a new access token and a new refresh token,
- * and the old pair stops working at once. Null when the refresh token is unknown, used, revoked or
- * past its lifetime. The session keeps its id (guards and realtime refer to it).
+ * Rotates a session's tokens: a live refresh token buys a new access token and a new refresh token.
+ * Null when the refresh token is unknown, retired, revoked or past its lifetime. The session keeps
+ * its id (guards and realtime refer to it).
+ *
+ * An answer can be lost after the server committed (a tab closed mid-request, a dropped
+ * connection), leaving the browser with the cookie it sent. So a replaced refresh token stays
+ * usable until the client shows it got a newer one by using the newest: using the current token
+ * retires every older one; using an older one rotates again and keeps it (up to three are kept).
+ * The replaced access token works until its own expiry, so other tabs holding it carry on.
  */
 export async function rotateTokens(db: Kysely<Database>, refreshToken: string, now = new Date()): Promise<{ userId: number; sessionId: number; tokens: TokenRecord } | null> {
   const access = newToken();
   const refresh = newToken();
-  // One conditional update: two concurrent refreshes with the same token cannot both win.
+  const presented = hashToken(refreshToken);
+  // One conditional update (Postgres evaluates every SET against the old row): two concurrent
+  // refreshes with the same token both end with a working pair instead of one losing its session.
   const row = await db
     .updateTable('access_tokens')
     .set({
       access_hash: hashToken(access),
+      previous_access_hash: sql<string>`access_hash`,
+      previous_access_expires_at: sql<Date>`expires_at`,
       refresh_hash: hashToken(refresh),
+      previous_refresh_hashes: sql<string[]>`case when refresh_hash = ${presented} then array[refresh_hash]
+        else (array[refresh_hash] || previous_refresh_hashes)[1:${sql.lit(PREVIOUS_REFRESH_TOKENS_KEPT)}] end`,
       expires_at: new Date(now.getTime() + ACCESS_TOKEN_TTL_S * 1000),
       refresh_expires_at: new Date(now.getTime() + REFRESH_TOKEN_TTL_S * 1000),
     })
-    .where('refresh_hash', '=', hashToken(refreshToken))
+    .where((eb) => eb.or([eb('refresh_hash', '=', presented), sql<boolean>`previous_refresh_hashes @> array[${presented}]::text[]`]))
     .where('revoked_at', 'is', null)
     .where('refresh_expires_at', '>', now)
     .returning(['id', 'user_id'])
@@ -88,7 +109,7 @@ export async function sessionForRefreshToken(db: Kysely<Database>, refreshToken:
   const row = await db
     .selectFrom('access_tokens')
     .select(['id', 'user_id'])
-    .where('refresh_hash', '=', hashToken(refreshToken))
+    .where((eb) => eb.or([eb('refresh_hash', '=', hashToken(refreshToken)), sql<boolean>`previous_refresh_hashes @> array[${hashToken(refreshToken)}]::text[]`]))
     .where('revoked_at', 'is', null)
     .where('refresh_expires_at', '>', now)
     .executeTakeFirst();

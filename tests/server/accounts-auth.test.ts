@@ -138,13 +138,66 @@ describe('accounts: register, login, refresh, logout', () => {
     expect(refreshed.json()).toMatchObject({ access_token: expect.any(String), expires_in: 3600 });
     const next = refreshed.cookies.find((c) => c.name === 'cairn_refresh')!.value;
     expect(next).not.toBe(cookie);
-    // The old access token died with the rotation; the new one works.
-    expect((await api(server.app, 'GET', '/api/me', { token: res.json().access_token })).statusCode).toBe(401);
+    // The replaced access token works until its own expiry (another tab may hold it); the new one works.
+    expect((await api(server.app, 'GET', '/api/me', { token: res.json().access_token })).statusCode).toBe(200);
     expect((await api(server.app, 'GET', '/api/me', { token: refreshed.json().access_token })).statusCode).toBe(200);
-    // The old refresh token cannot be used again.
+    // Using the new refresh token proves it arrived: the old one is retired, and so is the access
+    // token two rotations back.
+    const again = await server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: next } });
+    expect(again.statusCode).toBe(200);
+    expect((await api(server.app, 'GET', '/api/me', { token: res.json().access_token })).statusCode).toBe(401);
     const replay = await server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: cookie } });
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({ message: 'Your session has expired. Please sign in again.', type: 'session_expired' });
+  });
+
+  it('keeps the session when a refresh answer is lost: the cookie that was sent still works', async () => {
+    const res = await login({ email: 'ann@example.test', password: 'correct horse' });
+    const cookie = res.cookies.find((c) => c.name === 'cairn_refresh')!.value;
+    const refresh = (value: string) => server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: value } });
+    // Two answers lost in a row (the browser never stored their cookies).
+    const lost1 = await refresh(cookie);
+    const lost2 = await refresh(cookie);
+    expect([lost1.statusCode, lost2.statusCode]).toEqual([200, 200]);
+    // The access token the tab still holds keeps working until it expires.
+    expect((await api(server.app, 'GET', '/api/me', { token: lost2.json().access_token })).statusCode).toBe(200);
+    const arrived = await refresh(cookie);
+    expect(arrived.statusCode).toBe(200);
+    const newest = arrived.cookies.find((c) => c.name === 'cairn_refresh')!.value;
+    expect((await api(server.app, 'GET', '/api/me', { token: arrived.json().access_token })).statusCode).toBe(200);
+    // Once the newest is used, everything older stops working, the lost ones included.
+    expect((await refresh(newest)).statusCode).toBe(200);
+    expect((await refresh(cookie)).statusCode).toBe(401);
+    expect((await refresh(lost1.cookies.find((c) => c.name === 'cairn_refresh')!.value)).statusCode).toBe(401);
+  });
+
+  it('lets two tabs refreshing with the same cookie at once both keep a working session', async () => {
+    const res = await login({ email: 'ann@example.test', password: 'correct horse' });
+    const cookie = res.cookies.find((c) => c.name === 'cairn_refresh')!.value;
+    const [a, b] = await Promise.all([1, 2].map(() => server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: cookie } })));
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    for (const answer of [a, b]) {
+      expect((await api(server.app, 'GET', '/api/me', { token: answer.json().access_token })).statusCode).toBe(200);
+    }
+    // Whichever cookie the browser kept, the next refresh works.
+    const kept = [a, b].map((r) => r.cookies.find((c) => c.name === 'cairn_refresh')!.value);
+    const fromA = await server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: kept[0] } });
+    expect(fromA.statusCode).toBe(200);
+  });
+
+  it('does not let a revoked session come back through an old refresh token', async () => {
+    const res = await login({ email: 'ann@example.test', password: 'correct horse' });
+    const cookie = res.cookies.find((c) => c.name === 'cairn_refresh')!.value;
+    const refreshed = await server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: cookie } });
+    await server.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { authorization: `Bearer ${refreshed.json().access_token}` } });
+    expect((await server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: cookie } })).statusCode).toBe(401);
+    expect((await api(server.app, 'GET', '/api/me', { token: res.json().access_token })).statusCode).toBe(401);
+    // Where guests are welcome, a dead token is still a 401 (the client refreshes), not a guest's answer.
+    expect((await api(server.app, 'GET', '/api/subscription', { token: res.json().access_token })).statusCode).toBe(401);
+    const guest = await api(server.app, 'GET', '/api/subscription');
+    expect([guest.statusCode, guest.json()]).toEqual([200, { data: [] }]);
+    // Signing out with it still finishes.
+    expect((await api(server.app, 'POST', '/api/auth/logout', { token: res.json().access_token })).statusCode).toBe(200);
   });
 
   it('refreshes a native session from the body', async () => {

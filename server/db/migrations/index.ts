@@ -4,12 +4,14 @@ import { m0031_sync_child_indexes } from './0031_sync_child_indexes';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
+import { m0011_token_rotation_grace } from './0011_token_rotation_grace';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
   m0001_accounts,
   m0002_workspaces,
   m0010_account_tokens,
+  m0011_token_rotation_grace,
   m0030_sync,
   m0031_sync_child_indexes,
 ];

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Generated, Json, NullableTimestamp, Timestamp } from '../types';
 
 export interface UserPreferences {
@@ -40,6 +41,11 @@ export interface AccountTables {
     refresh_expires_at: Timestamp;
     created_at: Timestamp;
     revoked_at: NullableTimestamp;
+    /** The access token the last refresh replaced; it works until its own expiry (0011). */
+    previous_access_hash: ColumnType<string | null, string | null | undefined, string | null>;
+    previous_access_expires_at: NullableTimestamp;
+    /** Refresh tokens replaced since the newest one was last used, newest first (at most three). */
+    previous_refresh_hashes: ColumnType<string[], string[] | undefined, string[]>;
   };
   /** Single-use mailed tokens (password reset, email verification); only hashes are stored. */
   account_tokens: {
