@@ -60,12 +60,13 @@ export async function apiCall(url: string, token: string, method: string, path: 
 }
 
 /** A signed-in page (own browser context, so own IndexedDB) for one demo user. */
-export async function signedInPage(world: BoardWorld, email: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function signedInPage(world: BoardWorld, email: string, baseUrl = world.server.url): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await world.browser.newContext();
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(world.server.url + '/login');
+  // baseUrl: a cuttable proxy (shell-proxy.ts) when the test needs to take this browser offline.
+  await page.goto(baseUrl + '/login');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startServer } from './helpers';
+import { startProxy } from './shell-proxy';
 import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
 
 const SAME_AS_SERVER = 'Updates overlapped, causing a hiccup. Please verify the latest data is correct.';
@@ -63,20 +64,22 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
   });
 
   it('resolves two edits of the same value: a 409 toast, both end on the server’s version, the conflict kept', async () => {
+    // B reaches the server through a proxy the test can cut: the engine runs in B's SharedWorker,
+    // whose fetches and socket Playwright's setOffline does not stop (STACK.md).
+    const proxy = await startProxy(world.server.port);
     const a = await signedInPage(world, USERS.owner);
-    const b = await signedInPage(world, USERS.full);
+    const b = await signedInPage(world, USERS.full, proxy.url);
     await a.page.goto(`${world.server.url}/b/${boardId}`);
-    await b.page.goto(`${world.server.url}/b/${boardId}`);
+    await b.page.goto(`${proxy.url}/b/${boardId}`);
     await rowByName(a.page, 'Contested item').waitFor();
     await rowByName(b.page, 'Contested item').waitFor();
 
-    // B loses the network (the engine runs in the page, so this cuts its HTTP and socket for real).
-    await b.context.setOffline(true);
+    proxy.cut();
     await rename(a.page, 'Contested item', 'Name from A');
     await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Name from A'));
     await rename(b.page, 'Contested item', 'Name from B');
     await rowByName(b.page, 'Name from B').waitFor();
-    await b.context.setOffline(false);
+    proxy.restore();
 
     await expectText(b.page.locator('.ui-toaster'), SAME_AS_SERVER, 20_000);
     await rowByName(b.page, 'Name from A').waitFor({ timeout: 15_000 });
@@ -87,6 +90,7 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
     expect(await keptConflicts(b.page)).toBeGreaterThanOrEqual(1);
     await a.context.close();
     await b.context.close();
+    await proxy.close();
   });
 
   it('keeps working with the server stopped and syncs everything when it is back', async () => {

@@ -51,3 +51,35 @@ export async function expectToast(page: Page, text: string | RegExp) {
 export async function expectScreen(page: Page, name: string) {
   await expect.poll(() => page.locator('main[data-route] section.page[data-route]').first().getAttribute('data-route').catch(() => null), { timeout: 15_000 }).toBe(name);
 }
+
+/**
+ * Requests in flight per page, leaving out the SharedWorker's script: Chromium reports that load
+ * to the page and never finishes it, so Playwright's 'networkidle' never comes on a page that
+ * connects the sync worker. Call trackNetwork before the page navigates.
+ */
+const inflight = new WeakMap<Page, Set<unknown>>();
+export function trackNetwork(page: Page) {
+  if (inflight.has(page)) return;
+  const open = new Set<unknown>();
+  inflight.set(page, open);
+  page.on('request', (r) => {
+    if (!/shared-worker/.test(r.url())) open.add(r);
+  });
+  page.on('requestfinished', (r) => open.delete(r));
+  page.on('requestfailed', (r) => open.delete(r));
+}
+
+/** Like waitForLoadState('networkidle'): nothing in flight for 500 ms (the worker's script aside). */
+export async function networkSettled(page: Page, timeout = 30_000) {
+  const open = inflight.get(page);
+  if (!open) throw new Error('trackNetwork(page) first');
+  await page.waitForLoadState('load');
+  const end = Date.now() + timeout;
+  let quietSince = Date.now();
+  while (Date.now() < end) {
+    if (open.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 500) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`network not settled after ${timeout} ms`);
+}

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './helpers';
 import { routes, pathFor, routesByName } from '../schema/routes';
-import { expectAccessible, loginThroughUi, screenRoute } from './shell-helpers';
+import { expectAccessible, loginThroughUi, networkSettled, screenRoute, trackNetwork } from './shell-helpers';
 
 /** Params that fill every route's pattern; teamId is set to the demo workspace once known. */
 const SAMPLE: Record<string, string | number> = {
@@ -32,6 +32,7 @@ describe('every route resolves to its screen (signed in)', () => {
     browser = await launchBrowser();
     context = await browser.newContext();
     page = await context.newPage();
+    trackNetwork(page);
     await loginThroughUi(page, server.url);
     // The demo workspace's id, from its link in the sidebar.
     const href = await page.getByRole('navigation').getByRole('link', { name: 'Demo workspace' }).getAttribute('href');
@@ -89,7 +90,7 @@ describe('every route resolves to its screen (signed in)', () => {
     for (const name of built) {
       await page.goto(server.url + pathFor(name, SAMPLE));
       await screenRoute(page);
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       await expectAccessible(page, name);
     }
     await page.goto(server.url + '/nowhere');
@@ -100,12 +101,13 @@ describe('every route resolves to its screen (signed in)', () => {
   it('follows a dark system theme and stays accessible in it', async () => {
     const dark = await browser.newContext({ colorScheme: 'dark' });
     const darkPage = await dark.newPage();
+    trackNetwork(darkPage);
     await loginThroughUi(darkPage, server.url);
     expect(await darkPage.evaluate(() => document.documentElement.dataset.theme)).toBe('dark');
     for (const name of ['home', 'team.members', 'profile']) {
       await darkPage.goto(server.url + pathFor(name, SAMPLE));
       await screenRoute(darkPage);
-      await darkPage.waitForLoadState('networkidle');
+      await networkSettled(darkPage);
       await expectAccessible(darkPage, `${name} (dark)`);
     }
     await dark.close();

@@ -12,7 +12,8 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from '../server/demo/seed';
  * shows in tab B's liveQuery (both read the worker's IndexedDB), and an edit made while the
  * network is cut is kept and reaches the server when it comes back.
  *
- * The app shell has no page driving the worker yet, so this serves a minimal page of its own:
+ * The worker on its own, below the app (the built app's version is sync-app-two-tabs.test.ts):
+ * this serves a minimal page of its own:
  * esbuild bundles sync-worker/shared-worker.ts and a few lines of page script, and a small
  * front server serves them on one origin and forwards /api to the real server. Cutting the
  * network means that front server refuses to forward (Playwright's setOffline does not stop a

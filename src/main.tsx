@@ -14,6 +14,7 @@ import { applyThemeMode, applyUserPreferences, storedThemeMode } from './prefere
 import { store, StorageKeys } from './storage/local-store';
 import { setToastTestMode, testModeFromSearch } from './ui/toast-store';
 import { applyCustomColors } from './ui/tokens';
+import { startWorkerSession } from './api/worker-session';
 import './ui/theme.css';
 import './shell.css';
 
@@ -28,6 +29,8 @@ async function start() {
   applyThemeMode(storedThemeMode());
   setToastTestMode(testModeFromSearch(window.location.search));
   const locale = pickLocale(store.get<string | null>(StorageKeys.locale, null), navigator.languages);
+  // The sync worker follows the session from here on (signIn on every token, signOut on logout).
+  startWorkerSession();
   await Promise.all([activateLocale(locale), session.restore()]);
   const { user } = session.get();
   if (user) await applyUserPreferences(user);

@@ -30,6 +30,7 @@ export const OFFLINE_STATUS = 0;
 let token: AccessToken | null = null;
 let refreshing: Promise<boolean> | null = null;
 const sessionListeners = new Set<(signedIn: boolean) => void>();
+const tokenListeners = new Set<(token: AccessToken | null) => void>();
 
 export function currentToken(): AccessToken | null {
   return token;
@@ -46,6 +47,7 @@ function apply(next: AccessToken | null) {
   const was = token !== null;
   token = next;
   if (was !== (next !== null)) for (const listener of sessionListeners) listener(next !== null);
+  for (const listener of tokenListeners) listener(next);
 }
 
 export function setToken(next: AccessToken | null) {
@@ -59,6 +61,12 @@ channel?.addEventListener('message', (event: MessageEvent<{ token?: AccessToken 
   // Another tab signed in or refreshed: adopt its token; it signed out: so do we.
   if (next === null || (typeof next.access_token === 'string' && next.access_token)) apply(next);
 });
+
+/** Told about every new token (sign-in, refresh here or in another tab) and its end (null). */
+export function onTokenChange(listener: (token: AccessToken | null) => void): () => void {
+  tokenListeners.add(listener);
+  return () => void tokenListeners.delete(listener);
+}
 
 /** Told when the session starts or ends (login, logout, a refresh that failed with 401). */
 export function onSessionChange(listener: (signedIn: boolean) => void): () => void {
@@ -128,6 +136,10 @@ export function refreshSession(): Promise<boolean> {
     }
   })();
   return refreshing;
+}
+
+export function isSessionRefreshing(): boolean {
+  return refreshing !== null;
 }
 
 /** Restores the session on page load from the httpOnly refresh cookie. */

@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { BoardBackend } from './backend';
+import { workerSignedInAs } from '../../api/worker-session';
 import { createTabBackend } from './tab-backend';
+import { createWorkerBackend } from './worker-backend';
 
 /** One backend per signed-in user (or the anonymous visitor), shared by every board screen. */
 const backends = new Map<string, Promise<BoardBackend>>();
@@ -9,7 +11,11 @@ export function backendFor(userId: number | null): Promise<BoardBackend> {
   const key = String(userId ?? 'guest');
   let found = backends.get(key);
   if (!found) {
-    found = createTabBackend(userId);
+    // Signed-in users go through the sync worker (one writer per browser; connectSyncWorker falls
+    // back to a dedicated worker with a leader where SharedWorker is missing). Guests of public
+    // boards have no worker session (the worker never holds anonymous sessions), so they keep
+    // the engine in the tab, read-only as before.
+    found = userId === null ? createTabBackend(null) : workerSignedInAs(userId).then((connection) => createWorkerBackend(userId, connection));
     found.catch(() => backends.delete(key));
     backends.set(key, found);
   }

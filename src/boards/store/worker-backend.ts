@@ -5,10 +5,8 @@ import type { BoardBackend } from './backend';
 
 /**
  * The board backend over the sync worker's Comlink API (DESIGN.md §1: one writer per browser).
- * Not switched on yet (store/use-backend.ts still creates the tab backend): it needs the app shell
- * to sign the worker in (`api.signIn(token, userId)`) at login, which is the shell's job. Once that
- * lands, `backendFor` returns this and the tab backend can go. Written against the API as it is;
- * the e2e suites in e2e/boards-*.test.ts are what should prove it when it is switched on.
+ * The shell signs the worker in (src/api/worker-session.ts); store/use-backend.ts hands this to
+ * signed-in users once that is done.
  */
 class WorkerCallError extends Error {
   constructor(
@@ -28,10 +26,18 @@ export function createWorkerBackend(userId: number | null, connection: SyncConne
     return answer.body as T;
   };
   const route = (collection: string) => collectionByName(collection)?.route ?? collection;
+  /** The board on screen: a restore or a member change reloads it (the worker's own writes are not echoed to its socket). */
+  let openRef: { teamId: number; boardId: string } | null = null;
+  const reloadOpenBoard = async (teamId: number) => {
+    if (openRef && openRef.teamId === teamId) await api.openBoard(openRef.teamId, openRef.boardId).catch(() => undefined);
+  };
   return {
     userId,
     db,
-    openBoard: (teamId, boardId) => api.openBoard(teamId, boardId),
+    openBoard: (teamId, boardId) => {
+      openRef = { teamId, boardId };
+      return api.openBoard(teamId, boardId);
+    },
     async findBoardTeam(boardId, hint) {
       const local = await db.records.get(['folder', boardId]);
       if (local && typeof local.team_id === 'number') return local.team_id;
@@ -47,6 +53,7 @@ export function createWorkerBackend(userId: number | null, connection: SyncConne
     remove: (collection, id, options) => api.delete(collection, id, options),
     async restore(teamId, collection, id) {
       await call('post', `/api/${teamId}/${route(collection)}/${encodeURIComponent(id)}/restore`);
+      await reloadOpenBoard(teamId);
     },
     async purge(teamId, collection, id) {
       await call('delete', `/api/${teamId}/${route(collection)}/${encodeURIComponent(id)}?permanent=1`);
@@ -60,6 +67,8 @@ export function createWorkerBackend(userId: number | null, connection: SyncConne
     },
     async setBoardMembers(boardId, userIds) {
       await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
+      const teamId = (await db.records.get(['folder', boardId]))?.team_id;
+      if (typeof teamId === 'number') await reloadOpenBoard(teamId);
     },
     onProblem(listener) {
       const off = connection.subscribe((event, payload) => {

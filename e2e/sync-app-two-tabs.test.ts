@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, PASSWORD, rowByName, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { networkSettled, trackNetwork } from './shell-helpers';
+import { startProxy, type CuttableProxy } from './shell-proxy';
+
+/**
+ * The BUILT app with its SharedWorker (DESIGN.md §1): two tabs of one signed-in user share the
+ * worker, an edit in one shows in the other, and work done with the network really cut survives
+ * closing every tab (the worker itself goes away) and reaches the server when the network returns.
+ *
+ * The browser reaches the server only through a TCP proxy the test can cut: Playwright's setOffline
+ * does not stop a SharedWorker's fetches (STACK.md), a cut proxy stops everything.
+ */
+
+async function rename(page: Page, from: string, to: string) {
+  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
+  const input = page.getByRole('textbox', { name: 'Edit Item' });
+  await input.fill(to);
+  await input.press('Enter');
+}
+
+/** Requests waiting in the worker's queue (the user's database, read-only from the tab). */
+async function pendingRequests(page: Page): Promise<number> {
+  return page.evaluate(async () => {
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^cairn-\d+$/.test(n));
+    let total = 0;
+    for (const name of names) {
+      total += await new Promise<number>((resolve, reject) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const count = db.transaction('failedRequests').objectStore('failedRequests').count();
+          count.onsuccess = () => {
+            resolve(count.result);
+            db.close();
+          };
+        };
+      });
+    }
+    return total;
+  });
+}
+
+describe('the app’s two tabs share the sync worker', () => {
+  let world: BoardWorld;
+  let proxy: CuttableProxy;
+  let owner: string;
+  let boardId: string;
+  let context: BrowserContext;
+  const EDITS = 50;
+
+  beforeAll(async () => {
+    world = await startWorld();
+    proxy = await startProxy(world.server.port);
+    owner = await apiLogin(world.server.url, USERS.owner);
+    boardId = await createBoardByApi(world, owner, 'Worker tabs');
+    await createItemByApi(world, owner, boardId, 'Tab item');
+    for (let i = 0; i < EDITS; i++) await createItemByApi(world, owner, boardId, `Row ${String(i).padStart(2, '0')}`);
+    context = await world.browser.newContext();
+  });
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await proxy?.close();
+    await world?.close();
+  });
+
+  async function openBoardTab(): Promise<Page> {
+    const page = await context.newPage();
+    trackNetwork(page);
+    await page.goto(`${proxy.url}/b/${boardId}`);
+    await rowByName(page, 'Tab item').waitFor({ timeout: 20_000 });
+    // Every lazy chunk of the screen is in before a cut: without an app-shell cache (no service
+    // worker yet) a chunk missed offline shows "not available offline" instead of the board.
+    await networkSettled(page);
+    return page;
+  }
+
+  it('an edit in one tab shows in the other (one worker writes, both tabs read)', async () => {
+    const login = await context.newPage();
+    await login.goto(proxy.url + '/login');
+    await login.getByLabel('Email').fill(USERS.owner);
+    await login.getByLabel('Password').fill(PASSWORD);
+    await login.getByRole('button', { name: 'Log in' }).click();
+    await login.waitForURL(/\/home$/);
+    await login.close();
+
+    const a = await openBoardTab();
+    const b = await openBoardTab();
+    // Both tabs talk to one worker: Chromium lists exactly one shared worker for the two pages.
+    const cdp = await world.browser.newBrowserCDPSession();
+    const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
+    await cdp.detach();
+    expect(targetInfos.filter((t) => t.type === 'shared_worker')).toHaveLength(1);
+    await rename(a, 'Tab item', 'Tab item, edited in A');
+    await rowByName(b, 'Tab item, edited in A').waitFor({ timeout: 5_000 });
+    await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Tab item, edited in A'));
+    await a.close();
+    await b.close();
+  });
+
+  it(`${EDITS} edits made with the network cut survive closing the tabs and reach the server when it returns`, async () => {
+    const a = await openBoardTab();
+    await rowByName(a, 'Row 00').waitFor();
+    await networkSettled(a);
+    proxy.cut();
+    for (let i = 0; i < EDITS; i++) {
+      const from = `Row ${String(i).padStart(2, '0')}`;
+      await rename(a, from, `${from} offline`);
+      await rowByName(a, `${from} offline`).waitFor();
+    }
+    // Kept by the worker, not sent: nothing of it is on the server.
+    await expect.poll(() => pendingRequests(a), { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    const before = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/items?board_id=${boardId}`)).data;
+    expect(before.filter((i: any) => / offline$/.test(i.name))).toHaveLength(0);
+
+    // Close every tab: the SharedWorker goes with them; the queue lives in IndexedDB.
+    await a.close();
+    const cdp = await world.browser.newBrowserCDPSession();
+    await expect
+      .poll(async () => ((await cdp.send('Target.getTargets')) as { targetInfos: { type: string }[] }).targetInfos.filter((t) => t.type === 'shared_worker').length, { timeout: 10_000 })
+      .toBe(0);
+    await cdp.detach();
+    proxy.restore();
+    const again = await context.newPage();
+    await again.goto(`${proxy.url}/b/${boardId}`);
+    await waitForServerCopy(world, owner, 'items', boardId, (items) => items.filter((i) => / offline$/.test(i.name)).length === EDITS, 60_000);
+    await expect.poll(() => pendingRequests(again), { timeout: 10_000 }).toBe(0);
+    await again.close();
+  }, 240_000);
+});

@@ -1,0 +1,100 @@
+import { connectSyncWorker, type SyncConnection, type TokenRecord } from '../../sync-worker/client';
+import { followEngine } from '../connectivity/engine-bridge';
+import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from './client';
+import { session } from './session';
+import { isExpired, type AccessToken } from './token';
+
+/**
+ * Signs the sync worker (DESIGN.md §1: one writer per browser) in and out with the shell's session.
+ *
+ * The shell stays the only refresher: it refreshes through the httpOnly cookie and shares each new
+ * token between tabs (client.ts). A refresh rotates the session's tokens on the server, so a second
+ * refresher (the worker) would kill the token every tab holds and the tabs' would kill the worker's.
+ * The worker therefore gets the token record WITHOUT `refresh_expires_in`: its HttpClient then sees
+ * an expired token as "expired", not "refresh", and ends its session (`session-expired`, queued work
+ * kept) instead of POSTing /api/auth/refresh; the shell answers that event by refreshing and
+ * signing the worker in again with the new token.
+ */
+let connection: SyncConnection | null = null;
+let sentToken: string | null = null;
+let sentUser: number | null = null;
+/** Settles once the worker holds the session of `sentUser` (board backends wait for it). */
+let signedIn: Promise<void> | null = null;
+let lastExpiredRefresh = 0;
+let lastResend = 0;
+
+export function syncConnection(): SyncConnection {
+  if (!connection) {
+    connection = connectSyncWorker();
+    const conn = connection;
+    // The worker's connection state machine drives the online/syncing UX.
+    followEngine((listener) => {
+      const off = conn.subscribe(listener);
+      return () => void off.then((unsubscribe) => unsubscribe());
+    });
+    void conn.subscribe((event) => {
+      if (event === 'session-expired') void onWorkerSessionExpired();
+    });
+  }
+  return connection;
+}
+
+/** What the worker may hold: the access token and its lifetime, never a way to refresh it. */
+function workerToken(token: AccessToken): TokenRecord {
+  return { access_token: token.access_token, expires_in: token.expires_in, created_at: token.created_at };
+}
+
+function update() {
+  const state = session.get();
+  const token = currentToken();
+  if (state.status === 'signedIn' && token) {
+    if (token.access_token === sentToken && state.user.id === sentUser) return;
+    sentToken = token.access_token;
+    sentUser = state.user.id;
+    signedIn = syncConnection().api.signIn(workerToken(token), state.user.id);
+    signedIn.catch(() => undefined);
+  } else if (state.status === 'signedOut' && sentUser !== null) {
+    // Logout or an ended session: the worker forgets the token; unsynced work stays for next time.
+    sentToken = null;
+    sentUser = null;
+    signedIn = null;
+    void syncConnection().api.signOut().catch(() => undefined);
+  }
+}
+
+async function onWorkerSessionExpired() {
+  if (session.get().status !== 'signedIn') return;
+  const token = currentToken();
+  // Our token is still good: the worker's copy was an older one (say, resumed from its store after
+  // a restart, then rotated away by our refresh). Hand it ours again, not a refresh of our own.
+  if (token && !isExpired(token, Date.now()) && Date.now() - lastResend > 5_000) {
+    lastResend = Date.now();
+    sentToken = null;
+    update();
+    return;
+  }
+  // Ours is expired too (or was refused just now): refresh through the cookie once; the new token
+  // reaches the worker through onTokenChange. Throttled so a refused token cannot loop.
+  if (isSessionRefreshing() || Date.now() - lastExpiredRefresh < 5_000) return;
+  lastExpiredRefresh = Date.now();
+  sentToken = null;
+  if (await refreshSession()) update();
+}
+
+/** The worker signed in as `userId` (rejects when the shell's session is not that user's). */
+export async function workerSignedInAs(userId: number): Promise<SyncConnection> {
+  update();
+  if (sentUser !== userId || !signedIn) throw new Error('The sync worker is not signed in as this user.');
+  await signedIn;
+  return syncConnection();
+}
+
+let started = false;
+/** Called once by the app on start: follows the session and every token change from then on. */
+export function startWorkerSession() {
+  if (started || typeof window === 'undefined') return;
+  started = true;
+  session.subscribe(update);
+  onTokenChange(update);
+  update();
+}
