@@ -60,7 +60,8 @@ function postgresBinDir() {
  * Starts a private PostgreSQL cluster on a spare port for the test run (installing the Debian
  * package when missing) and returns its URL and a stop function; null when it cannot be had.
  */
-export function startPostgres(port = 54329) {
+/** CAIRN_TEST_PG_PORT lets two test runs on one machine (a CI clone beside a working tree) each keep their own cluster. */
+export function startPostgres(port = Number(process.env.CAIRN_TEST_PG_PORT) || 54329) {
   let bin = postgresBinDir();
   if (!bin) {
     aptInstall(['postgresql']);
