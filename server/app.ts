@@ -29,7 +29,20 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   const indexHtml = path.join(ctx.config.webDir, 'index.html');
   const hasWeb = fs.existsSync(indexHtml);
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: ctx.config.webDir, wildcard: false, index: false, serve: true, prefix: '/' });
+    const serviceWorker = path.join(ctx.config.webDir, 'sw.js');
+    await app.register(fastifyStatic, {
+      root: ctx.config.webDir,
+      wildcard: false,
+      index: false,
+      serve: true,
+      prefix: '/',
+      // The service worker is checked for updates on every navigation: never from a cache, and
+      // allowed to control the whole origin (docs/decisions/0080-service-worker.md).
+      setHeaders(reply, filePath) {
+        if (filePath !== serviceWorker) return;
+        reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/');
+      },
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {
