@@ -56,7 +56,7 @@ export async function seedDemoBoard(ctx: AppContext): Promise<void> {
       saveRecord(scope, def, String(record.id), { row_version: 1, board_id: boardId, ...record });
 
     await save(collections.folder, { id: boardId, parent_id: null, name: DEMO_BOARD_NAME, position: 0 });
-    const status = { id: nanoid(), folder_id: boardId, name: 'Status', kind: 'label', position: 1, settings: { labels: STATUS_LABELS } };
+    const status = { id: nanoid(), folder_id: boardId, name: 'Status', kind: 'label', position: 1, settings: { options: STATUS_LABELS } };
     const owner = { id: nanoid(), folder_id: boardId, name: 'Owner', kind: 'members', position: 2, settings: {} };
     const due = { id: nanoid(), folder_id: boardId, name: 'Due date', kind: 'date', position: 3, settings: {} };
     for (const attribute of [status, owner, due]) await save(collections.attribute, attribute);

@@ -6,6 +6,7 @@ import { collectionRules, type SaveContext } from './rules';
 import { conflict, type WriteScope } from './scope';
 import { appendChange, removeRecord, writeLogged, type StoredRecord, type WireRecord } from './store';
 import { cascadeDelete } from './cascade';
+import { validateBoardRecord } from './validate-board-values';
 
 /**
  * The generic write operations over the registry: save (create or update with the row_version
@@ -176,6 +177,7 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
   await rules?.prepare?.(ctx);
   if (rules?.authorize) await rules.authorize(ctx, authorizeDefault);
   else await authorizeDefault(ctx);
+  await validateBoardRecord(ctx);
   await rules?.beforeWrite?.(ctx);
 
   return storeSaved(scope, def, record as WireRecord, existing);

@@ -63,7 +63,10 @@ export function item(boardId: string, fields: Record<string, unknown> = {}) {
 }
 
 export function attribute(boardId: string, fields: Record<string, unknown> = {}) {
-  return { id: newId(), board_id: boardId, folder_id: boardId, name: 'Status', kind: 'label', row_version: 1, ...fields };
+  // A text attribute with a unique name: the server refuses a second one of the same name and kind,
+  // and checks values by kind.
+  const id = (fields.id as string) ?? newId();
+  return { id, board_id: boardId, folder_id: boardId, name: `Notes ${id}`, kind: 'text', row_version: 1, ...fields };
 }
 
 export function value(boardId: string, itemId: string, attributeId: string, v: unknown, fields: Record<string, unknown> = {}) {

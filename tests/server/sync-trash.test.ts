@@ -66,7 +66,7 @@ describe('sync: trash, restore, permanent delete', () => {
     const rec = item(b.id);
     await put('attributes', attr);
     await put('items', rec);
-    const v = value(b.id, rec.id, attr.id, 1);
+    const v = value(b.id, rec.id, attr.id, 'one');
     await put('values', v);
     const del = await api(server.app, 'DELETE', `/api/${t.teamId}/values/${v.id}`, { token: t.full.token });
     expect(del.statusCode).toBe(200);

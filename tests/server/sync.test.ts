@@ -83,7 +83,7 @@ describe('sync: save and load', () => {
     for (const [route, rec] of [['attributes', attr], ['items', it1]] as const) {
       expect((await api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token: t.owner.token, body: rec })).statusCode).toBe(200);
     }
-    const v = value(boardRec.id, it1.id, attr.id, { label: 'Done' });
+    const v = value(boardRec.id, it1.id, attr.id, 'Done');
     expect((await api(server.app, 'PUT', `/api/${t.teamId}/values/${v.id}`, { token: t.owner.token, body: v })).statusCode).toBe(200);
     const res = await api(server.app, 'GET', `/api/${t.teamId}/values?board_id=${boardRec.id}`, { token: t.restricted.token });
     expect(res.statusCode).toBe(200);
