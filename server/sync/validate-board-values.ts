@@ -17,14 +17,14 @@ export async function validateBoardRecord(ctx: SaveContext): Promise<void> {
 async function checkAttribute({ scope, record }: SaveContext): Promise<void> {
   // Only attribute saves pay for this read; they are rare next to value and item saves.
   const others = await boardRecords(scope.trx, scope.team.id, String(record.board_id), 'attribute');
-  const problems = attributeProblems(record as AttributeLike, others.map((o) => o.data as AttributeLike));
+  const problems = attributeProblems(record as unknown as AttributeLike, others.map((o) => o.data as unknown as AttributeLike));
   if (problems.length) throw validation(problems);
 }
 
 function checkValueRecord({ record, refs }: SaveContext): void {
   const attribute = refs.get('attribute_id');
   if (!attribute) return; // loadReferences already refused a missing attribute
-  const checked = checkValue(attribute.data as AttributeLike, record.value);
+  const checked = checkValue(attribute.data as unknown as AttributeLike, record.value);
   if (!checked.ok) throw validation([checked.message]);
   record.value = checked.value; // stored normalised: "3,5" → 3.5, a bare host → https://…
 }
