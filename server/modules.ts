@@ -6,6 +6,7 @@ import { filesRoutes } from './files/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { workspacesRoutes } from './workspaces/routes';
 import { syncRoutes } from './sync/routes';
+import { boardAccessRoutes } from './board-access/routes';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -18,4 +19,5 @@ export const modules: Module[] = [
   realtimeRoutes,
   workspacesRoutes,
   syncRoutes,
+  boardAccessRoutes,
 ];

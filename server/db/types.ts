@@ -8,8 +8,9 @@ import type { AccountTables } from './tables/accounts';
 import type { WorkspaceTables } from './tables/workspaces';
 import type { SyncTables } from './tables/sync';
 import type { RealtimeTables } from './tables/realtime';
+import type { BoardAccessTables } from './tables/board-access';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

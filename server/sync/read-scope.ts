@@ -4,6 +4,7 @@ import { optionalUser } from '../auth/guard';
 import { notFound, unauthenticated, unauthorized } from '../http/errors';
 import { loadTeam, roleIn } from './access';
 import { ReadView } from './reads';
+import { requireBoardPassword } from '../board-access/passwords';
 
 /**
  * The reader of a read request: the signed-in user or an anonymous visitor (public boards are
@@ -23,6 +24,7 @@ export async function readScope(ctx: AppContext, request: FastifyRequest, teamId
       throw notFound();
     }
     if (!view.canViewFolder(boardId)) throw user ? unauthorized() : unauthenticated();
+    await requireBoardPassword(ctx, request, role, boardId);
   } else {
     // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
     if (!user) throw unauthenticated();

@@ -1,6 +1,7 @@
 import type { Migration } from '../migrate';
 import { m0030_sync } from './0030_sync';
 import { m0031_sync_child_indexes } from './0031_sync_child_indexes';
+import { m0070_board_passwords } from './0070_board_passwords';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
@@ -14,4 +15,5 @@ export const migrations: Migration[] = [
   m0011_token_rotation_grace,
   m0030_sync,
   m0031_sync_child_indexes,
+  m0070_board_passwords,
 ];
