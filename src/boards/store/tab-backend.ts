@@ -12,6 +12,7 @@ import type { SyncRecord } from '../../../sync-worker/types';
 import { currentToken, onSessionChange } from '../../api/client';
 import { appVars } from '../../app-vars';
 import type { BackendProblem, BoardBackend } from './backend';
+import { onBoardPasswordHeader } from '../public-board';
 
 /**
  * The sync engine running inside the tab: a stopgap until the SharedWorker's Comlink client is
@@ -52,6 +53,8 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
       else if (ok) engine?.connection.requestSucceeded(method);
     },
   });
+  // A password-protected public board: every request carries the session's password.
+  onBoardPasswordHeader((header) => http.setPassword(header));
   // The engine sends only with a session: hand it the tab's current token (refreshed by the tab).
   const syncToken = () => {
     const token = currentToken();

@@ -2,6 +2,7 @@ import { collectionByName } from '../../../schema/collections';
 import { toastMessageFor, type ApiErrorBody } from '../../../schema/api-error';
 import { connectSyncWorker, openReadonlyDb, type SyncConnection, type SyncRecord } from '../../../sync-worker/client';
 import type { BoardBackend } from './backend';
+import { onBoardPasswordHeader } from '../public-board';
 
 /**
  * The board backend over the sync worker's Comlink API (DESIGN.md §1: one writer per browser).
@@ -20,6 +21,8 @@ class WorkerCallError extends Error {
 export function createWorkerBackend(userId: number | null, connection: SyncConnection = connectSyncWorker()): BoardBackend {
   const { api } = connection;
   const db = openReadonlyDb(userId ?? 'guest');
+  // Signed in outside the workspace, a protected public board needs its password too.
+  onBoardPasswordHeader((header) => void api.setPassword(header).catch(() => undefined));
   const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const answer = await api.request(method, path, body);
     if (!answer.ok) throw new WorkerCallError(answer.status, answer.body as ApiErrorBody);
