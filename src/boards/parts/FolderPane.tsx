@@ -51,7 +51,10 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
     [views, folder.id, actor.userId, actor.isWorkspaceOwner],
   );
   const record = folderViews.find((v) => v.id === viewId) ?? folderViews[0] ?? null;
-  const shown: ShownView = { record, kind: record?.kind === 'column' ? 'column' : 'table', settings: viewSettingsOf(record?.settings) };
+  // Memoised on the stored settings: a new object each render would redo the filter and sort of
+  // every item on each render (a value edit renders this pane).
+  const viewSettings = useMemo(() => viewSettingsOf(record?.settings), [record?.settings]);
+  const shown: ShownView = { record, kind: record?.kind === 'column' ? 'column' : 'table', settings: viewSettings };
   const settings = shown.settings;
 
   // Which folders' items this view shows: the folder, plus its subfolders in an overview.
