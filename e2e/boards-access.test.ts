@@ -54,7 +54,7 @@ describe('boards: permissions in the UI and on the server', () => {
     const { page } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/team/${world.teamId}/boards/${boardId}/edit`);
     await page.getByTestId('board-public').click();
-    await expectText(page.getByTestId('public-link'), `/b/${boardId}?team=${world.teamId}`);
+    await expectText(page.getByTestId('public-link'), `/b/${boardId}`);
     await expect.poll(async () => (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: any) => f.id === boardId)?.is_public).toBe(true);
 
     await guest.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}`);

@@ -22,6 +22,8 @@ import { FolderTree } from '../parts/FolderTree';
 import { FolderPane } from '../parts/FolderPane';
 import { ItemPanel } from '../parts/ItemPanel';
 import { useUndoKeys } from '../parts/use-undo-keys';
+import { BoardPasswordForm } from '../parts/BoardPasswordForm';
+import { hasBoardPassword, isBoardPasswordError, lookupPublicBoard } from '../public-board';
 import '../boards.css';
 
 /**
@@ -69,7 +71,21 @@ function retryOpen(backend: BoardBackend, teamId: number, boardId: string, live:
   }, delay);
 }
 
-type LoadState = { status: 'finding' } | { status: 'missing'; message: string } | { status: 'ready'; teamId: number };
+type LoadState = { status: 'finding' } | { status: 'missing'; message: string } | { status: 'password' } | { status: 'ready'; teamId: number };
+
+/**
+ * The board's workspace: this device's copy or the user's workspaces first; a public board's link
+ * carries no workspace, so the server's public lookup answers for everyone else (and says whether
+ * the board asks for a password). The old `?team=` links still work.
+ */
+async function findTeam(backend: BoardBackend, boardId: string, teamHint: number | null): Promise<{ teamId: number | null; passwordRequired: boolean }> {
+  const known = backend.userId === null ? null : await backend.findBoardTeam(boardId, teamHint).catch(() => null);
+  if (known !== null) return { teamId: known, passwordRequired: false };
+  const pub = await lookupPublicBoard(boardId);
+  if (pub) return { teamId: pub.team_id, passwordRequired: pub.password_required };
+  // Offline or not public: this device's copy, or the link's hint.
+  return { teamId: await backend.findBoardTeam(boardId, teamHint).catch(() => null), passwordRequired: false };
+}
 
 function BoardLoader({ backend }: { backend: BoardBackend }) {
   const { t } = useLingui();
@@ -77,15 +93,21 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
   const rootId = params.rootId;
   const teamHint = Number((useSearch({ strict: false }) as { team?: string }).team) || null;
   const [state, setState] = useState<LoadState>({ status: 'finding' });
+  /** Bumped when a password was accepted, to load again with it. */
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let live = true;
     setState({ status: 'finding' });
     (async () => {
-      const teamId = await backend.findBoardTeam(rootId, teamHint).catch(() => null);
+      const { teamId, passwordRequired } = await findTeam(backend, rootId, teamHint);
       if (!live) return;
       if (teamId === null) {
         setState({ status: 'missing', message: backend.userId === null ? t`Sign in to open this board.` : translateMessage(Messages.notFound) });
+        return;
+      }
+      if (passwordRequired && !hasBoardPassword(rootId)) {
+        setState({ status: 'password' });
         return;
       }
       const local = await backend.db.records.get(['folder', rootId]);
@@ -98,7 +120,9 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
         if (!live) return;
         backend.openBoard(teamId, rootId).catch((err) => {
           const status = (err as { status?: number }).status;
-          if (status === 401 || status === 403) {
+          if (isBoardPasswordError(err)) {
+            if (live) setState({ status: 'password' });
+          } else if (status === 401 || status === 403) {
             if (live) setState({ status: 'missing', message: translateMessage((err as Error).message || Messages.unauthorized) });
           } else retryOpen(backend, teamId, rootId, () => live);
         });
@@ -108,6 +132,10 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
         await backend.openBoard(teamId, rootId);
       } catch (err) {
         const status = (err as { status?: number }).status;
+        if (isBoardPasswordError(err)) {
+          if (live) setState({ status: 'password' });
+          return;
+        }
         if (status === 401 || status === 403 || status === 404) {
           if (live) setState({ status: 'missing', message: translateMessage((err as Error).message || Messages.unauthorized) });
           return;
@@ -119,9 +147,10 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
     return () => {
       live = false;
     };
-  }, [backend, rootId, teamHint, t]);
+  }, [backend, rootId, teamHint, t, attempt]);
 
   if (state.status === 'finding') return <BoardLoading />;
+  if (state.status === 'password') return <BoardPasswordForm boardId={rootId} onUnlocked={() => setAttempt((n) => n + 1)} />;
   if (state.status === 'missing') return <BoardProblem text={state.message} />;
   return <BoardScreen backend={backend} teamId={state.teamId} boardId={rootId} />;
 }

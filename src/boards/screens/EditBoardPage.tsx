@@ -13,6 +13,7 @@ import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
 import type { BoardBackend } from '../store/backend';
 import { WithBackend } from './with-backend';
+import { BoardPasswordSettings } from '../parts/BoardPasswordSettings';
 import { useBoardMeta } from './use-board-meta';
 import '../boards.css';
 
@@ -88,9 +89,10 @@ function EditBoard({ backend }: { backend: BoardBackend }) {
         </label>
         {board.is_public && (
           <p className="hint">
-            <Trans>Share this link:</Trans> <code data-testid="public-link">{`${location.origin}${pathFor('board', { rootId: boardId })}?team=${teamId}`}</code>
+            <Trans>Share this link:</Trans> <code data-testid="public-link">{`${location.origin}${pathFor('board', { rootId: boardId })}`}</code>
           </p>
         )}
+        {board.is_public && <BoardPasswordSettings teamId={teamId} boardId={boardId} mayChange={canUpdate && (info?.viewer.role === 'owner' || info?.viewer.role === 'admin')} />}
       </section>
 
       <section className="board-section">
