@@ -39,6 +39,13 @@ export class ApiRequestError extends Error {
 export const PROBE_MIN_MS = 5_000;
 export const PROBE_MAX_MS = 60_000;
 
+/**
+ * How long a board loaded by this device counts as in the replica. /changes carries every later
+ * change except losing sight of records (a folder hidden from us sends no tombstones; realtime
+ * `refresh` covers that while connected), so a board not opened for a day is loaded again.
+ */
+export const BOARD_FRESH_MS = 24 * 60 * 60 * 1000;
+
 export interface EngineOptions {
   db: UserDb;
   http: HttpClient;
@@ -277,16 +284,37 @@ export class SyncEngine {
     return found;
   }
 
-  /** Loads every collection of a board, remembers it as the open board and catches up. */
+  /**
+   * Opens a board: remembers it as the open board and brings the replica up to date. A board
+   * whose index was loaded in this session, or by this device within BOARD_FRESH_MS, only
+   * catches up through /changes (DESIGN.md §3): reloading ~100k records of a large board on every
+   * open held IndexedDB for seconds, and reads and the user's own writes queued behind it.
+   * Otherwise every collection's index is loaded.
+   */
   async openBoard(teamId: number, boardId: string): Promise<void> {
     this.openRef = { teamId, boardId };
-    const answers = await Promise.all(collectionList.map((def) => this.collection(teamId, def.name, boardId).init()));
-    const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
+    const collections = collectionList.map((def) => this.collection(teamId, def.name, boardId));
     const key = `cursor:${teamId}`;
     const known = await this.db.relaxed.meta.get(key);
+    const loadedKey = `board-loaded:${teamId}:${boardId}`;
+    if (known && (collections.every((c) => c.initialized) || (await this.loadedRecently(loadedKey)))) {
+      for (const c of collections) c.markInitialized();
+      this.opts.events.emit('loaded', { teamId, boardId });
+      await this.catchUp(teamId);
+      return;
+    }
+    const answers = await Promise.all(collections.map((c) => c.init()));
+    const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
     if (!known && cursors.length) await this.db.relaxed.meta.put({ key, value: Math.min(...cursors) });
+    // Only with a team cursor does /changes cover what happens to this board from now on.
+    if (known || cursors.length) await this.db.relaxed.meta.put({ key: loadedKey, value: this.opts.clock.now() });
     this.opts.events.emit('loaded', { teamId, boardId });
     if (known) await this.catchUp(teamId);
+  }
+
+  private async loadedRecently(key: string): Promise<boolean> {
+    const at = (await this.db.relaxed.meta.get(key))?.value;
+    return typeof at === 'number' && this.opts.clock.now() - at < BOARD_FRESH_MS;
   }
 
   /** Reloads one collection of a board (shell.md: only after initialisation, with an address). */

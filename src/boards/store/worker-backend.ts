@@ -29,7 +29,10 @@ export function createWorkerBackend(userId: number | null, connection: SyncConne
     return answer.body as T;
   };
   const route = (collection: string) => collectionByName(collection)?.route ?? collection;
-  /** The board on screen: a restore or a member change reloads it (the worker's own writes are not echoed to its socket). */
+  /**
+   * The board on screen: after a restore or a member change it catches up (the worker's own calls
+   * are not echoed to its socket; the server logs both as changes, so the delta carries them).
+   */
   let openRef: { teamId: number; boardId: string } | null = null;
   const reloadOpenBoard = async (teamId: number) => {
     if (openRef && openRef.teamId === teamId) await api.openBoard(openRef.teamId, openRef.boardId).catch(() => undefined);
