@@ -15,6 +15,8 @@ import { store, StorageKeys } from './storage/local-store';
 import { setToastTestMode, testModeFromSearch } from './ui/toast-store';
 import { applyCustomColors } from './ui/tokens';
 import { startWorkerSession } from './api/worker-session';
+import { registerServiceWorker } from './sw/register';
+import { startUpdateDetection } from './sw/updates';
 import './ui/theme.css';
 import './shell.css';
 
@@ -36,6 +38,9 @@ async function start() {
   if (user) await applyUserPreferences(user);
   installNavigation(router, setCurrentRouteName);
   void appVars.load().then((vars) => applyCustomColors(vars.settings ?? null));
+  // App shell offline and version updates (src/sw/, decision 0080).
+  registerServiceWorker();
+  startUpdateDetection();
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -31,6 +31,13 @@ let token: AccessToken | null = null;
 let refreshing: Promise<boolean> | null = null;
 const sessionListeners = new Set<(signedIn: boolean) => void>();
 const tokenListeners = new Set<(token: AccessToken | null) => void>();
+const headerListeners = new Set<(headers: Headers) => void>();
+/** This tab's X-SW-UUID (shell.md §7: lets the service worker match what a client asked for). */
+const swUuid = nanoid();
+/** How the last refresh ended: `unreachable` is no answer or a 5xx (the session may still be fine). */
+let lastRefresh: 'ok' | 'refused' | 'unreachable' | null = null;
+/** Set after an offline start: the session has no token yet, so the next call refreshes first. */
+let refreshDue = false;
 
 export function currentToken(): AccessToken | null {
   return token;
@@ -46,6 +53,7 @@ const channel: BroadcastChannel | null = typeof BroadcastChannel === 'undefined'
 function apply(next: AccessToken | null) {
   const was = token !== null;
   token = next;
+  if (next) refreshDue = false;
   if (was !== (next !== null)) for (const listener of sessionListeners) listener(next !== null);
   for (const listener of tokenListeners) listener(next);
 }
@@ -68,6 +76,22 @@ export function onTokenChange(listener: (token: AccessToken | null) => void): ()
   return () => void tokenListeners.delete(listener);
 }
 
+/** Told about the headers of every answer (the update rules read x-update-required from them). */
+export function onResponseHeaders(listener: (headers: Headers) => void): () => void {
+  headerListeners.add(listener);
+  return () => void headerListeners.delete(listener);
+}
+
+/** How the last refresh ended; `unreachable` means it says nothing about the session. */
+export function lastRefreshOutcome(): 'ok' | 'refused' | 'unreachable' | null {
+  return lastRefresh;
+}
+
+/** After an offline start: refresh before the next authenticated call (see session.ts). */
+export function markRefreshDue() {
+  refreshDue = true;
+}
+
 /** Told when the session starts or ends (login, logout, a refresh that failed with 401). */
 export function onSessionChange(listener: (signedIn: boolean) => void): () => void {
   sessionListeners.add(listener);
@@ -79,6 +103,7 @@ async function send(method: string, path: string, body: unknown, auth: boolean):
     Accept: 'application/json',
     'X-Client-Version': CLIENT_VERSION,
     'X-Idempotency-Key': nanoid(),
+    'X-SW-UUID': swUuid,
   };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;
@@ -95,6 +120,7 @@ async function send(method: string, path: string, body: unknown, auth: boolean):
     throw new ApiRequestError(OFFLINE_STATUS, { message: Messages.offlineAction, type: 'offline' });
   }
   connectivity.serverAnswered();
+  for (const listener of headerListeners) listener(response.headers);
   return response;
 }
 
@@ -115,6 +141,7 @@ export function refreshSession(): Promise<boolean> {
     const before = token;
     try {
       const response = await send('POST', '/api/auth/refresh', {}, false);
+      lastRefresh = response.ok ? 'ok' : response.status >= 500 ? 'unreachable' : 'refused';
       if (!response.ok) {
         // Two tabs of a live session refreshing at once: one wins and shares its token; give it a
         // moment to arrive. (A tab that is just opening has nothing to wait for.)
@@ -129,7 +156,8 @@ export function refreshSession(): Promise<boolean> {
       }
       setToken(readToken(await parse(response)));
       return true;
-    } catch {
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === OFFLINE_STATUS) lastRefresh = 'unreachable';
       return false;
     } finally {
       refreshing = null;
@@ -152,6 +180,7 @@ export async function request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DEL
     throw new ApiRequestError(OFFLINE_STATUS, { message: Messages.offlineAction, type: 'offline' });
   }
   const auth = opts.auth ?? true;
+  if (auth && !token && refreshDue) await refreshSession();
   if (auth && token && isExpired(token, Date.now())) {
     if (canRefresh(token, Date.now())) await refreshSession();
     else setToken(null);

@@ -3,6 +3,7 @@ import { followEngine } from '../connectivity/engine-bridge';
 import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from './client';
 import { session } from './session';
 import { isExpired, type AccessToken } from './token';
+import { reportUpdate } from '../sw/updates';
 
 /**
  * Signs the sync worker (DESIGN.md §1: one writer per browser) in and out with the shell's session.
@@ -32,8 +33,10 @@ export function syncConnection(): SyncConnection {
       const off = conn.subscribe(listener);
       return () => void off.then((unsubscribe) => unsubscribe());
     });
-    void conn.subscribe((event) => {
+    void conn.subscribe((event, payload) => {
       if (event === 'session-expired') void onWorkerSessionExpired();
+      // x-force-reload seen by the worker's HTTP client: reload at once (decision 0080).
+      else if (event === 'update-required') reportUpdate({ source: 'header', force: (payload as { force?: boolean })?.force, now: (payload as { force?: boolean })?.force });
     });
   }
   return connection;
@@ -81,6 +84,23 @@ async function onWorkerSessionExpired() {
   if (await refreshSession()) update();
 }
 
+/**
+ * Offline start (session.ts): does the worker still hold `userId`'s session? It resumes the last
+ * signed-in user from IndexedDB by itself, token included, so the boards can use it as it is; the
+ * shell signs it in again with a fresh token once the server answers (update(), via onTokenChange).
+ */
+async function workerHolds(userId: number): Promise<boolean> {
+  const held = await Promise.race([
+    syncConnection().api.currentUser(),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000)),
+  ]).catch(() => null);
+  if (held !== userId) return false;
+  sentUser = userId;
+  sentToken = null;
+  signedIn = Promise.resolve();
+  return true;
+}
+
 /** The worker signed in as `userId` (rejects when the shell's session is not that user's). */
 export async function workerSignedInAs(userId: number): Promise<SyncConnection> {
   update();
@@ -94,6 +114,7 @@ let started = false;
 export function startWorkerSession() {
   if (started || typeof window === 'undefined') return;
   started = true;
+  session.useWorkerCheck(workerHolds);
   session.subscribe(update);
   onTokenChange(update);
   update();

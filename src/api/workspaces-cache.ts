@@ -1,5 +1,12 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { Workspaces, type Workspace } from './endpoints';
+import { ApiRequestError, OFFLINE_STATUS } from './client';
+import { session } from './session';
+import { store } from '../storage/local-store';
+
+/** The last list of each user, remembered so an offline start still shows the sidebar (0080). */
+const REMEMBERED_KEY = 'workspaces';
+const userId = () => session.get().user?.id ?? null;
 
 /**
  * The signed-in user's workspaces (GET /api/me/workspaces), shared by the sidebar, home and the
@@ -17,8 +24,19 @@ export const workspaces = {
     loading ??= Workspaces.mine()
       .then((result) => {
         list = result;
+        store.set(REMEMBERED_KEY, { userId: userId(), list: result });
         emit();
         return result;
+      })
+      .catch((error: unknown) => {
+        const remembered = store.get<{ userId: number | null; list: Workspace[] } | null>(REMEMBERED_KEY, null);
+        // Offline: the signed-in user's last known list rather than an endless "Loading…".
+        if (error instanceof ApiRequestError && error.status === OFFLINE_STATUS && remembered && remembered.userId !== null && remembered.userId === userId()) {
+          list = remembered.list;
+          emit();
+          return remembered.list;
+        }
+        throw error;
       })
       .finally(() => {
         loading = null;

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useParams } from '@tanstack/react-router';
 import { showApiError } from '../../api/handle-error';
+import { ApiRequestError, OFFLINE_STATUS } from '../../api/client';
+import { useOnline } from '../../connectivity/use-connectivity';
 
 /** The teamId of a /team/{teamId} route, as a number. */
 export function useTeamId(): number {
@@ -12,6 +14,7 @@ export function useTeamId(): number {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T | null; reload: () => void; failed: boolean } {
   const [data, setData] = useState<T | null>(null);
   const [failed, setFailed] = useState(false);
+  const [failedOffline, setFailedOffline] = useState(false);
   const [version, setVersion] = useState(0);
   useEffect(() => {
     let live = true;
@@ -20,11 +23,13 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
         if (live) {
           setData(value);
           setFailed(false);
+          setFailedOffline(false);
         }
       })
       .catch((error) => {
         if (!live) return;
         setFailed(true);
+        setFailedOffline(error instanceof ApiRequestError && error.status === OFFLINE_STATUS);
         showApiError(error);
       });
     return () => {
@@ -33,5 +38,10 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, version]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
+  // A screen opened offline (its code comes from the service worker) loads when the network returns.
+  const online = useOnline();
+  useEffect(() => {
+    if (online && failedOffline) reload();
+  }, [online, failedOffline, reload]);
   return { data, reload, failed };
 }
