@@ -138,6 +138,9 @@ export function settingsOf<K extends AttributeKind>(kind: K, settings: unknown):
   return (parsed.success ? parsed.data : attributeSettings[kind].parse({})) as SettingsOf<K>;
 }
 
+/** The largest file an attachments value takes (the server refuses bigger uploads with 413). */
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+
 // ── value shapes ──────────────────────────────────────────────────────────────────────────────
 export const attachmentValue = z.object({
   id: z.string().min(1).max(64),

@@ -10,7 +10,8 @@ import type { AppContext } from '../context';
  */
 export const FILES_PREFIX = '/api/files/';
 const FOLDER = /^[a-z0-9-]{1,40}$/;
-const NAME = /^[A-Za-z0-9_-]{1,64}\.(png|jpg|gif|webp)$/;
+/** Photos and image attachments keep their image type; other attachments are stored as `.bin`. */
+const NAME = /^[A-Za-z0-9_-]{1,64}\.(png|jpg|gif|webp|bin)$/;
 
 export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
 
