@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { checkValue, customIdText, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
+import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
+import { ReferenceEditor, ReferenceNames } from './ReferenceEditor';
 import { useBoard } from '../BoardContext';
 import type { Attribute, Item } from '../store/live';
 
@@ -69,9 +71,17 @@ export function ValueDisplay({ attribute, value, item, ordinal }: { attribute: A
       return <span className="value-text">{`${r.start} – ${r.end}`}</span>;
     }
     case 'reference':
-      return <span className="value-text">{t`${(value as string[]).length} linked`}</span>;
+      return <ReferenceNames ids={value as string[]} />;
     case 'attachments':
-      return <span className="value-text">{(value as Attachment[]).map((a) => a.name).join(', ')}</span>;
+      return (
+        <span className="value-text attachment-names">
+          {(value as Attachment[]).map((a) => (
+            <a key={a.id} href={attachmentHref(a)} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
+              {a.name}
+            </a>
+          ))}
+        </span>
+      );
     case 'long-text':
       return <span className="value-text value-clip">{String(value)}</span>;
     default:
@@ -268,45 +278,6 @@ function MembersEditor(props: EditorProps) {
         </label>
       ))}
       <button type="button" onClick={props.onCancel}>
-        {t`Done`}
-      </button>
-      <ErrorLine error={error} />
-    </span>
-  );
-}
-
-function ReferenceEditor(props: EditorProps) {
-  const { t } = useLingui();
-  const current = (props.value as string[] | null) ?? [];
-  const [text, setText] = useState(current.join(', '));
-  const { commit, error, onKeyDown } = useCommit(props);
-  const value = () => text.split(/[\s,]+/).filter(Boolean);
-  return (
-    <span className="value-editor">
-      <input autoFocus className="value-input" aria-label={t`Item ids`} value={text} onChange={(e) => setText(e.target.value)} onKeyDown={(e) => onKeyDown(e, value)} onBlur={() => void commit(value())} />
-      <ErrorLine error={error} />
-    </span>
-  );
-}
-
-function AttachmentsEditor(props: EditorProps) {
-  const { t } = useLingui();
-  const current = (props.value as Attachment[] | null) ?? [];
-  const { commit, error } = useCommit(props);
-  return (
-    <span className="value-editor value-options" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), props.onCancel())}>
-      {current.length === 0 && <span className="hint">{t`No attachments.`}</span>}
-      {current.map((a) => (
-        <span key={a.id} className="attachment">
-          <a href={a.url} target="_blank" rel="noreferrer noopener">
-            {a.name}
-          </a>
-          <button type="button" aria-label={t`Remove ${a.name}`} onClick={() => void commit(current.filter((x) => x.id !== a.id))}>
-            ×
-          </button>
-        </span>
-      ))}
-      <button type="button" autoFocus onClick={props.onCancel}>
         {t`Done`}
       </button>
       <ErrorLine error={error} />
