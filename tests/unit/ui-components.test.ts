@@ -31,20 +31,23 @@ beforeAll(async () => {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
-}, 120_000);
+  // The dev server compiles the harness on its first request: pay for that here, under the hook's
+  // long timeout, not inside the first test's (a loaded CI machine took over 30 s).
+  await openHarness('?test_mode=1', 170_000);
+}, 180_000);
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
 
-async function openHarness(query = '?test_mode=1'): Promise<Page> {
+async function openHarness(query = '?test_mode=1', timeout = 60_000): Promise<Page> {
   await page?.context().close();
   page = await (await browser.newContext({ viewport: { width: 1024, height: 768 } })).newPage();
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(String(error)));
-  await page.goto(baseUrl + query);
-  await page.waitForSelector('#open-modal', { timeout: 60_000 });
+  await page.goto(baseUrl + query, { timeout });
+  await page.waitForSelector('#open-modal', { timeout });
   expect(errors).toEqual([]);
   return page;
 }
