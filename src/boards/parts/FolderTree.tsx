@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type DragEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -12,10 +12,16 @@ import { useBoard } from '../BoardContext';
 import type { Folder } from '../store/live';
 import { planMove, sortByPosition } from '../model/positions';
 import { folderMoveProblem, visibleRows, type TreeNode } from '../model/tree';
+import { planFolderDrop, planKeyboardMove, zoneAt, type DropZone, type FolderDrop } from '../model/folder-drop';
+
+const DRAG_TYPE = 'application/x-cairn-folder';
+const MOVE_KEYS: Record<string, 'up' | 'down' | 'into' | 'out'> = { ArrowUp: 'up', ArrowDown: 'down', ArrowRight: 'into', ArrowLeft: 'out' };
 
 /**
  * The board's folder tree: subfolders to any depth, expand/collapse (remembered per board),
- * create, rename, hide/show, move (to another parent, up and down) and delete.
+ * create, rename, hide/show, move (to another parent, up and down) and delete. Folders are dragged
+ * to reorder or nest (before / after / inside a row, model/folder-drop.ts); Alt+arrows do the same
+ * from the keyboard (up, down, into the folder above, out to the parent's level).
  * Hidden folders are shown (marked) to people who may edit folder settings, and hidden from others.
  */
 export function FolderTree({ activeId }: { activeId: string }) {
@@ -38,6 +44,38 @@ export function FolderTree({ activeId }: { activeId: string }) {
   const siblingsOf = (node: TreeNode<Folder>) => {
     const parent = node.folder.parent_id ? board.tree.byId.get(node.folder.parent_id) : null;
     return parent ? parent.children.map((c) => c.folder) : [];
+  };
+
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [hint, setHint] = useState<{ id: string; zone: DropZone } | null>(null);
+
+  /** Applies a planned drop: one position write within a parent, or a move under the new parent. */
+  const applyDrop = async (drop: FolderDrop) => {
+    const moving = board.tree.byId.get(drop.folderId);
+    const parent = board.tree.byId.get(drop.parentId);
+    if (!moving || !parent) return;
+    if (!drop.sameParent && !board.can('CREATE_FOLDER', drop.parentId)) {
+      toast.show(t`This action is unauthorized.`, { kind: 'error' });
+      return;
+    }
+    const siblings = parent.children.map((c) => c.folder);
+    if (drop.sameParent) await board.actions.reorder('folder', planMove(sortByPosition(siblings), [drop.folderId], drop.index), 'move folder');
+    else {
+      await board.actions.moveFolder(moving.folder, drop.parentId, siblings, drop.index);
+      if (!expanded.has(drop.parentId)) toggle(drop.parentId);
+    }
+  };
+  const dropAt = (event: DragEvent<HTMLElement>, targetId: string): FolderDrop | null => {
+    if (!dragging) return null;
+    const rect = event.currentTarget.getBoundingClientRect();
+    return planFolderDrop(board.tree, dragging, targetId, zoneAt(event.clientY - rect.top, rect.height));
+  };
+  const onRowKeyDown = (event: KeyboardEvent, node: TreeNode<Folder>, canEdit: boolean) => {
+    const key = MOVE_KEYS[event.key];
+    if (!event.altKey || !key || !canEdit) return;
+    event.preventDefault(); // Alt+Left would otherwise go back in history
+    const drop = planKeyboardMove(board.tree, node.folder.id, key);
+    if (drop) void applyDrop(drop).then(() => requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-folder-id="${node.folder.id}"] .folder-link`)?.focus()));
   };
 
   const moveWithin = async (node: TreeNode<Folder>, delta: number) => {
@@ -91,9 +129,32 @@ export function FolderTree({ activeId }: { activeId: string }) {
               aria-level={node.depth + 1}
               aria-expanded={hasChildren ? open : undefined}
               aria-selected={folder.id === activeId}
-              className={`folder-row${folder.id === activeId ? ' is-active' : ''}${node.hidden ? ' is-hidden' : ''}`}
+              className={`folder-row${folder.id === activeId ? ' is-active' : ''}${node.hidden ? ' is-hidden' : ''}${dragging === folder.id ? ' is-dragging' : ''}${hint?.id === folder.id ? ` drop-${hint.zone}` : ''}`}
               style={{ paddingInlineStart: `${node.depth * 14 + 4}px` }}
               data-folder-id={folder.id}
+              draggable={!isBoard && canEdit}
+              onDragStart={(e) => {
+                e.dataTransfer.setData(DRAG_TYPE, folder.id);
+                e.dataTransfer.effectAllowed = 'move';
+                setDragging(folder.id);
+              }}
+              onDragEnd={() => (setDragging(null), setHint(null))}
+              onDragOver={(e) => {
+                const drop = dropAt(e, folder.id);
+                if (!drop) return setHint(null);
+                e.preventDefault(); // allows the drop here
+                e.dataTransfer.dropEffect = 'move';
+                const zone = zoneAt(e.clientY - e.currentTarget.getBoundingClientRect().top, e.currentTarget.getBoundingClientRect().height);
+                if (hint?.id !== folder.id || hint.zone !== zone) setHint({ id: folder.id, zone });
+              }}
+              onDrop={(e) => {
+                const drop = dropAt(e, folder.id);
+                e.preventDefault();
+                setDragging(null);
+                setHint(null);
+                if (drop) void applyDrop(drop);
+              }}
+              onKeyDown={(e) => onRowKeyDown(e, node, canEdit)}
             >
               {hasChildren ? (
                 <button type="button" className="folder-toggle" aria-label={open ? t`Collapse ${folder.name}` : t`Expand ${folder.name}`} onClick={() => toggle(folder.id)}>
