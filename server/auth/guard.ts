@@ -11,6 +11,8 @@ declare module 'fastify' {
     /** Resolved lazily by requireUser / optionalUser and cached for the request. */
     authUser?: UserRow | null;
     sessionId?: number;
+    /** The live session behind the bearer token (null: none sent or dead), resolved once per request. */
+    authSession?: { userId: number; sessionId: number } | null;
   }
 }
 
@@ -32,17 +34,37 @@ export async function optionalUser(db: Kysely<Database>, request: FastifyRequest
   const token = bearerOf(request);
   let user: UserRow | null = null;
   if (token) {
-    // The app's clock (tests move it); plain wall time when the request has no app context.
-    const now = request.server?.ctx?.now() ?? new Date();
-    const session = await userIdForAccessToken(db, token, now);
-    if (session) {
-      user = (await db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst()) ?? null;
-      request.sessionId = session.sessionId;
-    }
+    const session = await sessionOf(db, request, token);
+    if (session) user = (await db.selectFrom('users').selectAll().where('id', '=', session.userId).executeTakeFirst()) ?? null;
     if (!user && !opts.deadTokenIsAnonymous) throw unauthenticated();
   }
   request.authUser = user;
   return user;
+}
+
+/** The token's session, looked up once per request whichever guard asks first. */
+async function sessionOf(db: Kysely<Database>, request: FastifyRequest, token: string): Promise<{ userId: number; sessionId: number } | null> {
+  if (request.authSession === undefined) {
+    // The app's clock (tests move it); plain wall time when the request has no app context.
+    const now = request.server?.ctx?.now() ?? new Date();
+    request.authSession = await userIdForAccessToken(db, token, now);
+    if (request.authSession) request.sessionId = request.authSession.sessionId;
+  }
+  return request.authSession;
+}
+
+/**
+ * The signed-in user's id; a 401 otherwise. For hot paths that need only the id (sync writes):
+ * a live session implies the user exists (sessions are deleted with their user), so the user row
+ * is not read; requireUser / optionalUser still load it when something asks.
+ */
+export async function requireUserId(db: Kysely<Database>, request: FastifyRequest): Promise<number> {
+  if (request.authUser) return request.authUser.id;
+  if (request.authUser === null) throw unauthenticated();
+  const token = bearerOf(request);
+  const session = token ? await sessionOf(db, request, token) : null;
+  if (!session) throw unauthenticated();
+  return session.userId;
 }
 
 /** The signed-in user; a 401 otherwise. */

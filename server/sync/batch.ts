@@ -4,6 +4,8 @@ import type { BatchResult } from '../../schema/collections';
 import { ApiError, parseBody } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { dispatchWrite } from './dispatch';
+import { collectionByRoute } from '../../schema/collections';
+import { requestLockMode } from './lock-plan';
 import type { StoredResponse } from './idempotency';
 import type { WriteScope } from './scope';
 
@@ -45,9 +47,51 @@ function failure(error: unknown): BatchResult {
 
 const NOT_APPLIED = { message: 'Not applied: another request of the same transaction failed.', type: 'transaction_rolled_back' };
 
+type BatchRequest = z.infer<typeof batchBody>['requests'][number];
+
+/**
+ * Reads what the batch's saves will look at (their records, what they point at, their boards'
+ * folders) in one query up front, instead of one per request. Best effort from the raw payloads:
+ * anything missed is read by the save itself.
+ */
+async function prefetchAll(scope: WriteScope, requests: BatchRequest[]): Promise<void> {
+  const keys: { collection: string; id: string }[] = [];
+  const boards = new Set<string>();
+  for (const r of requests) {
+    if (r.method !== 'put') continue;
+    const parts = r.route.replace(/^\/+/, '').split('?', 1)[0]!.split('/');
+    const def = parts.length === 2 ? collectionByRoute(parts[0]!) : undefined;
+    const payload = r.payload as Record<string, unknown> | null | undefined;
+    if (!def || !payload || typeof payload !== 'object') continue;
+    let id: string;
+    try {
+      id = decodeURIComponent(parts[1]!);
+    } catch {
+      continue;
+    }
+    keys.push({ collection: def.name, id });
+    for (const ref of def.references) {
+      const value = payload[ref.field];
+      if (ref.collection !== 'folder' && typeof value === 'string') keys.push({ collection: ref.collection, id: value });
+    }
+    if (typeof payload.board_id === 'string') boards.add(payload.board_id);
+  }
+  if (keys.length || boards.size) await scope.prefetch(keys, [...boards]);
+}
+
+/**
+ * Whether a failure of this request can leave writes behind. A single-record save of a plain
+ * collection writes one statement at its very end (a refused one writes nothing), so it needs no
+ * savepoint of its own; anything else gets one.
+ */
+const needsSavepoint = (r: BatchRequest) => requestLockMode(r.method, r.route) !== 'shared';
+
 export async function runBatch(scope: WriteScope, rawBody: unknown): Promise<StoredResponse> {
   const body = parseBody(batchBody, rawBody);
   const results: BatchResult[] = [];
+  await prefetchAll(scope, body.requests);
+  // Saves of a shared batch are written together at the end (runWrite flushes them).
+  scope.deferWrites();
 
   if (body.transaction !== null) {
     for (const [index, request] of body.requests.entries()) {
@@ -66,14 +110,14 @@ export async function runBatch(scope: WriteScope, rawBody: unknown): Promise<Sto
 
   for (const [index, request] of body.requests.entries()) {
     const mark = scope.mark();
-    const savepoint = sql.raw(`batch_${index}`);
-    await sql`savepoint ${savepoint}`.execute(scope.trx);
+    const savepoint = needsSavepoint(request) ? sql.raw(`batch_${index}`) : null;
+    if (savepoint) await sql`savepoint ${savepoint}`.execute(scope.trx);
     try {
       const response = await dispatchWrite(scope, request.method, request.route, request.payload);
-      await sql`release savepoint ${savepoint}`.execute(scope.trx);
+      if (savepoint) await sql`release savepoint ${savepoint}`.execute(scope.trx);
       results.push({ status: response.status, data: (response.body as { data: unknown }).data });
     } catch (error) {
-      await sql`rollback to savepoint ${savepoint}`.execute(scope.trx);
+      if (savepoint) await sql`rollback to savepoint ${savepoint}`.execute(scope.trx);
       scope.rollbackTo(mark);
       results.push(failure(error));
     }

@@ -1,6 +1,7 @@
 import type { DeltaChange, SyncedCollectionName } from '../../schema/collections';
 import type { ReadView } from './reads';
 import type { Db, WireRecord } from './store';
+import { changeHorizon } from './cursor';
 
 /**
  * GET /api/{teamId}/changes?after={seq}[&board_id=] — every record changed after the cursor, once,
@@ -8,8 +9,9 @@ import type { Db, WireRecord } from './store';
  * tombstone (op deleted, record null), limited to what the user may view. Pages of at most
  * DELTA_PAGE changes: `has_more` says to ask again from the returned cursor.
  *
- * Why the cursor is safe: writers of a team hold the team's lock until commit (store.ts), so a
- * team's sequence numbers become visible in order and nothing below the cursor can appear later.
+ * Why the cursor is safe: only changes up to the change horizon are read (cursor.ts, decision
+ * 0031), and every number up to it belongs to a writer that had finished before the rows were
+ * read, so nothing below a returned cursor can appear later. Writers never wait for readers.
  */
 export const DELTA_PAGE = 5000;
 
@@ -20,18 +22,23 @@ export interface DeltaPage {
 }
 
 export async function readChanges(db: Db, view: ReadView, after: number, boardId: string | null): Promise<DeltaPage> {
+  // Its own statement, before the rows' snapshot.
+  const horizon = await changeHorizon(db);
   let query = db
     .selectFrom('change_log')
     .select(['seq', 'collection', 'record_id', 'board_id'])
     .where('team_id', '=', view.team.id)
     .where('seq', '>', String(after))
+    .where('seq', '<=', String(horizon))
     .orderBy('seq')
     .limit(DELTA_PAGE + 1);
   if (boardId) query = query.where('board_id', '=', boardId);
   const rows = await query.execute();
   const hasMore = rows.length > DELTA_PAGE;
   const page = hasMore ? rows.slice(0, DELTA_PAGE) : rows;
-  const cursor = page.length ? Number(page[page.length - 1]!.seq) : after;
+  // A full page ends at its last change; otherwise everything up to the horizon was read (the
+  // numbers between belong to other teams or to rolled-back writes).
+  const cursor = hasMore ? Number(page[page.length - 1]!.seq) : Math.max(after, horizon);
 
   // One entry per record, in the order of its last change.
   const latest = new Map<string, { collection: string; id: string; board_id: string; seq: number }>();

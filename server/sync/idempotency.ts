@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { IDEMPOTENCY_TTL_MS } from '../../schema/constants';
 import { ApiError } from '../http/errors';
@@ -34,16 +34,31 @@ function cutoff(now: Date): Date {
   return new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
 }
 
-/** The stored response for this key, if any and not expired. A key reused for another request is refused. */
-export async function findStoredResponse(trx: Transaction<Database>, userId: number, key: string, request: string, now: Date): Promise<StoredResponse | null> {
+/**
+ * SQL (a data-modifying CTE body) that claims the key for this request before any work: a row
+ * with status 0, or the takeover of an expired row. A duplicate arriving while the first copy
+ * still runs waits here on the key's unique index until that one commits (then finds its
+ * response) or rolls back (then claims the key itself). Returns one row when claimed.
+ * `after` is a CTE name whose evaluation must come first (the locks).
+ */
+export function claimKeySql(userId: number, key: string, request: string, now: Date, after: RawBuilder<unknown>) {
+  return sql`
+    insert into idempotency_keys (user_id, key, request, status, response, created_at)
+    select ${userId}, ${key}, ${request}, 0, null, ${now} from ${after}
+    on conflict (user_id, key) do update
+      set request = excluded.request, status = 0, response = null, created_at = excluded.created_at
+      where idempotency_keys.created_at <= ${cutoff(now)}
+    returning 1`;
+}
+
+/** The committed response of a key someone else claimed first. A key reused for another request is refused. */
+export async function storedResponse(trx: Transaction<Database>, userId: number, key: string, request: string): Promise<StoredResponse> {
   const row = await trx
     .selectFrom('idempotency_keys')
     .select(['request', 'status', 'response'])
     .where('user_id', '=', userId)
     .where('key', '=', key)
-    .where('created_at', '>', cutoff(now))
-    .executeTakeFirst();
-  if (!row) return null;
+    .executeTakeFirstOrThrow();
   if (row.request !== request) {
     const message = 'X-Idempotency-Key was already used for another request';
     throw new ApiError(422, `Validation Error: ${message}`, 'validation', [message]);
@@ -51,14 +66,13 @@ export async function findStoredResponse(trx: Transaction<Database>, userId: num
   return { status: row.status, body: row.response };
 }
 
-/** Stores the response in the write's transaction (an expired row with the same key is replaced). */
-export async function storeResponse(trx: Transaction<Database>, userId: number, key: string, request: string, response: StoredResponse, now: Date): Promise<void> {
+/** Stores the response on the claimed key, in the write's transaction. */
+export async function storeResponse(trx: Transaction<Database>, userId: number, key: string, response: StoredResponse): Promise<void> {
   await trx
-    .insertInto('idempotency_keys')
-    .values({ user_id: userId, key, request, status: response.status, response: JSON.stringify(response.body ?? null), created_at: now })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'key']).doUpdateSet({ request, status: response.status, response: JSON.stringify(response.body ?? null), created_at: now }),
-    )
+    .updateTable('idempotency_keys')
+    .set({ status: response.status, response: JSON.stringify(response.body ?? null) })
+    .where('user_id', '=', userId)
+    .where('key', '=', key)
     .execute();
 }
 

@@ -4,7 +4,8 @@ import { boardChannel, type CollectionDefinition } from '../../schema/collection
 import type { PermissionLevel } from '../../schema/permissions';
 import { collectionRules, type SaveContext } from './rules';
 import { conflict, type WriteScope } from './scope';
-import { appendChange, removeRecord, writeLogged, type StoredRecord, type WireRecord } from './store';
+import { appendChange, findRecord, removeRecord, writeLogged, type StoredRecord, type WireRecord } from './store';
+import { saveLockMode } from './lock-plan';
 import { cascadeDelete } from './cascade';
 import { validateBoardRecord } from './validate-board-values';
 
@@ -145,7 +146,7 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
   const rules = collectionRules[def.name];
   const parsed = parseBody(def.schema, body) as Body;
 
-  await scope.lock();
+  await scope.lock(saveLockMode(def));
   // The record and what it points at, in one query (folders come with the board's folder list).
   await scope.prefetch([
     { collection: def.name, id },
@@ -186,11 +187,22 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
 /** Writes an accepted record: row, change log, cache and the `saved` event. */
 export async function storeSaved(scope: WriteScope, def: CollectionDefinition, record: WireRecord, existing: StoredRecord | null): Promise<WireRecord> {
   const createdBy = existing ? existing.created_by : scope.userId;
-  await writeLogged(scope.trx, def.name, scope.team.id, record, createdBy, null, scope.now, 'saved');
+  if (!(await scope.writeLogged(def.name, record, createdBy, null, 'saved'))) throw await lostRace(scope, def, record.id);
   scope.remember(def.name, record.id, { collection: def.name, id: record.id, team_id: scope.team.id, board_id: record.board_id, row_version: record.row_version, data: record, created_by: createdBy, deleted_at: null });
   scope.publish(boardChannel(scope.team.id, record.board_id), 'saved', { collection: def.name, data: record });
   collectionRules[def.name]?.afterSave?.(scope, record, existing);
   return record;
+}
+
+/**
+ * The 409 for a write another transaction overtook between our read and our write (saves of a
+ * team run concurrently): the stored copy as it is now, to someone who may read it.
+ */
+async function lostRace(scope: WriteScope, def: CollectionDefinition, id: string): Promise<Error> {
+  const now = await findRecord(scope.trx, def.name, id);
+  if (now && now.team_id !== scope.team.id) return notFound();
+  if (now && !(await mayRead(scope, def, now))) return unauthorized();
+  return conflict(now?.data ?? null);
 }
 
 /** Whether the user may delete the stored record (delete permission, owner-scoped where it applies). */
@@ -222,7 +234,7 @@ export async function deleteRecord(scope: WriteScope, def: CollectionDefinition,
   if (def.trash && !opts.permanent) {
     if (stored.deleted_at) return stored.data; // already in the trash: deleting again changes nothing
     const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: scope.now.toISOString(), updated_at: scope.now.toISOString() };
-    await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, 'trashed');
+    if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, 'trashed'))) throw await lostRace(scope, def, id);
     scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: scope.now });
     scope.publish(boardChannel(scope.team.id, stored.board_id), 'deleted', { collection: def.name, data: record });
     return record;
@@ -263,7 +275,7 @@ export async function restoreRecord(scope: WriteScope, def: CollectionDefinition
     throw error;
   }
   const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: null, updated_at: scope.now.toISOString() };
-  await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, 'restored');
+  if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, 'restored'))) throw await lostRace(scope, def, id);
   scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: null });
   scope.publish(boardChannel(scope.team.id, stored.board_id), 'saved', { collection: def.name, data: record });
   return record;

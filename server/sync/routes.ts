@@ -8,7 +8,9 @@ import { readChanges } from './changes';
 import { dispatchWrite } from './dispatch';
 import { teamIdParam } from './params';
 import { readScope } from './read-scope';
-import { boardRecords, currentCursor, teamFolders, type WireRecord } from './store';
+import { boardRecords, teamFolders, type WireRecord } from './store';
+import { changeHorizon } from './cursor';
+import { batchLockMode, requestLockMode } from './lock-plan';
 import { runWrite } from './write';
 import { timeTrackingRoutes } from './time-tracking';
 import { commentRoutes } from './comments';
@@ -31,20 +33,25 @@ async function indexLoad(ctx: AppContext, request: FastifyRequest<TeamParams>, d
   const boardId = queryString(request.query.board_id);
   if (!boardId && def.name !== 'folder') throw validation(['board_id: required']);
   const { view } = await readScope(ctx, request, teamId, boardId);
-  // Records and cursor from one snapshot: whatever commits after it has a later seq.
+  // The cursor is the change horizon taken before the records' snapshot (cursor.ts): every change
+  // up to it is in the records read, and /changes?after=cursor brings whatever is newer (some of
+  // it possibly again, which merging ignores).
+  const cursor = await changeHorizon(ctx.db);
   return ctx.db
     .transaction()
     .setIsolationLevel('repeatable read')
     .execute(async (trx) => {
       const rows = boardId ? await boardRecords(trx, teamId, boardId, def.name) : await teamFolders(trx, teamId);
       const data = await view.filter(trx, def.name, rows.map((r) => r.data));
-      return { data, cursor: await currentCursor(trx, teamId) };
+      return { data, cursor };
     });
 }
 
 export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
   const write = (request: FastifyRequest<TeamParams>, reply: FastifyReply, method: 'put' | 'delete' | 'post', route: string) =>
-    runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => dispatchWrite(scope, method, route, request.body));
+    runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => dispatchWrite(scope, method, route, request.body), {
+      lock: requestLockMode(method, route),
+    });
 
   for (const def of collectionList) {
     const base = `/api/:teamId/${def.route}`;
@@ -61,7 +68,7 @@ export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
   }
 
   app.post<TeamParams>('/api/:teamId/batch', (request, reply) =>
-    runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => runBatch(scope, request.body)),
+    runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => runBatch(scope, request.body), { lock: batchLockMode(request.body) }),
   );
 
   app.get<TeamParams>('/api/:teamId/changes', async (request) => {

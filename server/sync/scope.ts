@@ -1,11 +1,31 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import type { FolderRecord } from '../../schema/records';
 import type { PermissionLevel } from '../../schema/permissions';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { allowed, chainTo, workspaceLevel, type TeamRow, type Viewer } from './access';
-import { boardRecords, findRecord, findRecordsAndFolders, lockTeamForWrite, type StoredRecord } from './store';
+import { boardRecords, findRecord, findRecordsAndFolders, writeLogged, writeManyLogged, type ChangeKind, type LoggedWrite, type StoredRecord, type WireRecord } from './store';
+import { registerFloor, teamLock } from './cursor';
+
+/**
+ * How a write holds its team (docs/decisions/0031-change-cursor.md): plain saves of items, values,
+ * views and comments share it and run side by side; structural writes (deletes, restores, folders,
+ * attributes, time entries, reactions) take it alone, so the checks they make across records
+ * (cascades, one running timer, one reaction, unique attribute names) hold until they commit.
+ */
+export type LockMode = 'shared' | 'exclusive';
+
+/**
+ * Thrown at the end of a batch whose deferred writes were overtaken by another transaction: the
+ * answers it built are wrong for those requests, so runWrite runs it again without deferring
+ * (then each overtaken save answers its own 409).
+ */
+export class DeferredWritesOvertaken extends Error {
+  constructor() {
+    super('deferred writes overtaken');
+  }
+}
 
 /** A realtime event to publish once the transaction has committed. */
 export interface PendingEvent {
@@ -25,24 +45,74 @@ export class WriteScope {
   private readonly boardFolders = new Map<string, Map<string, FolderRecord>>();
   private readonly records = new Map<string, StoredRecord | null>();
   private readonly journal: [string, StoredRecord | null | undefined][] = [];
-  private locked = false;
+  /** The team lock this transaction holds (its change floor comes with the first one). */
+  private held: LockMode | null;
 
   constructor(
     readonly trx: Transaction<Database>,
     readonly team: TeamRow,
     readonly viewer: Viewer & { id: number },
     readonly now: Date,
-  ) {}
+    opts: { locked?: LockMode; mayDefer?: boolean } = {},
+  ) {
+    this.held = opts.locked ?? null;
+    this.mayDefer = opts.mayDefer ?? false;
+  }
+
+  private readonly mayDefer: boolean;
+  /** Record writes held back to be written together (a shared batch), or null: write at once. */
+  private deferred: LoggedWrite[] | null = null;
+  private deferredKeys = new Set<string>();
+
+  /**
+   * From now on record writes wait for flushWrites() and go in one statement. Only for a batch
+   * holding the lock shared: its saves do nothing else in the database after their write, and
+   * read records only through this scope's cache (which every write updates at once).
+   */
+  deferWrites(): void {
+    if (this.mayDefer && this.held === 'shared') this.deferred ??= [];
+  }
+
+  /** Writes a record and its change (writeLogged), or defers it. False: overtaken, nothing written. */
+  async writeLogged(collection: string, record: WireRecord, createdBy: number | null, deletedAt: Date | null, op: ChangeKind): Promise<boolean> {
+    if (!this.deferred) return writeLogged(this.trx, collection, this.team.id, record, createdBy, deletedAt, this.now, op);
+    const key = `${collection}:${record.id}`;
+    // One statement cannot write a row twice: a second write of the same record flushes first.
+    if (this.deferredKeys.has(key)) await this.flushWrites();
+    this.deferred.push({ collection, record, createdBy, deletedAt, op });
+    this.deferredKeys.add(key);
+    return true;
+  }
+
+  /** Writes what was deferred; throws DeferredWritesOvertaken when any was overtaken. */
+  async flushWrites(): Promise<void> {
+    if (!this.deferred?.length) return;
+    const writes = this.deferred;
+    this.deferred = [];
+    this.deferredKeys.clear();
+    for (let i = 0; i < writes.length; i += 1000) {
+      const part = writes.slice(i, i + 1000);
+      if ((await writeManyLogged(this.trx, this.team.id, this.now, part)) !== part.length) throw new DeferredWritesOvertaken();
+    }
+  }
 
   get userId(): number {
     return this.viewer.id;
   }
 
-  /** Takes the team's write lock once per transaction (see lockTeamForWrite). */
-  async lock(): Promise<void> {
-    if (this.locked) return;
-    await lockTeamForWrite(this.trx, this.team.id);
-    this.locked = true;
+  /**
+   * Holds the team lock in at least `mode` (and registers the change floor with the first lock).
+   * runWrite takes the right mode up front with its first statement; raising shared to exclusive
+   * here only happens when that plan missed a structural write, and is still correct.
+   */
+  async lock(mode: LockMode = 'exclusive'): Promise<void> {
+    if (this.held === 'exclusive' || this.held === mode) return;
+    // A structural write reads and writes the database directly: nothing may stay deferred.
+    await this.flushWrites();
+    this.deferred = null;
+    if (this.held === null) await sql`select ${teamLock(this.team.id, mode)}, ${registerFloor}`.execute(this.trx);
+    else await sql`select ${teamLock(this.team.id, 'exclusive')}`.execute(this.trx);
+    this.held = mode;
   }
 
   /** A record of this team by collection and id (trashed ones included), cached per request. */
@@ -56,20 +126,20 @@ export class WriteScope {
   }
 
   /**
-   * Loads the records not cached yet and, when `boardId` is given and not loaded yet, the board's
-   * live folders, in one query (the save path's only read besides the idempotency lookup).
+   * Loads the records not cached yet and the live folders of the boards not loaded yet, in one
+   * query (the save path's only read; a batch prefetches all its requests with one).
    */
-  async prefetch(keys: { collection: string; id: string }[], boardId?: string): Promise<void> {
-    const missing = keys.filter((k) => !this.records.has(`${k.collection}:${k.id}`));
-    const loadFolders = boardId !== undefined && !this.boardFolders.has(boardId);
-    if (missing.length === 0 && !loadFolders) return;
-    const rows = await findRecordsAndFolders(this.trx, missing, loadFolders ? { teamId: this.team.id, boardId: boardId! } : null);
-    if (loadFolders) {
+  async prefetch(keys: { collection: string; id: string }[], boardIds?: string | string[]): Promise<void> {
+    const missing = [...new Map(keys.filter((k) => !this.records.has(`${k.collection}:${k.id}`)).map((k) => [`${k.collection}:${k.id}`, k])).values()];
+    const boards = [...new Set(boardIds === undefined ? [] : Array.isArray(boardIds) ? boardIds : [boardIds])].filter((b) => !this.boardFolders.has(b));
+    if (missing.length === 0 && boards.length === 0) return;
+    const rows = await findRecordsAndFolders(this.trx, missing, boards.length ? { teamId: this.team.id, boardIds: boards } : null);
+    for (const boardId of boards) {
       const folders = new Map<string, FolderRecord>();
       for (const row of rows) {
         if (row.collection === 'folder' && row.team_id === this.team.id && row.board_id === boardId && row.deleted_at === null) folders.set(row.id, row.data as unknown as FolderRecord);
       }
-      this.boardFolders.set(boardId!, folders);
+      this.boardFolders.set(boardId, folders);
     }
     const found = new Map(rows.map((r) => [`${r.collection}:${r.id}`, r]));
     for (const [key, row] of found) if (!this.records.has(key)) this.records.set(key, row);
@@ -131,6 +201,7 @@ export class WriteScope {
     return {
       events: this.events.length,
       journal: this.journal.length,
+      deferred: this.deferred?.length ?? 0,
       boardFolders: new Map([...this.boardFolders].map(([board, folders]) => [board, new Map(folders)])),
     };
   }
@@ -138,6 +209,10 @@ export class WriteScope {
   /** Puts the caches and events back as they were at the mark (the savepoint was rolled back). */
   rollbackTo(mark: ScopeMark): void {
     this.events.length = mark.events;
+    if (this.deferred && this.deferred.length > mark.deferred) {
+      this.deferred.length = mark.deferred;
+      this.deferredKeys = new Set(this.deferred.map((w) => `${w.collection}:${w.record.id}`));
+    }
     while (this.journal.length > mark.journal) {
       const [key, previous] = this.journal.pop()!;
       if (previous === undefined) this.records.delete(key);
@@ -151,6 +226,7 @@ export class WriteScope {
 export interface ScopeMark {
   events: number;
   journal: number;
+  deferred: number;
   boardFolders: Map<string, Map<string, FolderRecord>>;
 }
 

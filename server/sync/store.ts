@@ -30,17 +30,17 @@ export async function findRecord(db: Db, collection: string, id: string): Promis
   return row ? toStored(row) : null;
 }
 
-/** Records by (collection, id) plus, optionally, a board's live folders, in one query (rows may repeat). */
-export async function findRecordsAndFolders(db: Db, keys: { collection: string; id: string }[], board: { teamId: number; boardId: string } | null): Promise<StoredRecord[]> {
+/** Records by (collection, id) plus, optionally, the live folders of some boards, in one query (rows may repeat). */
+export async function findRecordsAndFolders(db: Db, keys: { collection: string; id: string }[], boards: { teamId: number; boardIds: string[] } | null): Promise<StoredRecord[]> {
   const byKey = keys.length
     ? db.selectFrom('records').select(columns).where((eb) => eb.or(keys.map((k) => eb.and([eb('collection', '=', k.collection), eb('id', '=', k.id)]))))
     : null;
-  const folders = board
+  const folders = boards?.boardIds.length
     ? db
         .selectFrom('records')
         .select(columns)
-        .where('team_id', '=', board.teamId)
-        .where('board_id', '=', board.boardId)
+        .where('team_id', '=', boards.teamId)
+        .where('board_id', 'in', boards.boardIds)
         .where('collection', '=', 'folder')
         .where('deleted_at', 'is', null)
     : null;
@@ -76,46 +76,77 @@ export async function teamFolders(db: Db, teamId: number): Promise<StoredRecord[
 
 /**
  * Stores the record (insert or update) and appends its change in one statement: the two always
- * go together, and one round trip instead of two matters on the save path.
+ * go together, and one round trip instead of two matters on the save path. Every write is the
+ * step from the stored version to `record.row_version` (1 for a new record), and the statement
+ * itself checks that: when another transaction changed or created the row meanwhile (saves of
+ * one team run concurrently), nothing is written and it returns false (the caller answers 409).
  */
-export async function writeLogged(db: Db, collection: string, teamId: number, record: WireRecord, createdBy: number | null, deletedAt: Date | null, now: Date, op: ChangeKind): Promise<void> {
+export async function writeLogged(db: Db, collection: string, teamId: number, record: WireRecord, createdBy: number | null, deletedAt: Date | null, now: Date, op: ChangeKind): Promise<boolean> {
   const data = JSON.stringify(record);
-  await sql`
+  const { rows } = await sql<{ n: string }>`
     with written as (
       insert into records (collection, id, team_id, board_id, row_version, data, created_by, created_at, updated_at, deleted_at)
       values (${collection}, ${record.id}, ${teamId}, ${record.board_id}, ${record.row_version}, ${data}::jsonb, ${createdBy}, ${now}, ${now}, ${deletedAt})
       on conflict (collection, id) do update
         set board_id = excluded.board_id, row_version = excluded.row_version, data = excluded.data,
             updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
+        where records.row_version = excluded.row_version - 1 and records.team_id = excluded.team_id
       returning team_id, board_id, id
+    ), logged as (
+      insert into change_log (team_id, board_id, collection, record_id, op, at)
+      select team_id, board_id, ${collection}, id, ${op}, ${now} from written
+      returning 1
     )
-    insert into change_log (team_id, board_id, collection, record_id, op, at)
-    select team_id, board_id, ${collection}, id, ${op}, ${now} from written`.execute(db);
+    select count(*) as n from logged`.execute(db);
+  return Number(rows[0]?.n ?? 0) > 0;
+}
+
+/** One record write of writeManyLogged. */
+export interface LoggedWrite {
+  collection: string;
+  record: WireRecord;
+  createdBy: number | null;
+  deletedAt: Date | null;
+  op: ChangeKind;
+}
+
+/**
+ * writeLogged for many records in one statement (a batch's saves, written at its end). The rows go
+ * as one JSON parameter; their changes are numbered in the given order. Returns how many were
+ * written: fewer than given means some were overtaken (see writeLogged) and the caller must not commit.
+ */
+export async function writeManyLogged(db: Db, teamId: number, now: Date, writes: LoggedWrite[]): Promise<number> {
+  if (writes.length === 0) return 0;
+  const input = JSON.stringify(
+    writes.map((w, ord) => ({ ord, collection: w.collection, id: w.record.id, board_id: w.record.board_id, row_version: w.record.row_version, data: w.record, created_by: w.createdBy, deleted_at: w.deletedAt, op: w.op })),
+  );
+  const { rows } = await sql<{ n: string }>`
+    with input as materialized (
+      select * from jsonb_to_recordset(${input}::jsonb)
+        as i(ord integer, collection text, id text, board_id text, row_version integer, data jsonb, created_by integer, deleted_at timestamptz, op text)
+    ), written as (
+      insert into records (collection, id, team_id, board_id, row_version, data, created_by, created_at, updated_at, deleted_at)
+      select collection, id, ${teamId}, board_id, row_version, data, created_by, ${now}, ${now}, deleted_at from input order by ord
+      on conflict (collection, id) do update
+        set board_id = excluded.board_id, row_version = excluded.row_version, data = excluded.data,
+            updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
+        where records.row_version = excluded.row_version - 1 and records.team_id = excluded.team_id
+      returning collection, id, team_id, board_id
+    ), logged as (
+      insert into change_log (team_id, board_id, collection, record_id, op, at)
+      select w.team_id, w.board_id, w.collection, w.id, i.op, ${now}
+      from written w join input i on i.collection = w.collection and i.id = w.id
+      order by i.ord
+      returning 1
+    )
+    select count(*) as n from logged`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 export async function removeRecord(db: Db, collection: string, id: string): Promise<void> {
   await db.deleteFrom('records').where('collection', '=', collection).where('id', '=', id).execute();
 }
 
-/**
- * Serialises the team's writers until commit, so change_log sequence numbers of one team become
- * visible in increasing order and a reader never skips a change that commits late (the delta's
- * cursor is a team's highest visible seq). Must be called inside the write transaction.
- */
-export async function lockTeamForWrite(db: Db, teamId: number): Promise<void> {
-  await sql`select pg_advisory_xact_lock(727301, ${teamId})`.execute(db);
-}
-
 export async function appendChange(db: Db, teamId: number, boardId: string, collection: string, recordId: string, op: ChangeKind, now: Date): Promise<void> {
   await db.insertInto('change_log').values({ team_id: teamId, board_id: boardId, collection, record_id: recordId, op, at: now }).execute();
-}
-
-/** The team's latest change sequence (0 when nothing changed yet). */
-export async function currentCursor(db: Db, teamId: number): Promise<number> {
-  const row = await db
-    .selectFrom('change_log')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('team_id', '=', teamId)
-    .executeTakeFirst();
-  return row?.seq ? Number(row.seq) : 0;
 }

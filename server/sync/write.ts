@@ -1,16 +1,20 @@
+import { sql, type Transaction } from 'kysely';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { requireUser } from '../auth/guard';
+import type { Database } from '../db/types';
+import type { PermissionEntries, RoleOrGuest } from '../../schema/permissions';
+import { requireUserId } from '../auth/guard';
 import { notFound } from '../http/errors';
-import { loadTeamAndRole } from './access';
-import { findStoredResponse, idempotencyKeyOf, purgeExpiredKeys, storeResponse, type StoredResponse } from './idempotency';
-import { WriteScope, type PendingEvent } from './scope';
+import type { TeamRow } from './access';
+import { registerFloor, teamLock } from './cursor';
+import { claimKeySql, idempotencyKeyOf, purgeExpiredKeys, storedResponse, storeResponse, type StoredResponse } from './idempotency';
+import { DeferredWritesOvertaken, WriteScope, type LockMode, type PendingEvent } from './scope';
 import { RollbackWith } from './batch';
 
 /**
- * Runs one write request: signed-in user, team, one DB transaction holding the team's write
- * lock, the idempotency key checked and stored inside it, and the realtime events published
- * only after commit (never for a replayed response).
+ * Runs one write request: signed-in user, team, one DB transaction holding the team lock in the
+ * planned mode (lock-plan.ts), the idempotency key claimed and answered inside it, and the
+ * realtime events published only after commit (never for a replayed response).
  */
 export async function runWrite(
   ctx: AppContext,
@@ -18,36 +22,38 @@ export async function runWrite(
   reply: FastifyReply,
   teamId: number,
   work: (scope: WriteScope) => Promise<StoredResponse>,
+  opts: { lock?: LockMode } = {},
 ): Promise<unknown> {
-  const user = await requireUser(ctx.db, request);
+  const userId = await requireUserId(ctx.db, request);
   const key = idempotencyKeyOf(request.headers);
-  const found = await loadTeamAndRole(ctx.db, teamId, user.id);
-  if (!found) throw notFound();
-  const { team, role } = found;
+  const mode = opts.lock ?? 'exclusive';
   const now = ctx.now();
   const signature = `${request.method} ${request.url}`;
 
   let replayed = false;
   let events: PendingEvent[] = [];
-  const response = await ctx.db
+  const attempt = (mayDefer: boolean) => ctx.db
     .transaction()
     .execute(async (trx) => {
-    const scope = new WriteScope(trx, team, { id: user.id, role, teamId }, now);
-    // The lock comes first, so a duplicate delivered while the first copy is still running
-    // waits for it and then finds its stored response.
-    await scope.lock();
-    if (key) {
-      const stored = await findStoredResponse(trx, user.id, key, signature, now);
-      if (stored) {
+      const opened = await openWrite(trx, { teamId, userId, mode, now, key: key ? { key, signature } : null });
+      if (!opened.team) throw notFound();
+      if (key && !opened.claimed) {
+        // The key was used before: its committed response answers (a duplicate that arrived
+        // while the first copy ran waited for it inside openWrite).
         replayed = true;
-        return stored;
+        return storedResponse(trx, userId, key, signature);
       }
-    }
-    const result = await work(scope);
-    if (key) await storeResponse(trx, user.id, key, signature, result, now);
-    events = scope.events;
-    return result;
-  })
+      const scope = new WriteScope(trx, opened.team, { id: userId, role: opened.role, teamId }, now, { locked: mode, mayDefer });
+      const result = await work(scope);
+      await scope.flushWrites();
+      if (key) await storeResponse(trx, userId, key, result);
+      events = scope.events;
+      return result;
+    });
+  const response = await attempt(true)
+    // Another transaction overtook some of a batch's deferred saves: run it again, writing each
+    // save at once so each overtaken one answers its own 409.
+    .catch((error: unknown) => (error instanceof DeferredWritesOvertaken ? attempt(false) : Promise.reject(error)))
     .catch((error: unknown) => {
       // A transaction batch that failed: nothing applied, nothing stored, answer with its outcome.
       if (error instanceof RollbackWith) return error.response;
@@ -58,6 +64,39 @@ export async function runWrite(
   else await publishAll(ctx, request, events);
   if (key) void purgeExpiredKeys(ctx.db, now).catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
   return reply.status(response.status).send(response.body);
+}
+
+interface Opened {
+  team: TeamRow | null;
+  role: RoleOrGuest;
+  claimed: boolean;
+}
+
+/**
+ * The write transaction's first statement, one round trip: the team lock and the change floor
+ * (cursor.ts), then the idempotency key's claim (after the locks, so two copies of one request
+ * queue in the same order on both), and the team with the user's role (same rule as memberRole
+ * in server/workspaces/access.ts: the owner is owner, a verified member has their role, anyone
+ * else is a guest).
+ */
+async function openWrite(
+  trx: Transaction<Database>,
+  args: { teamId: number; userId: number; mode: LockMode; now: Date; key: { key: string; signature: string } | null },
+): Promise<Opened> {
+  const { teamId, userId, mode, now, key } = args;
+  const claim = key ? sql`, claim as (${claimKeySql(userId, key.key, key.signature, now, sql`locks`)})` : sql``;
+  const claimed = key ? sql`(select count(*) from claim)` : sql`0`;
+  const { rows } = await sql<{ id: number | null; owner_id: number | null; permissions: unknown; role: RoleOrGuest | null; verified_at: Date | null; locked: string; claimed: string }>`
+    with locks as materialized (select ${teamLock(teamId, mode)} as team_lock, ${registerFloor} as floor)${claim}
+    select t.id, t.owner_id, t.permissions, m.role, m.verified_at, (select count(*) from locks) as locked, ${claimed} as claimed
+    from (select 1) as one
+    left join teams t on t.id = ${teamId}
+    left join team_members m on m.team_id = t.id and m.user_id = ${userId}`.execute(trx);
+  const row = rows[0]!;
+  if (row.id === null || row.owner_id === null) return { team: null, role: 'guest', claimed: false };
+  const team: TeamRow = { id: row.id, owner_id: row.owner_id, permissions: (row.permissions ?? {}) as PermissionEntries };
+  const role: RoleOrGuest = row.owner_id === userId ? 'owner' : row.role && row.verified_at ? row.role : 'guest';
+  return { team, role, claimed: Number(row.claimed) > 0 };
 }
 
 /** Publishes after commit; a realtime failure is logged, the write stands (clients catch up via /changes). */
