@@ -14,6 +14,9 @@ import type { BoardBackend } from './backend';
 
 export class ValueError extends Error {}
 
+/** Edits of up to this many records are shown before the replica has them (pending.ts). */
+const SHOW_AT_ONCE = 50;
+
 type Stored = SyncRecord & { collection?: string };
 
 const strip = (record: Stored | null | undefined): SyncRecord | null => {
@@ -30,6 +33,18 @@ export class BoardActions {
     readonly teamId: number,
     readonly boardId: string,
   ) {}
+
+  /**
+   * Shows a write before anything is read or stored (pending.ts), so the edit is on screen in the
+   * same frame; `apply` then replaces it with the real save. Answers a function that takes it back
+   * if it is still only shown (the command changed nothing or failed).
+   */
+  private show(collection: string, record: SyncRecord): () => void {
+    const pending = this.backend.pending;
+    if (!pending) return () => undefined;
+    const token = pending.put(collection, record.id, record, Number.POSITIVE_INFINITY);
+    return () => pending.drop(collection, record.id, token);
+  }
 
   private async local(collection: string, id: string): Promise<SyncRecord | null> {
     return strip((await this.backend.db.records.get([collection, id])) as Stored | undefined);
@@ -120,7 +135,13 @@ export class BoardActions {
 
   async renameItem(item: SyncRecord, name: string): Promise<void> {
     if (item.name === name) return;
-    await this.apply('rename item', [{ collection: 'item', record: { ...(strip(item) as SyncRecord), name } }]);
+    const record = { ...(strip(item) as SyncRecord), name };
+    const unshow = this.show('item', { ...record, row_version: item.row_version + 1 });
+    try {
+      await this.apply('rename item', [{ collection: 'item', record }]);
+    } finally {
+      unshow();
+    }
   }
 
   async duplicateItems(items: SyncRecord[], copyLabel: (name: string) => string): Promise<string[]> {
@@ -174,28 +195,41 @@ export class BoardActions {
   async setValues(items: SyncRecord[], attribute: AttributeLike & { id: string }, value: unknown, label = 'edit values'): Promise<void> {
     const checked = checkValue(attribute, value);
     if (!checked.ok) throw new ValueError(checked.message);
-    const changes: { collection: string; record: SyncRecord }[] = [];
-    for (const item of items) {
-      const id = valueIdFor(item.id, attribute.id);
-      const current = await this.local('value', id);
-      if (current && JSON.stringify(current.value ?? null) === JSON.stringify(checked.value)) continue;
-      changes.push({ collection: 'value', record: current ? { ...current, value: checked.value as never } : this.valueRecord(item.id, attribute.id, checked.value) });
+    // Shown at once for a few rows (an inline edit); a bulk edit waits for the replica.
+    const unshow = items.length <= SHOW_AT_ONCE ? items.map((item) => this.show('value', this.valueRecord(item.id, attribute.id, checked.value))) : [];
+    try {
+      const changes: { collection: string; record: SyncRecord }[] = [];
+      for (const item of items) {
+        const id = valueIdFor(item.id, attribute.id);
+        const current = await this.local('value', id);
+        if (current && JSON.stringify(current.value ?? null) === JSON.stringify(checked.value)) continue;
+        changes.push({ collection: 'value', record: current ? { ...current, value: checked.value as never } : this.valueRecord(item.id, attribute.id, checked.value) });
+      }
+      if (changes.length) await this.apply(label, changes);
+    } finally {
+      for (const f of unshow) f();
     }
-    if (changes.length) await this.apply(label, changes);
   }
 
   /** A card dropped in a column: its group value and/or its position change, as one undo step. */
   async moveCard(item: SyncRecord, group: { attribute: AttributeLike & { id: string }; value: unknown } | null, position: number | null): Promise<void> {
     const changes: { collection: string; record: SyncRecord }[] = [];
-    if (group) {
-      const checked = checkValue(group.attribute, group.value);
-      if (!checked.ok) throw new ValueError(checked.message);
-      const id = valueIdFor(item.id, group.attribute.id);
-      const current = await this.local('value', id);
-      changes.push({ collection: 'value', record: current ? { ...current, value: checked.value as never } : this.valueRecord(item.id, group.attribute.id, checked.value) });
+    const unshow: (() => void)[] = [];
+    if (position !== null) unshow.push(this.show('item', { ...(strip(item) as SyncRecord), position, row_version: item.row_version + 1 }));
+    try {
+      if (group) {
+        const checked = checkValue(group.attribute, group.value);
+        if (!checked.ok) throw new ValueError(checked.message);
+        unshow.push(this.show('value', this.valueRecord(item.id, group.attribute.id, checked.value)));
+        const id = valueIdFor(item.id, group.attribute.id);
+        const current = await this.local('value', id);
+        changes.push({ collection: 'value', record: current ? { ...current, value: checked.value as never } : this.valueRecord(item.id, group.attribute.id, checked.value) });
+      }
+      if (position !== null) changes.push({ collection: 'item', record: { ...(strip(item) as SyncRecord), position } });
+      if (changes.length) await this.apply('move card', changes);
+    } finally {
+      for (const f of unshow) f();
     }
-    if (position !== null) changes.push({ collection: 'item', record: { ...(strip(item) as SyncRecord), position } });
-    if (changes.length) await this.apply('move card', changes);
   }
 
   // ── attributes ───────────────────────────────────────────────────────────────────────────

@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { CairnDexie } from '../../../sync-worker/db';
 import type { SyncRecord } from '../../../sync-worker/types';
+import type { PendingWrites } from './pending';
 
 /**
  * What the board screens need from the sync engine, and nothing more. Screens read only through
@@ -14,6 +15,8 @@ export interface BoardBackend {
   /** The signed-in user; null for an anonymous visitor of a public board (read-only). */
   userId: number | null;
   db: CairnDexie;
+  /** This tab's writes not yet in the replica, shown by the live hooks at once (pending.ts). */
+  pending?: PendingWrites;
   /** Loads a board's records into the local database and follows its live changes. */
   openBoard(teamId: number, boardId: string): Promise<void>;
   /**

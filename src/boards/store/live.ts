@@ -1,7 +1,9 @@
+import { useMemo, useRef, useSyncExternalStore } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
 import type { StoredRecord } from '../../../sync-worker/types';
 import { useBoardBackend } from './backend';
+import type { PendingEntry, PendingWrites } from './pending';
 
 /**
  * Live reads of the local replica (useLiveQuery on the read-only Dexie handle). Each hook reads the
@@ -16,12 +18,23 @@ export type Attribute = AttributeRecord & { collection?: string };
 export type FolderView = FolderViewRecord & { collection?: string };
 export type Value = ValueRecord & { collection?: string };
 
-function useBoardRecords<T>(collection: string, boardId: string | null): T[] | undefined {
-  const { db } = useBoardBackend();
-  return useLiveQuery(
+function useBoardRecords<T extends { id: string; row_version: number } & object>(collection: string, boardId: string | null): T[] | undefined {
+  const { db, pending } = useBoardBackend();
+  const stored = useLiveQuery(
     () => (boardId ? db.records.where('[collection+board_id]').equals([collection, boardId]).toArray() : Promise.resolve([])) as Promise<T[]>,
     [db, collection, boardId],
   );
+  const version = usePendingVersion(pending, collection);
+  const last = useRef<T[] | undefined>(undefined);
+  return useMemo(() => {
+    const merged = stored && pending ? mergeList(pending, collection, boardId, stored) : { list: stored, touched: false };
+    // A re-read that brought the same records keeps the previous array, so the sort, filter and
+    // rows built on it are not redone (a rename re-reads every item of the board).
+    if (!merged.touched && merged.list && last.current && sameRecords(last.current, merged.list)) return last.current;
+    last.current = merged.list;
+    return merged.list;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stored, version, pending, collection, boardId]);
 }
 
 export const useFolders = (boardId: string | null) => useBoardRecords<Folder>('folder', boardId);
@@ -30,8 +43,15 @@ export const useAttributes = (boardId: string | null) => useBoardRecords<Attribu
 export const useViews = (boardId: string | null) => useBoardRecords<FolderView>('folder_view', boardId);
 
 export function useRecord<T>(collection: string, id: string | null | undefined): T | null | undefined {
-  const { db } = useBoardBackend();
-  return useLiveQuery(async () => (id ? (((await db.records.get([collection, id])) as T | undefined) ?? null) : null), [db, collection, id]);
+  const { db, pending } = useBoardBackend();
+  const stored = useLiveQuery(async () => (id ? (((await db.records.get([collection, id])) as T | undefined) ?? null) : null), [db, collection, id]);
+  const version = usePendingVersion(pending, collection);
+  return useMemo(() => {
+    const entry = id && pending?.get(collection, id);
+    if (!entry || stored === undefined || pending!.replicaWins(entry, (stored as { row_version: number } | null) ?? undefined)) return stored;
+    return entry.record as T | null;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stored, version, pending, collection, id]);
 }
 
 /** The boards (root folders) this device knows of, per workspace: for the sidebar tree. */
@@ -50,17 +70,32 @@ export function useKnownBoards(teamId: number | null): Folder[] | undefined {
 /** Last values seen per item: a row scrolled back into view shows them at once, then refreshes. */
 const rowCache = new Map<string, Map<string, unknown>>();
 
+/** Values read with their versions, so this tab's pending writes can be laid over them. */
+interface VersionedValues {
+  values: Map<string, unknown>;
+  versions: Map<string, number>;
+}
+
 /** The values of one item, by attribute id. */
 export function useItemValues(itemId: string): Map<string, unknown> {
-  const { db } = useBoardBackend();
-  const live = useLiveQuery(async () => {
+  const { db, pending } = useBoardBackend();
+  const live = useLiveQuery(async (): Promise<VersionedValues> => {
     const rows = (await db.records.where('[collection+item_id]').equals(['value', itemId]).toArray()) as unknown as Value[];
-    const map = new Map<string, unknown>();
-    for (const row of rows) map.set(row.attribute_id, row.value);
-    rowCache.set(itemId, map);
-    return map;
+    const values = new Map<string, unknown>();
+    const versions = new Map<string, number>();
+    for (const row of rows) {
+      values.set(row.attribute_id, row.value);
+      versions.set(row.id, row.row_version);
+    }
+    rowCache.set(itemId, values);
+    return { values, versions };
   }, [db, itemId]);
-  return live ?? rowCache.get(itemId) ?? EMPTY;
+  const version = usePendingVersion(pending, 'value');
+  return useMemo(() => {
+    const base = live?.values ?? rowCache.get(itemId) ?? EMPTY;
+    return pending && live ? overlayItemValues(pending, itemId, base, live.versions) : base;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [live, version, pending, itemId]);
 }
 const EMPTY = new Map<string, unknown>();
 
@@ -69,39 +104,172 @@ const EMPTY = new Map<string, unknown>();
  * ("{itemId}.{attributeId}"). Reads one index range per attribute.
  */
 export function useAttributeValues(attributeIds: readonly string[]): Map<string, unknown> | undefined {
-  const { db } = useBoardBackend();
+  const { db, pending } = useBoardBackend();
   const key = [...new Set(attributeIds)].sort().join('|');
-  return useLiveQuery(async () => {
-    const map = new Map<string, unknown>();
-    if (!key) return map;
-    for (const attributeId of key.split('|')) {
-      const rows = (await db.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()) as unknown as Value[];
-      for (const row of rows) map.set(row.id, row.value);
+  const live = useLiveQuery(async (): Promise<VersionedValues> => {
+    const values = new Map<string, unknown>();
+    const versions = new Map<string, number>();
+    if (key) {
+      for (const attributeId of key.split('|')) {
+        const rows = (await db.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()) as unknown as Value[];
+        for (const row of rows) {
+          values.set(row.id, row.value);
+          versions.set(row.id, row.row_version);
+        }
+      }
     }
-    return map;
+    return { values, versions };
   }, [db, key]);
+  const version = usePendingVersion(pending, 'value');
+  const last = useRef<Map<string, unknown> | undefined>(undefined);
+  return useMemo(() => {
+    if (!live) return undefined;
+    let map = live.values;
+    const attributes = new Set(key.split('|'));
+    const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e))) : [];
+    const shown = entries.filter((e) => !pending!.replicaWins(e, versionOf(live.versions, e.id)));
+    if (shown.length) {
+      map = new Map(map);
+      for (const e of shown) {
+        if (e.record) map.set(e.id, e.record.value);
+        else map.delete(e.id);
+      }
+    } else if (last.current && sameValues(last.current, map)) {
+      // Same values as before (a re-read after our own write): keep the map, so the sort and
+      // groups built on it are not redone.
+      return last.current;
+    }
+    last.current = map;
+    return map;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [live, version, pending, key]);
 }
 
 /**
  * The values of the items on screen, by item then attribute, read with one query per window (not
- * one per row), so scrolling costs one IndexedDB read per frame of new rows. Rows scrolled back
- * into view show their last known values at once.
+ * one per row). The caller passes whole blocks of rows, so the query changes only when scrolling
+ * crosses a block, not on every frame. Rows scrolled back into view show their last known values
+ * at once. A row whose values did not change keeps its Map, so its memoised row does not render.
  */
 export function useWindowValues(itemIds: readonly string[]): (itemId: string) => Map<string, unknown> {
-  const { db } = useBoardBackend();
+  const { db, pending } = useBoardBackend();
   const key = itemIds.join('|');
   const live = useLiveQuery(async () => {
     const byItem = new Map<string, Map<string, unknown>>();
-    if (!key) return byItem;
+    const versions = new Map<string, number>();
+    if (!key) return { byItem, versions };
     const ids = key.split('|');
     for (const id of ids) byItem.set(id, new Map());
     const rows = (await db.records
       .where('[collection+item_id]')
       .anyOf(ids.map((id) => ['value', id]))
       .toArray()) as unknown as Value[];
-    for (const row of rows) byItem.get(row.item_id)?.set(row.attribute_id, row.value);
-    for (const [id, map] of byItem) rowCache.set(id, map);
-    return byItem;
+    for (const row of rows) {
+      byItem.get(row.item_id)?.set(row.attribute_id, row.value);
+      versions.set(row.id, row.row_version);
+    }
+    for (const [id, map] of byItem) {
+      const before = rowCache.get(id);
+      rowCache.set(id, before && sameValues(before, map) ? before : map);
+    }
+    return { byItem, versions };
   }, [db, key]);
-  return (itemId) => live?.get(itemId) ?? rowCache.get(itemId) ?? EMPTY;
+  const version = usePendingVersion(pending, 'value');
+  return useMemo(() => {
+    const shown = new Map<string, Map<string, unknown>>();
+    return (itemId: string) => {
+      let map = shown.get(itemId);
+      if (map) return map;
+      const base = rowCache.get(itemId) ?? live?.byItem.get(itemId) ?? EMPTY;
+      map = pending && live ? overlayItemValues(pending, itemId, base, live.versions) : base;
+      shown.set(itemId, map);
+      return map;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [live, version, pending]);
+}
+
+// ── pending writes laid over the replica ─────────────────────────────────────────────────────
+
+const noSubscription = () => () => undefined;
+
+/** Renders again when this tab's pending writes of `collection` change. */
+function usePendingVersion(pending: PendingWrites | undefined, collection: string): number {
+  return useSyncExternalStore(pending?.subscribe ?? noSubscription, () => pending?.versionOf(collection) ?? 0);
+}
+
+const attributeOf = (e: PendingEntry) => String(e.record?.attribute_id ?? e.id.slice(e.id.indexOf('.') + 1));
+const itemOf = (e: PendingEntry) => String(e.record?.item_id ?? e.id.slice(0, e.id.indexOf('.')));
+const versionOf = (versions: Map<string, number>, id: string) => {
+  const v = versions.get(id);
+  return v === undefined ? undefined : { row_version: v };
+};
+
+/** One item's values with this tab's pending value writes laid over them (the same Map when none apply). */
+function overlayItemValues(pending: PendingWrites, itemId: string, base: Map<string, unknown>, versions: Map<string, number>): Map<string, unknown> {
+  if (pending.size === 0) return base;
+  let map = base;
+  for (const e of pending.of('value')) {
+    if (itemOf(e) !== itemId || pending.replicaWins(e, versionOf(versions, e.id))) continue;
+    if (map === base) map = new Map(base);
+    if (e.record) map.set(attributeOf(e), e.record.value);
+    else map.delete(attributeOf(e));
+  }
+  return map;
+}
+
+/** A board's records of one collection with this tab's pending writes laid over them. */
+function mergeList<T extends { id: string; row_version: number }>(pending: PendingWrites, collection: string, boardId: string | null, stored: T[]): { list: T[]; touched: boolean } {
+  const entries = pending.of(collection);
+  if (entries.length === 0) return { list: stored, touched: false };
+  const byId = new Map<string, PendingEntry>();
+  const storedIds = new Set<string>();
+  for (const row of stored) storedIds.add(row.id);
+  for (const e of entries) {
+    const row = storedIds.has(e.id) ? stored.find((r) => r.id === e.id) : undefined;
+    if (!pending.replicaWins(e, row)) byId.set(e.id, e);
+  }
+  if (byId.size === 0) return { list: stored, touched: false };
+  const list: T[] = [];
+  for (const row of stored) {
+    const e = byId.get(row.id);
+    if (!e) list.push(row);
+    else if (e.record) list.push({ ...row, ...e.record } as T);
+  }
+  for (const e of byId.values()) if (e.record && !storedIds.has(e.id) && e.record.board_id === boardId) list.push(e.record as unknown as T);
+  return { list, touched: true };
+}
+
+/** Same records in the same order, field by field (a conflict adopts another copy at the same row_version). */
+function sameRecords<T extends object>(a: T[], b: T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameRecord(a[i]!, b[i]!)) return false;
+  return true;
+}
+
+function sameRecord(a: object, b: object): boolean {
+  if (a === b) return true;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) {
+    const v = x[k];
+    const w = y[k];
+    if (v === w) continue;
+    if (typeof v !== 'object' || typeof w !== 'object' || v === null || w === null || JSON.stringify(v) !== JSON.stringify(w)) return false;
+  }
+  return true;
+}
+
+function sameValues(a: Map<string, unknown>, b: Map<string, unknown>): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [k, v] of a) {
+    if (!b.has(k)) return false;
+    const w = b.get(k);
+    if (v === w) continue;
+    if (typeof v !== 'object' || typeof w !== 'object' || JSON.stringify(v) !== JSON.stringify(w)) return false;
+  }
+  return true;
 }

@@ -3,6 +3,7 @@ import type { BoardBackend } from './backend';
 import { workerSignedInAs } from '../../api/worker-session';
 import { createTabBackend } from './tab-backend';
 import { createWorkerBackend } from './worker-backend';
+import { withPendingWrites } from './pending';
 
 /** One backend per signed-in user (or the anonymous visitor), shared by every board screen. */
 const backends = new Map<string, Promise<BoardBackend>>();
@@ -15,7 +16,8 @@ export function backendFor(userId: number | null): Promise<BoardBackend> {
     // back to a dedicated worker with a leader where SharedWorker is missing). Guests of public
     // boards have no worker session (the worker never holds anonymous sessions), so they keep
     // the engine in the tab, read-only as before.
-    found = userId === null ? createTabBackend(null) : workerSignedInAs(userId).then((connection) => createWorkerBackend(userId, connection));
+    const inner = userId === null ? createTabBackend(null) : workerSignedInAs(userId).then((connection) => createWorkerBackend(userId, connection));
+    found = inner.then((backend) => withPendingWrites(backend));
     found.catch(() => backends.delete(key));
     backends.set(key, found);
   }

@@ -2,12 +2,17 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardE
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useBoard } from '../BoardContext';
+import { toast } from '../../ui/toast-store';
 import type { Attribute, Item } from '../store/live';
 import { useWindowValues } from '../store/live';
 import { ValueError } from '../store/actions';
 import { clampWidth, columnWidth, moveColumn, orderedColumns } from '../model/columns';
 import { nextCell, type Cell } from '../model/grid-keys';
 import { groupItems, type Group } from '../model/query';
+import { groupWriteProblem, valueForGroup } from '../model/groups';
+import { dropProblem, positionInGroup, rowDropTarget, UNAUTHORIZED, windowBlockIds } from './table-rows';
+import { useRowDrag } from './use-row-drag';
+import './table-drag.css';
 import { ValueDisplay, ValueEditor, READ_ONLY_KINDS } from '../parts/values';
 import { useChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
@@ -30,22 +35,27 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   const { t } = useLingui();
   const board = useBoard();
   const change = useChangeView(folder, view);
-  const settings = view.settings;
+  // The pane builds a new settings object on every render; keyed by content, the columns and rows
+  // below (and so every memoised row) stay the same objects until the view really changes.
+  const settingsKey = JSON.stringify(view.settings);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const settings = useMemo(() => view.settings, [settingsKey]);
   const columns = useMemo(() => orderedColumns(board.attributes, settings), [board.attributes, settings]);
   const [widths, setWidths] = useState<Record<string, number>>({});
   const widthOf = useCallback((a: Attribute) => widths[a.id] ?? columnWidth(settings, a.id), [widths, settings]);
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const groupAttribute = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
 
-  const rows: Row[] = useMemo(() => {
-    if (!groupAttribute) return items.map((item) => ({ kind: 'item' as const, item }));
+  const { rows, groups } = useMemo(() => {
+    if (!groupAttribute) return { rows: items.map((item) => ({ kind: 'item' as const, item })) as Row[], groups: [] as Group<Item>[] };
     const out: Row[] = [];
-    for (const group of groupItems(items, groupAttribute, get, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order })) {
+    const list = groupItems(items, groupAttribute, get, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
+    for (const group of list) {
       const closed = collapsed.has(group.key);
       out.push({ kind: 'group', group, collapsed: closed });
       if (!closed) for (const item of group.items) out.push({ kind: 'item', item });
     }
-    return out;
+    return { rows: out, groups: list };
   }, [items, groupAttribute, get, settings.hide_empty_groups, settings.group_order, collapsed]);
 
   const ordinals = useOrdinals(columns);
@@ -86,6 +96,15 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
 
   const onKeyDown = async (event: KeyboardEvent<HTMLDivElement>) => {
     if (editing) return;
+    const dragged = itemAt(active.row);
+    if (dragged && event.altKey && groupAttribute && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      // The keyboard's way to move a row to the previous or next group (pointer: drag the row).
+      event.preventDefault();
+      const at = groups.findIndex((g) => g.items.some((i) => i.id === dragged.id));
+      const next = groups[at + (event.key === 'ArrowUp' ? -1 : 1)];
+      if (at >= 0 && next) await dropRow(dragged, next.key, next.items.length);
+      return;
+    }
     const pageRows = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const next = nextCell(active, { key: event.key, ctrl: event.ctrlKey || event.metaKey, shift: event.shiftKey }, { rows: rows.length, cols: totalCols, pageRows });
     if (next) {
@@ -164,13 +183,65 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   };
 
   const virtualRows = rowVirtualizer.getVirtualItems();
-  const valuesOf = useWindowValues(virtualRows.map((vr) => rows[vr.index]).flatMap((r) => (r?.kind === 'item' ? [r.item.id] : [])));
+  const blockIds = windowBlockIds(rows, virtualRows[0]?.index ?? 0, virtualRows[virtualRows.length - 1]?.index ?? -1);
+  const valuesOf = useWindowValues(blockIds);
   const totalWidth = SELECT_WIDTH + colVirtualizer.getTotalSize();
-  const virtualCols = colVirtualizer.getVirtualItems();
+  const virtualColsNow = colVirtualizer.getVirtualItems();
+  const colsKey = virtualColsNow.map((vc) => `${vc.index}:${vc.start}:${vc.size}`).join(',');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const virtualCols = useMemo(() => virtualColsNow.map(({ index, start, size }) => ({ index, start, size })), [colsKey]);
   const allSelected = items.length > 0 && items.every((i) => selected.has(i.id));
 
+  // Rows get stable callbacks that read the latest state, so a memoised row renders again only
+  // when its own item, values, place or focus change (not on every render of the table).
+  const latest = useRef({ rows, columns, toggleSelect, commit, canEditItem, openItem: board.openItem });
+  latest.current = { rows, columns, toggleSelect, commit, canEditItem, openItem: board.openItem };
+  const onToggle = useCallback((id: string) => latest.current.toggleSelect(id), []);
+  const onCommit = useCallback((item: Item, attribute: Attribute, value: unknown) => latest.current.commit(item, attribute, value), []);
+  const onOpen = useCallback((item: Item) => latest.current.openItem(item.id, item.folder_id), []);
+  const onCancel = useCallback(() => {
+    setEditing(null);
+    focusGrid();
+  }, []);
+  const onActivate = useCallback((rowIndex: number, col: number, edit: boolean) => {
+    const { rows: currentRows, columns: currentColumns, canEditItem: canEdit } = latest.current;
+    const row = currentRows[rowIndex];
+    setActive({ row: rowIndex, col });
+    const attribute = currentColumns[col - 1];
+    if (edit && row?.kind === 'item' && attribute && !READ_ONLY_KINDS.has(attribute.kind) && canEdit(row.item)) setEditing({ row: rowIndex, col });
+  }, []);
+
+  // Dragging rows between groups (workspace.md §5 rules, as in the Column view).
+  const canDragRows = !!groupAttribute && !board.readOnly && groupWriteProblem(groupAttribute) === null;
+  const drag = useRowDrag({
+    enabled: canDragRows,
+    scrollRef,
+    headerHeight: HEADER_HEIGHT,
+    target: (y) => rowDropTarget(latest.current.rows, groups, y),
+    canDrag: (item) => canEditItem(item),
+    onDrop: (item, target) => void dropRow(item, target.key, target.index),
+  });
+  const startDrag = drag.start;
+  const onRowPointerDown = useCallback((event: ReactPointerEvent, item: Item) => startDrag(event, item), [startDrag]);
+
+  /** Puts a dragged (or Alt+arrowed) row into group `key` at `index`, or refuses with the rule's message. */
+  const dropRow = async (item: Item, key: string, index: number) => {
+    if (!groupAttribute) return;
+    const fromKey = groups.find((g) => g.items.some((i) => i.id === item.id))?.key;
+    const problem = dropProblem(groupAttribute, key, fromKey, canEditItem(item));
+    if (problem) return void toast.show(problem === UNAUTHORIZED ? t`This action is unauthorized.` : problem, { kind: 'error' });
+    const moving = key !== fromKey;
+    const position = settings.sort.length ? null : positionInGroup(groups, key, item.id, index);
+    if (!moving && position === null) return;
+    try {
+      await board.actions.moveCard(item, moving ? { attribute: groupAttribute, value: valueForGroup(groupAttribute, key) } : null, position);
+    } catch (error) {
+      toast.show((error as Error).message, { kind: 'error' });
+    }
+  };
+
   return (
-    <div className="table-view">
+    <div className={`table-view${drag.state ? ' is-row-dragging' : ''}`}>
       <div
         ref={scrollRef}
         className="table-scroll"
@@ -221,7 +292,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
             const top = HEADER_HEIGHT + vr.start;
             if (row.kind === 'group') {
               return (
-                <div key={`g-${row.group.key}`} role="row" className="table-group-row" style={{ top, height: ROW_HEIGHT, width: totalWidth }} aria-rowindex={vr.index + 2} data-group-key={row.group.key}>
+                <div key={`g-${row.group.key}`} role="row" className={`table-group-row${drag.state?.target?.key === row.group.key ? ' is-drop-target' : ''}`} style={{ top, height: ROW_HEIGHT, width: totalWidth }} aria-rowindex={vr.index + 2} data-group-key={row.group.key}>
                   <div id={`cell-${vr.index}-0`} role="gridcell" className={`table-group-title${active.row === vr.index ? ' is-active' : ''}`} aria-expanded={!row.collapsed}>
                     <button
                       type="button"
@@ -260,22 +331,19 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
                 active={active.row === vr.index ? active.col : -1}
                 editingCol={editing && editing.row === vr.index ? editing.col : -1}
                 selected={selected.has(row.item.id)}
+                dragging={drag.state?.itemId === row.item.id}
                 ordinal={ordinals?.get(row.item.id)}
                 editable={canEditItem(row.item)}
-                onToggle={toggleSelect}
-                onActivate={(col, edit) => {
-                  setActive({ row: vr.index, col });
-                  const attribute = columns[col - 1];
-                  if (edit && attribute && !READ_ONLY_KINDS.has(attribute.kind) && canEditItem(row.item)) setEditing({ row: vr.index, col });
-                }}
-                onCommit={commit}
-                onCancel={() => {
-                  setEditing(null);
-                  focusGrid();
-                }}
+                onToggle={onToggle}
+                onActivate={onActivate}
+                onCommit={onCommit}
+                onCancel={onCancel}
+                onOpen={onOpen}
+                onPointerDown={canDragRows ? onRowPointerDown : undefined}
               />
             );
           })}
+          {drag.state?.target && <div className="table-drop-marker" style={{ top: HEADER_HEIGHT + drag.state.target.y - 2, width: totalWidth }} data-testid="table-drop-marker" />}
         </div>
         {rows.length === 0 && (
           <p className="table-empty" data-testid="table-empty">
@@ -283,6 +351,11 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
           </p>
         )}
       </div>
+      {drag.state && (
+        <div className="table-drag-ghost" style={{ left: drag.state.x + 8, top: drag.state.y + 8 }} aria-hidden="true">
+          {drag.state.name}
+        </div>
+      )}
       {canCreate && (
         <button type="button" className="table-add-row" data-testid="add-row" onClick={() => void addItem().then((id) => id && move({ row: rows.length, col: 1 }))}>
           + <Trans>Add item</Trans>
@@ -326,21 +399,35 @@ interface ItemRowProps {
   active: number;
   editingCol: number;
   selected: boolean;
+  dragging: boolean;
   ordinal?: number;
   editable: boolean;
   onToggle(id: string): void;
-  onActivate(col: number, edit: boolean): void;
+  onActivate(rowIndex: number, col: number, edit: boolean): void;
   onCommit(item: Item, attribute: Attribute, value: unknown): Promise<void>;
   onCancel(): void;
+  onOpen(item: Item): void;
+  /** Set in a grouped table where rows can be dragged between groups. */
+  onPointerDown?(event: ReactPointerEvent, item: Item): void;
 }
 
-/** One item's row (its values come from the window's one query). */
-const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, columns, virtualCols, active, editingCol, selected, ordinal, editable, onToggle, onActivate, onCommit, onCancel }: ItemRowProps) {
+/**
+ * One item's row (its values come from the window's one query). Memoised: every prop is stable
+ * unless this row's item, values, place, focus or selection changed, so an edit renders one row.
+ */
+const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, columns, virtualCols, active, editingCol, selected, dragging, ordinal, editable, onToggle, onActivate, onCommit, onCancel, onOpen, onPointerDown }: ItemRowProps) {
   const { t } = useLingui();
-  const board = useBoard();
   return (
-    <div role="row" aria-rowindex={rowIndex + 2} aria-selected={selected} className={`table-row${selected ? ' is-selected' : ''}`} style={{ top, height: ROW_HEIGHT, width }} data-item-id={item.id}>
-      <div id={`cell-${rowIndex}-0`} role="gridcell" className={`table-cell table-select${active === 0 ? ' is-active' : ''}`} style={{ width: SELECT_WIDTH }} onClick={() => onActivate(0, false)}>
+    <div
+      role="row"
+      aria-rowindex={rowIndex + 2}
+      aria-selected={selected}
+      className={`table-row${selected ? ' is-selected' : ''}${dragging ? ' is-dragging' : ''}`}
+      style={{ top, height: ROW_HEIGHT, width }}
+      data-item-id={item.id}
+      onPointerDown={onPointerDown && editingCol < 0 ? (e) => onPointerDown(e, item) : undefined}
+    >
+      <div id={`cell-${rowIndex}-0`} role="gridcell" className={`table-cell table-select${active === 0 ? ' is-active' : ''}`} style={{ width: SELECT_WIDTH }} onClick={() => onActivate(rowIndex, 0, false)}>
         <input type="checkbox" tabIndex={-1} aria-label={t`Select ${item.name}`} checked={selected} onChange={() => onToggle(item.id)} />
       </div>
       {virtualCols.map((vc) => {
@@ -356,8 +443,8 @@ const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, colu
             aria-readonly={!editable || READ_ONLY_KINDS.has(attribute.kind) || undefined}
             className={`table-cell${active === col ? ' is-active' : ''}${isEditing ? ' is-editing' : ''}`}
             style={{ position: 'absolute', left: SELECT_WIDTH + vc.start, width: vc.size }}
-            onClick={() => onActivate(col, false)}
-            onDoubleClick={() => onActivate(col, true)}
+            onClick={() => onActivate(rowIndex, col, false)}
+            onDoubleClick={() => onActivate(rowIndex, col, true)}
             data-attribute-id={attribute.id}
           >
             {isEditing ? (
@@ -366,7 +453,7 @@ const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, colu
               <>
                 <ValueDisplay attribute={attribute} value={value} item={item} ordinal={ordinal} />
                 {attribute.kind === 'primary' && (
-                  <button type="button" tabIndex={-1} className="row-open" aria-label={t`Open ${item.name}`} onClick={(e) => (e.stopPropagation(), board.openItem(item.id, item.folder_id))}>
+                  <button type="button" tabIndex={-1} className="row-open" aria-label={t`Open ${item.name}`} onClick={(e) => (e.stopPropagation(), onOpen(item))}>
                     ⤢
                   </button>
                 )}
