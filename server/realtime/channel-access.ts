@@ -3,6 +3,7 @@ import type { RoleOrGuest } from '../../schema/permissions';
 import { memberRole } from '../workspaces/access';
 import { loadTeam } from '../sync/access';
 import { ReadView } from '../sync/reads';
+import { boardPasswordHash } from '../board-access/passwords';
 
 /**
  * Who may subscribe to which realtime channel. Every channel Cairn uses is listed here; any
@@ -79,7 +80,9 @@ export class AccessChecker {
   async canViewBoard(teamId: number, boardId: string): Promise<boolean> {
     if (!isTeamId(teamId)) return false;
     const view = await this.view(teamId);
-    return Boolean(view && view.boardExists(boardId) && view.canViewFolder(boardId));
+    if (!view || !view.boardExists(boardId) || !view.canViewFolder(boardId)) return false;
+    // A password-protected board's live events are for members only (channel auth carries no board password).
+    return (await this.role(teamId)) !== 'guest' || (await boardPasswordHash(this.ctx, boardId)) === null;
   }
 
   private view(teamId: number): Promise<ReadView | null> {

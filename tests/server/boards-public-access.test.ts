@@ -78,6 +78,13 @@ describe('boards: public links and board passwords', () => {
     expect((await put('items', item(locked.id), t.stranger.token)).statusCode).toBe(403);
   });
 
+  it('keeps a protected board’s live channel to members (channel auth carries no password)', async () => {
+    const auth = (token: string, board: string) =>
+      api(server.app, 'POST', '/api/broadcasting/multi-auth', { token, body: { socketId: '123.456', channelNames: [`private-team.${t.teamId}.board.${board}`] } });
+    expect((await auth(t.stranger.token, locked.id)).json()[`private-team.${t.teamId}.board.${locked.id}`].status).toBe(403);
+    expect((await auth(t.restricted.token, locked.id)).json()[`private-team.${t.teamId}.board.${locked.id}`].status).toBe(200);
+  });
+
   it('stops guessing after ten wrong passwords (429), and clearing the password opens the board', async () => {
     const target = board({ is_public: true });
     expect((await put('folders', target)).statusCode).toBe(200);
