@@ -27,7 +27,8 @@ import { NetworkError, type HttpClient } from './http';
 import { outcomeOf, type Outcome } from './merge';
 import type { QueuedRequest, RequestError } from './types';
 
-export const DEFAULT_BATCH_SIZE = 500;
+/** Requests per batch call: the server takes up to 1,000 (MAX_BATCH_REQUESTS) and writes a batch's saves together. */
+export const DEFAULT_BATCH_SIZE = 1000;
 /** Retries after a server error back off from 1 s up to a minute while the connection holds. */
 export const RETRY_BACKOFF_MIN_MS = 1_000;
 export const RETRY_BACKOFF_MAX_MS = 60_000;
@@ -163,18 +164,25 @@ export class RequestQueue {
     this.deps.events.emit('failed-requests', { count: failed.length, pending: all.length, failed: summaries });
   }
 
-  /** One pass: send rounds until nothing is sendable (each round moves every record's chain one step). */
+  /**
+   * One pass: send rounds until nothing is sendable (each round moves every record's chain one
+   * step). Calls go one after another in creation order, and a failed call ends the round: a
+   * request is never sent before an earlier one it may depend on (an item before its values).
+   * The next call goes out as soon as the previous one is *answered* (the server has committed
+   * it), while the previous answer is still being stored locally: settling overlaps the next
+   * round trip instead of adding to it.
+   */
   private async drain(): Promise<void> {
     for (;;) {
       if (this.queueing || this.stopped || !this.deps.isOnline() || !this.deps.http.hasSession()) return;
       const calls = await this.reserveRound();
       if (calls.length === 0) return;
-      // Calls go one after another in creation order, and a failed call ends the round: a request
-      // is never sent before an earlier one it may depend on (an item before its values).
       let disconnected = false;
       let retriable = false;
+      const settling: Promise<boolean>[] = [];
       for (const [index, call] of calls.entries()) {
-        const result = await this.send(call);
+        const { result, settled } = await this.send(call);
+        settling.push(settled);
         if (result === 'ok') continue;
         if (result === 'network') disconnected = true;
         else retriable = true;
@@ -184,6 +192,8 @@ export class RequestQueue {
         if (rest.length) await this.deps.db.strict.transaction('rw', this.deps.db.strict.failedRequests, () => this.deps.db.strict.failedRequests.bulkPut(rest));
         break;
       }
+      // Every answer is stored before the next round reads the queue.
+      if ((await Promise.all(settling)).includes(false)) retriable = true;
       this.scheduleBroadcast();
       if (disconnected) return;
       if (retriable) {
@@ -237,8 +247,26 @@ export class RequestQueue {
     });
   }
 
-  /** Sends one call and settles its requests. */
-  private async send(call: Call): Promise<'ok' | 'network' | 'retry'> {
+  /**
+   * Sends one call. `result` is known once the answer is in; `settled` finishes storing it (the
+   * outcomes applied locally, the call's requests released) and resolves false if that failed,
+   * in which case the requests stay queued and are retried.
+   */
+  private async send(call: Call): Promise<{ result: 'ok' | 'network' | 'retry'; settled: Promise<boolean> }> {
+    const stored = (work: Promise<unknown>) =>
+      work.then(
+        () => true,
+        async (error: unknown) => {
+          await this.release(call.requests, errorOf('server', undefined, error instanceof Error ? error.message : String(error), this.deps.clock.now())).catch(() => undefined);
+          return false;
+        },
+      );
+    const done = (result: 'ok' | 'network' | 'retry', work: Promise<unknown>) => {
+      const settled = stored(work).finally(() => {
+        for (const r of call.requests) this.inflight.delete(r.key);
+      });
+      return { result, settled };
+    };
     const { http } = this.deps;
     try {
       if (!call.batch) {
@@ -247,7 +275,8 @@ export class RequestQueue {
           body: request.method === 'put' ? stripLocal(request.item) : undefined,
           idempotencyKey: request.key,
         });
-        return await this.finish([{ request, outcome: outcomeOf(request, response.status, response.body) }]);
+        const f = this.finish([{ request, outcome: outcomeOf(request, response.status, response.body) }]);
+        return done(f.result, f.work);
       }
       const first = call.requests[0]!;
       const response = await http.request('post', `/api/${first.teamId}/batch`, {
@@ -261,46 +290,48 @@ export class RequestQueue {
       const body = response.body as BatchResult[] | { data?: unknown } | null;
       const results = (Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : null) as BatchResult[] | null;
       if (results && results.length === call.requests.length) {
-        return await this.finish(call.requests.map((request, i) => ({ request, outcome: outcomeOf(request, results[i]!.status, results[i]!.data) })));
+        const f = this.finish(call.requests.map((request, i) => ({ request, outcome: outcomeOf(request, results[i]!.status, results[i]!.data) })));
+        return done(f.result, f.work);
       }
       // The whole call was refused (no per-request answers).
       const outcome = outcomeOf({ method: 'put', item: null }, response.status, response.body);
       if (outcome.kind === 'rejected' && call.requests.length > 1) {
         // Too large or malformed as a whole: never refuse everyone's edits for it; send smaller calls.
         this.batchSize = Math.max(1, Math.floor(call.requests.length / 2));
-        await this.release(call.requests, errorOf('server', response.status, messageOf(outcome), this.deps.clock.now()));
         this.again = true;
-        return 'ok';
+        return done('ok', this.release(call.requests, errorOf('server', response.status, messageOf(outcome), this.deps.clock.now())));
       }
       if (outcome.kind === 'retry' || outcome.kind === 'session' || response.ok) {
-        await this.release(call.requests, errorOf(outcome.kind === 'session' ? 'session' : 'server', response.status, messageOf(outcome), this.deps.clock.now()));
-        if (outcome.kind === 'session') await http.endSession();
-        return 'retry';
+        const work = (async () => {
+          await this.release(call.requests, errorOf(outcome.kind === 'session' ? 'session' : 'server', response.status, messageOf(outcome), this.deps.clock.now()));
+          if (outcome.kind === 'session') await http.endSession();
+        })();
+        return done('retry', work);
       }
-      return await this.finish(call.requests.map((request) => ({ request, outcome })));
+      const f = this.finish(call.requests.map((request) => ({ request, outcome })));
+      return done(f.result, f.work);
     } catch (error) {
       if (error instanceof NetworkError) {
         // No answer: it may or may not have been applied; the retry reuses the same key.
-        await this.release(call.requests, errorOf('network', undefined, error.message, this.deps.clock.now()), true);
-        return 'network';
+        return done('network', this.release(call.requests, errorOf('network', undefined, error.message, this.deps.clock.now()), true));
       }
-      await this.release(call.requests, errorOf('server', undefined, error instanceof Error ? error.message : String(error), this.deps.clock.now()));
-      return 'retry';
-    } finally {
-      for (const r of call.requests) this.inflight.delete(r.key);
+      return done('retry', this.release(call.requests, errorOf('server', undefined, error instanceof Error ? error.message : String(error), this.deps.clock.now())));
     }
   }
 
-  private async finish(results: Settled[]): Promise<'ok' | 'retry'> {
+  /** Whether the call's answers end the round, and the work that stores them. */
+  private finish(results: Settled[]): { result: 'ok' | 'retry'; work: Promise<void> } {
     const done = results.filter((r) => r.outcome.kind !== 'retry' && r.outcome.kind !== 'session');
     const again = results.filter((r) => r.outcome.kind === 'retry' || r.outcome.kind === 'session');
-    if (done.length) await this.deps.settle(done);
-    for (const r of again) {
-      const o = r.outcome as { kind: 'retry' | 'session'; status: number; message: string };
-      await this.release([r.request], errorOf(o.kind === 'session' ? 'session' : 'server', o.status, o.message, this.deps.clock.now()));
-    }
-    if (again.some((r) => r.outcome.kind === 'session')) await this.deps.http.endSession();
-    return again.length ? 'retry' : 'ok';
+    const work = (async () => {
+      if (done.length) await this.deps.settle(done);
+      for (const r of again) {
+        const o = r.outcome as { kind: 'retry' | 'session'; status: number; message: string };
+        await this.release([r.request], errorOf(o.kind === 'session' ? 'session' : 'server', o.status, o.message, this.deps.clock.now()));
+      }
+      if (again.some((r) => r.outcome.kind === 'session')) await this.deps.http.endSession();
+    })();
+    return { result: again.length ? 'retry' : 'ok', work };
   }
 
   /** Puts requests back as waiting, with the error of this attempt (reservation released). */
