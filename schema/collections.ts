@@ -100,7 +100,7 @@ export const collections = {
     userFields: ['created_by'],
     permissions: { create: 'CREATE_FOLDER', edit: 'EDIT_FOLDER', delete: 'DELETE_FOLDER' },
     references: [{ field: 'parent_id', collection: 'folder', optional: true }],
-    dexieIndexes: ['[collection+board_id]', '[collection+parent_id]'],
+    dexieIndexes: ['[collection+board_id]'],
   }),
   folder_view: define({
     name: 'folder_view',
@@ -174,7 +174,7 @@ export const collections = {
     permissions: { create: 'ADD_REACTION', edit: 'ADD_REACTION', delete: 'ADD_REACTION' },
     references: [{ field: 'comment_id', collection: 'comment' }],
     boardFrom: { field: 'comment_id', collection: 'comment' },
-    dexieIndexes: ['[collection+board_id]', '[collection+comment_id]'],
+    dexieIndexes: ['[collection+board_id]'],
   }),
   time_entry: define({
     name: 'time_entry',
@@ -189,7 +189,7 @@ export const collections = {
       { field: 'item_id', collection: 'item', optional: true },
       { field: 'attribute_id', collection: 'attribute', optional: true },
     ],
-    dexieIndexes: ['[collection+board_id]', '[collection+item_id]', '[collection+created_by]'],
+    dexieIndexes: ['[collection+board_id]', '[collection+item_id]'],
   }),
 } satisfies Record<SyncedCollectionName, CollectionDefinition>;
 

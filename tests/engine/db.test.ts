@@ -19,6 +19,27 @@ describe('database schema', () => {
     for (const table of DURABLE_TABLES) expect(DB_VERSIONS[0]!.stores[table]).toBeTruthy();
   });
 
+  it('upgrading from every older version keeps drafts, conflicts, queued requests and records', async () => {
+    for (const old of DB_VERSIONS.slice(0, -1)) {
+      const userId = `upgrade-${old.version}`;
+      const before = new Dexie(`cairn-${userId}`);
+      for (const v of DB_VERSIONS.filter((v) => v.version <= old.version)) before.version(v.version).stores(v.stores);
+      await before.open();
+      await before.table('drafts').put({ collection: 'item', id: 'd', draft: { id: 'd', row_version: 0 }, previous: null, time: 1 });
+      await before.table('conflicts').put({ collection: 'item', id: 'c', local: null, remote: null, time: 2 });
+      await before.table('failedRequests').put({ key: 'k', seq: 1, collection: 'item', id: 'q', teamId: 1 });
+      await before.table('records').put({ collection: 'value', id: 'v', board_id: 'B', item_id: 'I', attribute_id: 'A', row_version: 1 });
+      before.close();
+
+      const db = await openUserDb(userId);
+      expect(await db.relaxed.drafts.count()).toBe(1);
+      expect(await db.relaxed.conflicts.count()).toBe(1);
+      expect(await db.relaxed.failedRequests.get('k')).toMatchObject({ id: 'q' });
+      expect(await db.relaxed.records.where('[collection+item_id]').equals(['value', 'I']).count()).toBe(1);
+      db.close();
+    }
+  });
+
   it('one database per user, readable by a second (tab) connection', async () => {
     const a = await openUserDb(101);
     const b = await openUserDb(102);
