@@ -10,6 +10,10 @@ import { requireBoardPassword } from '../board-access/passwords';
  * The reader of a read request: the signed-in user or an anonymous visitor (public boards are
  * readable without login), the team (404), and when a board is named, the right to view it
  * (401 for an anonymous visitor, 403 for a signed-in user).
+ *
+ * Someone outside the workspace (role guest: anonymous, or signed in without membership) reads
+ * only boards they may view, and a password-protected one only with its password: every other
+ * protected board of the team is locked out of the view, so no read answers its records.
  */
 export async function readScope(ctx: AppContext, request: FastifyRequest, teamId: number, boardId?: string | null) {
   const db = ctx.db;
@@ -18,17 +22,35 @@ export async function readScope(ctx: AppContext, request: FastifyRequest, teamId
   if (!team) throw notFound();
   const role = await roleIn(ctx, team, user?.id ?? null);
   const view = await ReadView.open(db, team, { id: user?.id ?? null, role });
-  if (boardId !== undefined && boardId !== null) {
+  const named = boardId !== undefined && boardId !== null;
+  if (named) {
     if (!view.boardExists(boardId)) {
       if (!user) throw unauthenticated();
       throw notFound();
     }
     if (!view.canViewFolder(boardId)) throw user ? unauthorized() : unauthenticated();
     await requireBoardPassword(ctx, request, role, boardId);
-  } else {
-    // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
-    if (!user) throw unauthenticated();
-    if (role === 'guest' && !view.boardIds().some((id) => view.canViewFolder(id))) throw unauthorized();
   }
+  // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
+  if (!named && !user) throw unauthenticated();
+  if (role === 'guest') view.lock((await protectedBoards(ctx, teamId)).filter((id) => !named || id !== boardId));
+  if (!named && role === 'guest' && !view.boardIds().some((id) => view.canViewFolder(id))) throw unauthorized();
   return { user, team, role, view, boardId: boardId ?? null };
+}
+
+/**
+ * The scope of GET /changes. Members may ask the whole workspace's feed; anyone else catches up
+ * per board (`board_id`, checked as any read of that board): a workspace-wide cursor cannot
+ * stand for a reader who sees only some boards, each unlocked by its own password.
+ */
+export async function changesScope(ctx: AppContext, request: FastifyRequest, teamId: number, boardId: string | null) {
+  const scope = await readScope(ctx, request, teamId, boardId);
+  if (boardId === null && scope.role === 'guest') throw scope.user ? unauthorized() : unauthenticated();
+  return scope;
+}
+
+/** The team's boards that have a board password (server/board-access/passwords.ts). */
+async function protectedBoards(ctx: AppContext, teamId: number): Promise<string[]> {
+  const rows = await ctx.db.selectFrom('board_passwords').select('board_id').where('team_id', '=', teamId).execute();
+  return rows.map((r) => r.board_id);
 }

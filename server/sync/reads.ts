@@ -16,6 +16,8 @@ export class ReadView {
   private readonly visible = new Map<string, boolean>();
   private readonly folderBoard = new Map<string, string>();
   private readonly byBoard = new Map<string, Map<string, FolderRecord>>();
+  /** Boards this reader may not read in this request although the permissions allow it (a board password not given). */
+  private readonly locked = new Set<string>();
 
   private constructor(
     readonly team: TeamRow,
@@ -43,6 +45,15 @@ export class ReadView {
     return this.byBoard.get(boardId)?.get(boardId)?.parent_id === null;
   }
 
+  /**
+   * Takes boards out of the view for this request: a guest's read of a password-protected board
+   * they have not unlocked (read-scope.ts). Their folders and content are filtered like hidden ones.
+   */
+  lock(boardIds: Iterable<string>): void {
+    for (const id of boardIds) this.locked.add(id);
+    this.visible.clear();
+  }
+
   chain(folderId: string): PermissionLevel[] | null {
     const boardId = this.folderBoard.get(folderId);
     if (!boardId) return null;
@@ -53,7 +64,8 @@ export class ReadView {
   canViewFolder(folderId: string): boolean {
     let result = this.visible.get(folderId);
     if (result === undefined) {
-      const chain = this.chain(folderId);
+      const boardId = this.folderBoard.get(folderId);
+      const chain = boardId === undefined || this.locked.has(boardId) ? null : this.chain(folderId);
       result = chain !== null && canView(this.viewer, chain);
       this.visible.set(folderId, result);
     }

@@ -7,7 +7,7 @@ import { runBatch } from './batch';
 import { readChanges } from './changes';
 import { dispatchWrite } from './dispatch';
 import { teamIdParam } from './params';
-import { readScope } from './read-scope';
+import { changesScope, readScope } from './read-scope';
 import { boardRecords, teamFolders, type WireRecord } from './store';
 import { changeHorizon } from './cursor';
 import { batchLockMode, requestLockMode } from './lock-plan';
@@ -76,7 +76,7 @@ export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
     const raw = request.query.after ?? '0';
     if (!/^\d{1,18}$/.test(raw)) throw validation(['after: must be a change cursor (a whole number)']);
     const boardId = queryString(request.query.board_id);
-    const { view } = await readScope(ctx, request, teamId, boardId);
+    const { view } = await changesScope(ctx, request, teamId, boardId);
     return readChanges(ctx.db, view, Number(raw), boardId);
   });
 
