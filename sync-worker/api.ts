@@ -14,6 +14,7 @@ import { DirectoryDexie, openUserDb, type IdbFactories, type UserDb } from './db
 import { Emitter, type EngineEvents, type EventName } from './events';
 import { SyncEngine, type WriteOptions } from './engine';
 import { HttpClient, type FetchLike } from './http';
+import { WorkspaceMembership } from './membership';
 import { validateTokenRecord } from './token';
 import { OfflineError } from './queue';
 import type { ConflictEntry, DraftEntry, SyncRecord, TokenRecord } from './types';
@@ -283,6 +284,7 @@ export class SyncRuntime implements SyncWorkerApi {
     });
     http.setToken(token, receivedAt);
     http.setPassword(this.password);
+    const membership = new WorkspaceMembership(http, this.opts.clock);
     engine = await SyncEngine.create({
       db,
       http,
@@ -291,6 +293,7 @@ export class SyncRuntime implements SyncWorkerApi {
       events: this.events,
       newId: this.opts.newId,
       initiallyOnline: this.opts.online?.() ?? true,
+      readsPerBoard: (teamId) => membership.isOutside(teamId),
     });
     engine.setPreview(this.preview);
     this.session = { userId, db, http, engine };

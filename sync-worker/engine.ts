@@ -57,6 +57,12 @@ export interface EngineOptions {
   batchSize?: number;
   /** Disconnect grace after an offline signal (connection.ts). */
   graceMs?: number;
+  /**
+   * Whether this reader is outside the workspace (an anonymous visitor, or signed in without
+   * membership): then it catches up per board (`/changes?board_id=`, one cursor per board), since
+   * the server answers the workspace-wide feed to members only. Default: a member.
+   */
+  readsPerBoard?: (teamId: number) => boolean | Promise<boolean>;
 }
 
 export interface WriteOptions {
@@ -294,22 +300,31 @@ export class SyncEngine {
   async openBoard(teamId: number, boardId: string): Promise<void> {
     this.openRef = { teamId, boardId };
     const collections = collectionList.map((def) => this.collection(teamId, def.name, boardId));
-    const key = `cursor:${teamId}`;
+    const key = await this.cursorKey(teamId, boardId);
     const known = await this.db.relaxed.meta.get(key);
     const loadedKey = `board-loaded:${teamId}:${boardId}`;
     if (known && (collections.every((c) => c.initialized) || (await this.loadedRecently(loadedKey)))) {
       for (const c of collections) c.markInitialized();
       this.opts.events.emit('loaded', { teamId, boardId });
-      await this.catchUp(teamId);
+      await this.catchUp(teamId, boardId);
       return;
     }
     const answers = await Promise.all(collections.map((c) => c.init()));
     const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
     if (!known && cursors.length) await this.db.relaxed.meta.put({ key, value: Math.min(...cursors) });
-    // Only with a team cursor does /changes cover what happens to this board from now on.
+    // Only with a cursor (the team's, or this board's for a reader outside the workspace) does
+    // /changes cover what happens to this board from now on.
     if (known || cursors.length) await this.db.relaxed.meta.put({ key: loadedKey, value: this.opts.clock.now() });
     this.opts.events.emit('loaded', { teamId, boardId });
-    if (known) await this.catchUp(teamId);
+    if (known) await this.catchUp(teamId, boardId);
+  }
+
+  /**
+   * Where the /changes cursor of a board's reader is kept: one per team for a member (the
+   * workspace-wide feed covers every board), one per board for a reader outside the workspace.
+   */
+  private async cursorKey(teamId: number, boardId: string): Promise<string> {
+    return (await this.opts.readsPerBoard?.(teamId)) ? `cursor:${teamId}:${boardId}` : `cursor:${teamId}`;
   }
 
   private async loadedRecently(key: string): Promise<boolean> {
@@ -322,10 +337,14 @@ export class SyncEngine {
     return this.collection(teamId, collection, boardId).refresh();
   }
 
-  /** The delta since our cursor: only what was missed (DESIGN.md §3). */
-  catchUp(teamId = this.openRef?.teamId): Promise<number> {
+  /**
+   * The delta since our cursor: only what was missed (DESIGN.md §3). A reader outside the
+   * workspace catches up one board: `boardId`, else the open board when it is of that team.
+   */
+  catchUp(teamId = this.openRef?.teamId, boardId?: string): Promise<number> {
+    const board = boardId ?? (this.openRef && this.openRef.teamId === teamId ? this.openRef.boardId : undefined);
     // One at a time: an older page applied after a newer one would undo it.
-    const run = (this.catchingUp ?? Promise.resolve(0)).catch(() => 0).then(() => this.catchUpNow(teamId));
+    const run = (this.catchingUp ?? Promise.resolve(0)).catch(() => 0).then(() => this.catchUpNow(teamId, board));
     this.catchingUp = run;
     void run.finally(() => {
       if (this.catchingUp === run) this.catchingUp = null;
@@ -333,9 +352,12 @@ export class SyncEngine {
     return run;
   }
 
-  private async catchUpNow(teamId: number | undefined): Promise<number> {
+  private async catchUpNow(teamId: number | undefined, boardId: string | undefined): Promise<number> {
     if (teamId === undefined || !this.connection.online) return 0;
-    const key = `cursor:${teamId}`;
+    const perBoard = (await this.opts.readsPerBoard?.(teamId)) ?? false;
+    if (perBoard && boardId === undefined) return 0;
+    const key = perBoard ? `cursor:${teamId}:${boardId}` : `cursor:${teamId}`;
+    const scope = perBoard ? `&board_id=${encodeURIComponent(boardId!)}` : '';
     const known = await this.db.relaxed.meta.get(key);
     if (!known || typeof known.value !== 'number') return 0;
     let cursor = known.value;
@@ -343,7 +365,7 @@ export class SyncEngine {
     for (;;) {
       const response = await this.opts.http.request<{ data: { collection: string; id: string; op: 'saved' | 'deleted'; record: SyncRecord | null }[]; cursor: number }>(
         'get',
-        `/api/${teamId}/changes?after=${cursor}`,
+        `/api/${teamId}/changes?after=${cursor}${scope}`,
       );
       if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
       const changes: RemoteChange[] = response.body.data.map((c) => ({ collection: c.collection, op: c.op, record: c.record, id: c.id }));
@@ -366,7 +388,7 @@ export class SyncEngine {
       const c = this.collection(teamId, def.name, boardId);
       if (c.initialized) await c.refresh();
     }
-    await this.catchUp(teamId);
+    await this.catchUp(teamId, boardId);
   }
 
   // ── changes from elsewhere ────────────────────────────────────────────────────────────────

@@ -63,7 +63,17 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
   syncToken();
   onSessionChange(() => syncToken());
   setInterval(syncToken, 20_000);
-  engine = await SyncEngine.create({ db, http, clock: systemClock, random: Math.random, events, newId: () => nanoid(), initiallyOnline: navigator.onLine });
+  engine = await SyncEngine.create({
+    db,
+    http,
+    clock: systemClock,
+    random: Math.random,
+    events,
+    newId: () => nanoid(),
+    initiallyOnline: navigator.onLine,
+    // An anonymous visitor is in no workspace: it catches up board by board.
+    readsPerBoard: () => userId === null,
+  });
   const sync = engine;
   window.addEventListener('online', () => sync.connection.browserOnline());
   window.addEventListener('offline', () => sync.connection.browserOffline());
@@ -123,7 +133,7 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
       await startRealtime();
       void realtime?.subscribeBoard(teamId, boardId).catch(() => undefined);
       if (loaded.has(key)) {
-        await sync.catchUp(teamId);
+        await sync.catchUp(teamId, boardId);
         return;
       }
       await sync.openBoard(teamId, boardId);
