@@ -90,8 +90,6 @@ export async function runBatch(scope: WriteScope, rawBody: unknown): Promise<Sto
   const body = parseBody(batchBody, rawBody);
   const results: BatchResult[] = [];
   await prefetchAll(scope, body.requests);
-  // Saves of a shared batch are written together at the end (runWrite flushes them).
-  scope.deferWrites();
 
   if (body.transaction !== null) {
     for (const [index, request] of body.requests.entries()) {

@@ -66,14 +66,9 @@ export async function storedResponse(trx: Transaction<Database>, userId: number,
   return { status: row.status, body: row.response };
 }
 
-/** Stores the response on the claimed key, in the write's transaction. */
-export async function storeResponse(trx: Transaction<Database>, userId: number, key: string, response: StoredResponse): Promise<void> {
-  await trx
-    .updateTable('idempotency_keys')
-    .set({ status: response.status, response: JSON.stringify(response.body ?? null) })
-    .where('user_id', '=', userId)
-    .where('key', '=', key)
-    .execute();
+/** SQL storing the response on the claimed key (run in the write's transaction, maybe with its writes). */
+export function storeResponseSql(userId: number, key: string, response: StoredResponse) {
+  return sql`update idempotency_keys set status = ${response.status}, response = ${JSON.stringify(response.body ?? null)}::jsonb where user_id = ${userId} and key = ${key}`;
 }
 
 const lastPurge = new WeakMap<object, number>();

@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { sql, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import type { FolderRecord } from '../../schema/records';
 import type { PermissionLevel } from '../../schema/permissions';
@@ -65,9 +65,9 @@ export class WriteScope {
   private deferredKeys = new Set<string>();
 
   /**
-   * From now on record writes wait for flushWrites() and go in one statement. Only for a batch
-   * holding the lock shared: its saves do nothing else in the database after their write, and
-   * read records only through this scope's cache (which every write updates at once).
+   * From now on record writes wait for flushWrites() and go in one statement. Only for a write
+   * holding the lock shared (plain saves): they do nothing else in the database after their
+   * write, and read records only through this scope's cache (which every write updates at once).
    */
   deferWrites(): void {
     if (this.mayDefer && this.held === 'shared') this.deferred ??= [];
@@ -84,16 +84,22 @@ export class WriteScope {
     return true;
   }
 
-  /** Writes what was deferred; throws DeferredWritesOvertaken when any was overtaken. */
-  async flushWrites(): Promise<void> {
-    if (!this.deferred?.length) return;
+  /**
+   * Writes what was deferred; throws DeferredWritesOvertaken when any was overtaken. `alongside`
+   * (a data-modifying statement) goes in the same round trip as the last part; returns whether it
+   * did (false when nothing was deferred: the caller runs it itself).
+   */
+  async flushWrites(alongside?: RawBuilder<unknown>): Promise<boolean> {
+    if (!this.deferred?.length) return false;
     const writes = this.deferred;
     this.deferred = [];
     this.deferredKeys.clear();
     for (let i = 0; i < writes.length; i += 1000) {
       const part = writes.slice(i, i + 1000);
-      if ((await writeManyLogged(this.trx, this.team.id, this.now, part)) !== part.length) throw new DeferredWritesOvertaken();
+      const last = i + 1000 >= writes.length;
+      if ((await writeManyLogged(this.trx, this.team.id, this.now, part, last ? alongside : undefined)) !== part.length) throw new DeferredWritesOvertaken();
     }
+    return alongside !== undefined;
   }
 
   get userId(): number {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 
 /** Storage of synced records and their change log. No rules here: see operations.ts. */
@@ -114,8 +114,10 @@ export interface LoggedWrite {
  * writeLogged for many records in one statement (a batch's saves, written at its end). The rows go
  * as one JSON parameter; their changes are numbered in the given order. Returns how many were
  * written: fewer than given means some were overtaken (see writeLogged) and the caller must not commit.
+ * `alongside` is one more data-modifying statement run in the same round trip (the request's
+ * idempotency response).
  */
-export async function writeManyLogged(db: Db, teamId: number, now: Date, writes: LoggedWrite[]): Promise<number> {
+export async function writeManyLogged(db: Db, teamId: number, now: Date, writes: LoggedWrite[], alongside?: RawBuilder<unknown>): Promise<number> {
   if (writes.length === 0) return 0;
   const input = JSON.stringify(
     writes.map((w, ord) => ({ ord, collection: w.collection, id: w.record.id, board_id: w.record.board_id, row_version: w.record.row_version, data: w.record, created_by: w.createdBy, deleted_at: w.deletedAt, op: w.op })),
@@ -138,7 +140,7 @@ export async function writeManyLogged(db: Db, teamId: number, now: Date, writes:
       from written w join input i on i.collection = w.collection and i.id = w.id
       order by i.ord
       returning 1
-    )
+    )${alongside ? sql`, alongside as (${alongside})` : sql``}
     select count(*) as n from logged`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

@@ -7,7 +7,7 @@ import { requireUserId } from '../auth/guard';
 import { notFound } from '../http/errors';
 import type { TeamRow } from './access';
 import { registerFloor, teamLock } from './cursor';
-import { claimKeySql, idempotencyKeyOf, purgeExpiredKeys, storedResponse, storeResponse, type StoredResponse } from './idempotency';
+import { claimKeySql, idempotencyKeyOf, purgeExpiredKeys, storedResponse, storeResponseSql, type StoredResponse } from './idempotency';
 import { DeferredWritesOvertaken, WriteScope, type LockMode, type PendingEvent } from './scope';
 import { RollbackWith } from './batch';
 
@@ -44,15 +44,17 @@ export async function runWrite(
         return storedResponse(trx, userId, key, signature);
       }
       const scope = new WriteScope(trx, opened.team, { id: userId, role: opened.role, teamId }, now, { locked: mode, mayDefer });
+      // Plain saves write at the end, together with the key's response: one round trip.
+      scope.deferWrites();
       const result = await work(scope);
-      await scope.flushWrites();
-      if (key) await storeResponse(trx, userId, key, result);
+      const store = key ? storeResponseSql(userId, key, result) : undefined;
+      if (!(await scope.flushWrites(store)) && store) await store.execute(trx);
       events = scope.events;
       return result;
     });
   const response = await attempt(true)
-    // Another transaction overtook some of a batch's deferred saves: run it again, writing each
-    // save at once so each overtaken one answers its own 409.
+    // Another transaction overtook some deferred saves: run it again, writing each save at once
+    // so each overtaken one answers its own 409.
     .catch((error: unknown) => (error instanceof DeferredWritesOvertaken ? attempt(false) : Promise.reject(error)))
     .catch((error: unknown) => {
       // A transaction batch that failed: nothing applied, nothing stored, answer with its outcome.
