@@ -25,8 +25,9 @@ function useBoardRecords<T extends { id: string; row_version: number } & object>
     [db, collection, boardId],
   );
   const version = usePendingVersion(pending, collection);
+  const cacheKey = `${db.name}\u0000${collection}\u0000${boardId ?? ''}`;
   const last = useRef<T[] | undefined>(undefined);
-  return useMemo(() => {
+  const list = useMemo(() => {
     const merged = stored && pending ? mergeList(pending, collection, boardId, stored) : { list: stored, touched: false };
     // A re-read that brought the same records keeps the previous array, so the sort, filter and
     // rows built on it are not redone (a rename re-reads every item of the board).
@@ -35,6 +36,21 @@ function useBoardRecords<T extends { id: string; row_version: number } & object>
     return merged.list;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stored, version, pending, collection, boardId]);
+  if (list) rememberList(cacheKey, list);
+  // Until the first read answers, a board opened again in this tab shows what it showed last
+  // (the read of 10,000 items alone takes longer than the warm-open budget); it then refreshes.
+  return list ?? (listCache.get(cacheKey) as T[] | undefined);
+}
+
+/** The last lists read per board and collection, for a board opened again (a few boards' worth). */
+const listCache = new Map<string, unknown[]>();
+const LIST_CACHE_SIZE = 16;
+
+function rememberList(key: string, list: unknown[]): void {
+  if (listCache.get(key) === list) return;
+  listCache.delete(key);
+  listCache.set(key, list);
+  if (listCache.size > LIST_CACHE_SIZE) listCache.delete(listCache.keys().next().value as string);
 }
 
 export const useFolders = (boardId: string | null) => useBoardRecords<Folder>('folder', boardId);

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useBoard } from '../BoardContext';
 import { toast } from '../../ui/toast-store';
+import { checkValue } from '../../../schema/attributes';
 import type { Attribute, Item } from '../store/live';
 import { useWindowValues } from '../store/live';
 import { ValueError } from '../store/actions';
@@ -140,14 +141,19 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   };
 
   const commit = async (item: Item, attribute: Attribute, value: unknown) => {
-    try {
-      await board.actions.setValue(item, attribute, value);
-    } catch (err) {
-      if (err instanceof ValueError) throw err;
-      throw new Error((err as Error).message);
-    }
+    // Invalid input stays in the editor with its message. Valid input closes the editor at once:
+    // setValue shows the new value before its first await (store/pending.ts), so the cell shows
+    // it in the same frame instead of after the worker's round trip.
+    const checked = checkValue(attribute, value);
+    if (!checked.ok) throw new ValueError(checked.message);
+    const saving = board.actions.setValue(item, attribute, value);
     setEditing(null);
     focusGrid();
+    try {
+      await saving;
+    } catch (err) {
+      toast.show((err as Error).message, { kind: 'error' });
+    }
   };
 
   // Column resize: drag a header's edge; saved to the view when released.
