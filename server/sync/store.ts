@@ -128,7 +128,8 @@ export async function writeManyLogged(db: Db, teamId: number, now: Date, writes:
         as i(ord integer, collection text, id text, board_id text, row_version integer, data jsonb, created_by integer, deleted_at timestamptz, op text)
     ), written as (
       insert into records (collection, id, team_id, board_id, row_version, data, created_by, created_at, updated_at, deleted_at)
-      select collection, id, ${teamId}, board_id, row_version, data, created_by, ${now}, ${now}, deleted_at from input order by ord
+      -- Rows in key order: two batches touching the same records lock them in the same order (no deadlock).
+      select collection, id, ${teamId}, board_id, row_version, data, created_by, ${now}, ${now}, deleted_at from input order by collection, id
       on conflict (collection, id) do update
         set board_id = excluded.board_id, row_version = excluded.row_version, data = excluded.data,
             updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
