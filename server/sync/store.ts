@@ -32,8 +32,12 @@ export async function findRecord(db: Db, collection: string, id: string): Promis
 
 /** Records by (collection, id) plus, optionally, the live folders of some boards, in one query (rows may repeat). */
 export async function findRecordsAndFolders(db: Db, keys: { collection: string; id: string }[], boards: { teamId: number; boardIds: string[] } | null): Promise<StoredRecord[]> {
+  // Keys as two array parameters: one plan for a single save and for a batch's thousand records.
   const byKey = keys.length
-    ? db.selectFrom('records').select(columns).where((eb) => eb.or(keys.map((k) => eb.and([eb('collection', '=', k.collection), eb('id', '=', k.id)]))))
+    ? db
+        .selectFrom('records')
+        .select(columns)
+        .where(sql<boolean>`(collection, id) in (select * from unnest(${keys.map((k) => k.collection)}::text[], ${keys.map((k) => k.id)}::text[]))`)
     : null;
   const folders = boards?.boardIds.length
     ? db
