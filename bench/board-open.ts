@@ -159,6 +159,13 @@ async function main() {
     line('floor: idle frame time (rAF, no work)', `${pct(idle, 50).toFixed(1)} ms p50`, `p95 ${pct(idle, 95).toFixed(1)} ms; baseline for the scroll figure`);
 
     // Scrolling: move the grid by one screen-ful per frame-ish and record frame deltas.
+    // BENCH_PROFILE=file.cpuprofile records the tab's CPU profile while scrolling (open it in
+    // Chromium's DevTools; build with --minify false for readable names).
+    const profiler = process.env.BENCH_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.start');
+    }
     const frames = await page.evaluate(
       () =>
         new Promise<number[]>((resolve) => {
@@ -176,7 +183,9 @@ async function main() {
           requestAnimationFrame(tick);
         }),
     );
-    line('scroll frame time', `${pct(frames, 50).toFixed(1)} ms p50`, `p95 ${pct(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms over ${frames.length} frames (60 fps = 16.7 ms)`);
+    if (profiler) fs.writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify((await profiler.send('Profiler.stop')).profile));
+    const late = frames.filter((f) => f > 20).length;
+    line('scroll frame time', `${pct(frames, 50).toFixed(1)} ms p50`, `p95 ${pct(frames, 95).toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms, ${((100 * late) / frames.length).toFixed(1)} % of ${frames.length} frames late (60 fps = 16.7 ms)`);
 
     // Edit to render: Enter in an inline editor until the new text is in the table, 20 times each
     // for a value (the "Owner" text column) and for the item's name (which re-reads the item list).

@@ -86,7 +86,15 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
     const r = rows[row];
     return r?.kind === 'item' ? r.item : null;
   };
-  const canEditItem = (item: Item) => board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
+  // The permission chain is merged on every call; rows ask on every render (each scrolled frame),
+  // so answers are kept per folder and creator until the board state changes.
+  const editRights = useMemo(() => new Map<string, boolean>(), [board]);
+  const canEditItem = (item: Item) => {
+    const key = `${item.folder_id}\u0000${item.created_by ?? ''}`;
+    let allowed = editRights.get(key);
+    if (allowed === undefined) editRights.set(key, (allowed = board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null)));
+    return allowed;
+  };
 
   const toggleSelect = (id: string) => {
     const next = new Set(selected);
