@@ -19,7 +19,8 @@ export interface EngineEvents {
   /** The server refused a request for good (4xx); the previous copy was restored. */
   rejected: { collection: string; id: string; method: string; status: number; message: string };
   'quota-exceeded': { message: string };
-  'update-required': { force: boolean };
+  /** force: x-force-reload (reload at once); headers: both values as sent, for the shell's rules (src/sw/update-rules.ts). */
+  'update-required': { force: boolean; headers: { 'x-update-required': string | null; 'x-force-reload': string | null } };
   'session-expired': Record<string, never>;
   /** Debounced list of requests waiting after a failure (shell.md §4: 500 ms). */
   'failed-requests': { count: number; pending: number; failed: FailedRequestSummary[] };

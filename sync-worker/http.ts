@@ -164,7 +164,10 @@ export class HttpClient {
   private noticeUpdateHeaders(headers: Headers) {
     const force = headers.get('x-force-reload');
     if (headers.get('x-update-required') || force) {
-      this.opts.events.emit('update-required', { force: !!force && force !== '0' && force !== 'false' });
+      this.opts.events.emit('update-required', {
+        force: !!force && force !== '0' && force !== 'false',
+        headers: { 'x-update-required': headers.get('x-update-required'), 'x-force-reload': force },
+      });
     }
   }
 

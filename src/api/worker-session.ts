@@ -4,6 +4,7 @@ import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from
 import { session } from './session';
 import { isExpired, type AccessToken } from './token';
 import { reportUpdate } from '../sw/updates';
+import { signalFromHeaders } from '../sw/update-rules';
 
 /**
  * Signs the sync worker (DESIGN.md §1: one writer per browser) in and out with the shell's session.
@@ -35,8 +36,13 @@ export function syncConnection(): SyncConnection {
     });
     void conn.subscribe((event, payload) => {
       if (event === 'session-expired') void onWorkerSessionExpired();
-      // x-force-reload seen by the worker's HTTP client: reload at once (decision 0080).
-      else if (event === 'update-required') reportUpdate({ source: 'header', force: (payload as { force?: boolean })?.force, now: (payload as { force?: boolean })?.force });
+      // x-update-required / x-force-reload seen by the worker's HTTP client: the same rules as on the
+      // shell's own calls (`force` → reload after 60–160 s, x-force-reload → at once; decision 0080).
+      else if (event === 'update-required') {
+        const headers = (payload as { headers?: Record<string, string | null> } | null)?.headers ?? {};
+        const signal = signalFromHeaders((name) => headers[name] ?? null);
+        if (signal) reportUpdate(signal);
+      }
     });
   }
   return connection;

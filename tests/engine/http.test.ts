@@ -104,8 +104,8 @@ describe('HttpClient against the server', () => {
       fetch: async (input: string, init: RequestInit) => {
         const res = await base.fetch(input, init);
         const headers = new Headers(res.headers);
-        headers.set('x-update-required', '1');
-        if (input.includes('force')) headers.set('x-force-reload', '1');
+        headers.set('x-update-required', input.includes('later') ? 'force' : '1');
+        if (input.includes('force=1')) headers.set('x-force-reload', '1');
         return new Response(await res.text(), { status: res.status, headers });
       },
     };
@@ -115,7 +115,12 @@ describe('HttpClient against the server', () => {
     const http = new HttpClient({ baseUrl: world.url, fetch: withHeaders.fetch, clock, events, newId: () => nanoid(), swUuid: 'x' });
     await http.request('get', '/api/app-vars');
     await http.request('get', '/api/app-vars?force=1');
-    expect(got).toEqual([{ force: false }, { force: true }]);
+    await http.request('get', '/api/app-vars?later=1');
+    expect(got).toEqual([
+      { force: false, headers: { 'x-update-required': '1', 'x-force-reload': null } },
+      { force: true, headers: { 'x-update-required': '1', 'x-force-reload': '1' } },
+      { force: false, headers: { 'x-update-required': 'force', 'x-force-reload': null } },
+    ]);
   });
 
   it('a refused connection is a NetworkError (a disconnect), not an HTTP status', async () => {
