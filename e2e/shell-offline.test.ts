@@ -57,7 +57,7 @@ describe('offline', () => {
     expect(new URL(page.url()).pathname).toBe(`/team/${teamId}/members`);
   });
 
-  it('stays in the app when a screen never opened before cannot load offline, and opens it on return', async () => {
+  it('stays in the app when a screen never opened before is opened offline (its code from the service worker, its data not yet), and fills it in on return', async () => {
     proxy.cut();
     await page.getByRole('navigation').getByRole('link', { name: 'Settings' }).first().click();
     await expect.poll(() => page.getByTestId('offline-banner').count(), { timeout: 10_000 }).toBe(1);
