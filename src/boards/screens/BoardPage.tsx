@@ -192,26 +192,24 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   );
   const openFolder = useCallback((id: string) => void navigate({ href: id === boardId ? pathFor('board', { rootId: boardId }) : pathFor('folder', { rootId: boardId, folderId: id }) }), [navigate, boardId]);
 
-  if (!folders || !attributesRaw) return <BoardLoading />;
-  if (!board) return <BoardProblem text={translateMessage(Messages.notFound)} />;
+  const readOnly = backend.userId === null;
+  const can = useCallback(
+    (permission: PermissionName, at = folderId, createdBy?: number | null) => !readOnly && access.can(permission, at, createdBy),
+    [readOnly, access, folderId],
+  );
+  // One object per change of its inputs, not per render: every ValueDisplay on screen reads this
+  // context, so a new object re-rendered all visible cells (opening an item, a live re-read).
+  const state = useMemo<BoardState | null>(
+    () =>
+      folders && board
+        ? { backend, teamId, boardId, board, folders: folders as Folder[], tree, attributes, actions, access, info, readOnly, can, openItem, openFolder }
+        : null,
+    [backend, teamId, boardId, board, folders, tree, attributes, actions, access, info, readOnly, can, openItem, openFolder],
+  );
 
-  const can = (permission: PermissionName, at = folderId, createdBy?: number | null) => backend.userId !== null && access.can(permission, at, createdBy);
-  const state: BoardState = {
-    backend,
-    teamId,
-    boardId,
-    board,
-    folders: folders as Folder[],
-    tree,
-    attributes,
-    actions,
-    access,
-    info,
-    readOnly: backend.userId === null,
-    can,
-    openItem,
-    openFolder,
-  };
+  if (!folders || !attributesRaw) return <BoardLoading />;
+  if (!board || !state) return <BoardProblem text={translateMessage(Messages.notFound)} />;
+
   const folder = tree.byId.get(folderId)!.folder;
   return (
     <BoardContext.Provider value={state}>
