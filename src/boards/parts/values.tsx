@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { checkValue, customIdText, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
 import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
@@ -12,7 +12,11 @@ import type { Attribute, Item } from '../store/live';
  * the user typed is never dropped silently.
  */
 
-export function ValueDisplay({ attribute, value, item, ordinal }: { attribute: Attribute; value: unknown; item: Item; ordinal?: number }) {
+/**
+ * Memoised: a row re-renders when the table's column window moves (the item panel opening narrows
+ * it), and the cells whose attribute, value and item did not change need not render again.
+ */
+export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item, ordinal }: { attribute: Attribute; value: unknown; item: Item; ordinal?: number }) {
   const board = useBoard();
   const { t } = useLingui();
   switch (attribute.kind) {
@@ -87,7 +91,7 @@ export function ValueDisplay({ attribute, value, item, ordinal }: { attribute: A
     default:
       return <span className="value-text">{String(value)}</span>;
   }
-}
+});
 
 export interface EditorProps {
   attribute: Attribute;
