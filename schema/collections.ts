@@ -111,7 +111,7 @@ export const collections = {
     userFields: [],
     permissions: { create: 'CREATE_VIEW', edit: 'CUSTOMIZE_VIEW', delete: 'DELETE_VIEW' },
     references: [{ field: 'folder_id', collection: 'folder' }],
-    dexieIndexes: ['[collection+board_id]', '[collection+folder_id]'],
+    dexieIndexes: ['[collection+board_id]'],
   }),
   attribute: define({
     name: 'attribute',
@@ -121,7 +121,7 @@ export const collections = {
     userFields: [],
     permissions: { create: 'MANAGE_ATTRIBUTES', edit: 'MANAGE_ATTRIBUTES', delete: 'MANAGE_ATTRIBUTES' },
     references: [{ field: 'folder_id', collection: 'folder' }],
-    dexieIndexes: ['[collection+board_id]', '[collection+folder_id]'],
+    dexieIndexes: ['[collection+board_id]'],
   }),
   item: define({
     name: 'item',
@@ -132,7 +132,7 @@ export const collections = {
     userFields: ['created_by'],
     permissions: { create: 'CREATE_ITEM', edit: 'EDIT_ITEM', delete: 'DELETE_ITEM' },
     references: [{ field: 'folder_id', collection: 'folder' }],
-    dexieIndexes: ['[collection+board_id]', '[collection+folder_id]'],
+    dexieIndexes: ['[collection+board_id]'],
   }),
   value: define({
     name: 'value',
@@ -205,11 +205,13 @@ export function collectionByName(name: string): CollectionDefinition | undefined
 
 /**
  * The worker's one `records` table: primary key and the union of every collection's indexes,
- * as a Dexie store string. Records are stored as {collection, ...record}.
+ * as a Dexie store string. Records are stored as {collection, ...record}. There is no plain
+ * `collection` index: a range of the primary key ([collection, minKey]..[collection, maxKey])
+ * reads one collection, and every index is one more write per record in the bootstrap.
  */
 export const DEXIE_RECORDS_PRIMARY_KEY = '[collection+id]';
 export const dexieRecordsIndexes: string[] = [...new Set(collectionList.flatMap((c) => c.dexieIndexes))].sort();
-export const dexieRecordsStore = [DEXIE_RECORDS_PRIMARY_KEY, 'collection', ...dexieRecordsIndexes].join(', ');
+export const dexieRecordsStore = [DEXIE_RECORDS_PRIMARY_KEY, ...dexieRecordsIndexes].join(', ');
 
 /** The index address the worker loads a collection from (GET, answers {data, cursor}). */
 export function indexAddress(teamId: number | string, def: CollectionDefinition, boardId: string): string {

@@ -50,6 +50,15 @@ export const DB_VERSIONS: { version: number; stores: Record<string, string | nul
       records: '[collection+id], collection, [collection+attribute_id], [collection+board_id], [collection+folder_id], [collection+item_id]',
     },
   },
+  {
+    // Dropped `collection` (a primary-key range reads one collection) and [collection+folder_id]
+    // (a folder's items are read from the board index): two fewer index entries per bootstrapped
+    // record. Only `records` changes; its rows are kept.
+    version: 3,
+    stores: {
+      records: '[collection+id], [collection+attribute_id], [collection+board_id], [collection+item_id]',
+    },
+  },
 ];
 
 /** Tables of unsynced work: a version may add indexes to them but never drop them. */

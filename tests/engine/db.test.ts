@@ -29,6 +29,8 @@ describe('database schema', () => {
       await before.table('conflicts').put({ collection: 'item', id: 'c', local: null, remote: null, time: 2 });
       await before.table('failedRequests').put({ key: 'k', seq: 1, collection: 'item', id: 'q', teamId: 1 });
       await before.table('records').put({ collection: 'value', id: 'v', board_id: 'B', item_id: 'I', attribute_id: 'A', row_version: 1 });
+      await before.table('records').put({ collection: 'folder', id: 'f', board_id: 'f', parent_id: null, row_version: 1 });
+      await before.table('records').put({ collection: 'item', id: 'i', board_id: 'f', folder_id: 'f', row_version: 1 });
       before.close();
 
       const db = await openUserDb(userId);
@@ -36,6 +38,14 @@ describe('database schema', () => {
       expect(await db.relaxed.conflicts.count()).toBe(1);
       expect(await db.relaxed.failedRequests.get('k')).toMatchObject({ id: 'q' });
       expect(await db.relaxed.records.where('[collection+item_id]').equals(['value', 'I']).count()).toBe(1);
+      // Version 3 dropped `collection` and [collection+folder_id]: the rows stay and the reads
+      // that used them (known boards, a folder's items) find them through the key and board index.
+      const indexes = db.relaxed.records.schema.indexes.map((i) => i.name);
+      expect(indexes).not.toContain('collection');
+      expect(indexes).not.toContain('[collection+folder_id]');
+      expect(await db.relaxed.records.where('[collection+id]').between(['folder', Dexie.minKey], ['folder', Dexie.maxKey]).primaryKeys()).toEqual([['folder', 'f']]);
+      expect(await db.relaxed.records.where('[collection+board_id]').equals(['item', 'f']).filter((r) => r.folder_id === 'f').count()).toBe(1);
+      expect(await db.relaxed.records.count()).toBe(3);
       db.close();
     }
   });

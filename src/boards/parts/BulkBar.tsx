@@ -60,7 +60,9 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
                   <button
                     type="button"
                     onClick={async () => {
-                      const targetItems = (await board.backend.db.records.where('[collection+folder_id]').equals(['item', n.folder.id]).toArray()) as unknown as Item[];
+                      // The target folder is in this board: its items from the board index (no folder index).
+                      const boardItems = (await board.backend.db.records.where('[collection+board_id]').equals(['item', board.boardId]).toArray()) as unknown as Item[];
+                      const targetItems = boardItems.filter((i) => i.folder_id === n.folder.id);
                       await board.actions.moveItems(editable, n.folder.id, targetItems);
                       skipped(editable.length);
                       setDialog(null);

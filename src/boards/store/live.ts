@@ -1,4 +1,5 @@
 import { useMemo, useRef, useSyncExternalStore } from 'react';
+import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
 import type { StoredRecord } from '../../../sync-worker/types';
@@ -76,7 +77,8 @@ export function useKnownBoards(teamId: number | null): Folder[] | undefined {
   return useLiveQuery(
     async () => {
       if (teamId === null) return [];
-      const folders = (await db.records.where('collection').equals('folder').toArray()) as StoredRecord[];
+      // Every folder of every board: the primary-key range of the collection (no `collection` index).
+      const folders = (await db.records.where('[collection+id]').between(['folder', Dexie.minKey], ['folder', Dexie.maxKey]).toArray()) as StoredRecord[];
       return folders.filter((f) => f.parent_id === null && f.team_id === teamId) as unknown as Folder[];
     },
     [db, teamId],
