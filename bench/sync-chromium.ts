@@ -39,6 +39,7 @@ async function main() {
     console.log(`sync engine in Chromium: ${BOOTSTRAP} bootstrap rows, ${EDITS} edits\n`);
     const boot = await page.evaluate((n) => (window as any).cairnBench.bootstrap(n), BOOTSTRAP);
     line('bootstrap: raw Dexie bulkPut (floor)', `${boot.rawPerSecond.toFixed(0)} rec/s`);
+    line('bootstrap: raw bulkPut, previous schema version', `${boot.previousPerSecond.toFixed(0)} rec/s`, 'what the last index change bought');
     line('bootstrap: raw bulkPut, key + board index only', `${boot.barePerSecond.toFixed(0)} rec/s`, 'what the other indexes cost');
     line('bootstrap: engine replaceIndex', `${boot.enginePerSecond.toFixed(0)} rec/s`, boot.enginePerSecond >= 20_000 ? 'within budget (≥ 20000/s)' : 'OVER budget (≥ 20000/s)');
     const edit = await page.evaluate((n) => (window as any).cairnBench.edits(n), EDITS);
