@@ -4,7 +4,6 @@ import type { AppContext } from '../context';
 import { hashPassword, verifyPassword } from '../accounts/password';
 import { RateLimiter } from '../accounts/rate-limit';
 import { ApiError } from '../http/errors';
-import type { RoleOrGuest } from '../../schema/permissions';
 
 /**
  * Board passwords (workspace.md §1 "public … optionally password-protected"). Members never need
@@ -86,12 +85,8 @@ export function headerPassword(request: FastifyRequest): string | null {
   }
 }
 
-/**
- * The read path's hook (server/sync/read-scope.ts): a guest reading a password-protected board
- * must carry its password. Members pass without one query more than the role they already have.
- */
-export async function requireBoardPassword(ctx: AppContext, request: FastifyRequest, role: RoleOrGuest, boardId: string): Promise<void> {
-  if (role !== 'guest') return;
-  const hash = await boardPasswordHash(ctx, boardId);
-  if (hash) await checkBoardPassword(ctx, request, boardId, hash, headerPassword(request));
+/** The team's password-protected boards, board id → hash (a guest's reads lock the others out). */
+export async function teamBoardPasswords(ctx: AppContext, teamId: number): Promise<Map<string, string>> {
+  const rows = await ctx.db.selectFrom('board_passwords').select(['board_id', 'password_hash']).where('team_id', '=', teamId).execute();
+  return new Map(rows.map((r) => [r.board_id, r.password_hash]));
 }

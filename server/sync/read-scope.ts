@@ -4,7 +4,7 @@ import { optionalUser } from '../auth/guard';
 import { notFound, unauthenticated, unauthorized } from '../http/errors';
 import { loadTeam, roleIn } from './access';
 import { ReadView } from './reads';
-import { requireBoardPassword } from '../board-access/passwords';
+import { checkBoardPassword, headerPassword, teamBoardPasswords } from '../board-access/passwords';
 
 /**
  * The reader of a read request: the signed-in user or an anonymous visitor (public boards are
@@ -23,17 +23,20 @@ export async function readScope(ctx: AppContext, request: FastifyRequest, teamId
   const role = await roleIn(ctx, team, user?.id ?? null);
   const view = await ReadView.open(db, team, { id: user?.id ?? null, role });
   const named = boardId !== undefined && boardId !== null;
+  // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
+  if (!named && !user) throw unauthenticated();
+  // A guest's locks and the named board's password come from one read of the team's passwords.
+  const passwords = role === 'guest' ? await teamBoardPasswords(ctx, teamId) : null;
   if (named) {
     if (!view.boardExists(boardId)) {
       if (!user) throw unauthenticated();
       throw notFound();
     }
     if (!view.canViewFolder(boardId)) throw user ? unauthorized() : unauthenticated();
-    await requireBoardPassword(ctx, request, role, boardId);
+    const hash = passwords?.get(boardId);
+    if (hash) await checkBoardPassword(ctx, request, boardId, hash, headerPassword(request));
   }
-  // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
-  if (!named && !user) throw unauthenticated();
-  if (role === 'guest') view.lock((await protectedBoards(ctx, teamId)).filter((id) => !named || id !== boardId));
+  if (passwords) view.lock([...passwords.keys()].filter((id) => !named || id !== boardId));
   if (!named && role === 'guest' && !view.boardIds().some((id) => view.canViewFolder(id))) throw unauthorized();
   return { user, team, role, view, boardId: boardId ?? null };
 }
@@ -47,10 +50,4 @@ export async function changesScope(ctx: AppContext, request: FastifyRequest, tea
   const scope = await readScope(ctx, request, teamId, boardId);
   if (boardId === null && scope.role === 'guest') throw scope.user ? unauthorized() : unauthenticated();
   return scope;
-}
-
-/** The team's boards that have a board password (server/board-access/passwords.ts). */
-async function protectedBoards(ctx: AppContext, teamId: number): Promise<string[]> {
-  const rows = await ctx.db.selectFrom('board_passwords').select('board_id').where('team_id', '=', teamId).execute();
-  return rows.map((r) => r.board_id);
 }
