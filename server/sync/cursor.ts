@@ -65,6 +65,8 @@ export async function changeHorizon(db: Db): Promise<number> {
       select min(((classid::bigint << 32) | objid::bigint) & ${sql.lit(2 ** FLOOR_BITS - 1)}::bigint)
       from pg_locks
       where locktype = 'advisory' and objsubid = 1 and (classid::bigint >> ${sql.lit(FLOOR_BITS - 32)}) = ${sql.lit(FLOOR_TAG)}
+        -- pg_locks spans the cluster: another database's writers (their own sequence) are not ours.
+        and database = (select oid from pg_database where datname = current_database())
     )) as h`.execute(db);
   return Number(rows[0]?.h ?? 0);
 }
