@@ -30,7 +30,10 @@ export default async function setup() {
   await migrate(handle.db);
   const dump = await pglite.dumpDataDir('gzip');
   fs.mkdirSync(path.dirname(TEMPLATE_FILE), { recursive: true });
-  fs.writeFileSync(TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
+  // Written beside and renamed: another run on this machine may be reading the template right now.
+  const partial = `${TEMPLATE_FILE}.${process.pid}.partial`;
+  fs.writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  fs.renameSync(partial, TEMPLATE_FILE);
   await handle.close();
 }
 
