@@ -23,6 +23,12 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
   app.decorate('ctx', ctx);
+  // Every route as registered, so tests can check each one against schema/route-access.ts.
+  const registeredRoutes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', registeredRoutes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method: String(method), url: route.url ?? route.path });
+  });
 
   for (const register of modules) await register(app, ctx);
 
@@ -60,8 +66,16 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   return app;
 }
 
+/** One method and URL pattern of the app's route table, as Fastify registered it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
+    /** Every route registered on the app (HEAD twins of GET routes included). */
+    registeredRoutes: readonly RegisteredRoute[];
   }
 }
