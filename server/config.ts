@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadFilesConfig, type FilesConfig } from './files/config';
 
 /** Everything the server reads from the environment, read once. */
 export interface ServerConfig {
@@ -24,6 +25,8 @@ export interface ServerConfig {
   trustProxy: boolean | number | string[];
   /** Test mode relaxes nothing security-wise; it only silences logs by default. */
   isTest: boolean;
+  /** Uploads: sweep interval, grace before removal, per-workspace storage limit (server/files/config.ts). */
+  files: FilesConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -52,6 +55,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     seedDemo: env.SEED_DEMO !== 'false',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     isTest: env.NODE_ENV === 'test',
+    files: loadFilesConfig(env),
   };
 }
 

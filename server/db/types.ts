@@ -9,8 +9,9 @@ import type { WorkspaceTables } from './tables/workspaces';
 import type { SyncTables } from './tables/sync';
 import type { RealtimeTables } from './tables/realtime';
 import type { BoardAccessTables } from './tables/board-access';
+import type { FilesTables } from './tables/files';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

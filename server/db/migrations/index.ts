@@ -2,10 +2,12 @@ import type { Migration } from '../migrate';
 import { m0030_sync } from './0030_sync';
 import { m0031_sync_child_indexes } from './0031_sync_child_indexes';
 import { m0070_board_passwords } from './0070_board_passwords';
+import { m0090_throttles_and_sessions } from './0090_throttles_and_sessions';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
 import { m0011_token_rotation_grace } from './0011_token_rotation_grace';
+import { m0091_uploads } from './0091_uploads';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
@@ -16,4 +18,6 @@ export const migrations: Migration[] = [
   m0030_sync,
   m0031_sync_child_indexes,
   m0070_board_passwords,
+  m0090_throttles_and_sessions,
+  m0091_uploads,
 ];
