@@ -4,7 +4,7 @@ import { ApiError, parseBody } from '../http/errors';
 import { optionalUser, requireUser, type UserRow } from '../auth/guard';
 import { issueTokens, pruneSessions, revokeAllSessions, revokeSession, rotateTokens, sessionForRefreshToken } from '../auth/tokens';
 import { REAUTH_WINDOW_MS } from '../../schema/constants';
-import { enforce, type AccountLimits } from './limits';
+import type { AccountLimits } from './limits';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password';
 import { checkSecondFactor } from './two-factor';
 import { claimInvitedUser, createUser, findUserByEmail, findUserById, normalizeEmail, profileOf } from './service';
@@ -48,27 +48,22 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     const email = normalizeEmail(body.email);
     const ip = request.ip;
     const pair = `${email} ${ip}`;
-    enforce(reply, [limits.loginPerIp, ip], [limits.loginPerAccountAndIp, pair], [limits.loginPerAccount, email]);
-    const failed = () => {
-      limits.loginPerIp.hit(ip);
-      limits.loginPerAccountAndIp.hit(pair);
-      limits.loginPerAccount.hit(email);
-    };
+    // Counted as a failure before anything is checked: parallel guesses cannot all pass the limit.
+    const attempt = await limits.take(reply, ['loginPerIp', ip], ['loginPerAccountAndIp', pair], ['loginPerAccount', email]);
 
     const user = await findUserByEmail(ctx.db, email);
     // Unknown address and pending (password-less) accounts cost a hash too and get the same answer.
     const ok = user?.password_hash ? await verifyPassword(body.password, user.password_hash) : (await verifyPassword(body.password, await decoyHash())) && false;
-    if (!user || !ok) {
-      failed();
-      throw invalidCredentials();
-    }
+    if (!user || !ok) throw invalidCredentials();
     try {
       await checkSecondFactor(ctx, user, body);
     } catch (error) {
-      if (error instanceof ApiError && error.type === 'two_factor_invalid') failed();
+      // A wrong code stays counted; "enter your code" (none sent yet) guessed nothing.
+      if (error instanceof ApiError && error.type === 'two_factor_required') await attempt.giveBack();
       throw error;
     }
-    limits.loginPerAccountAndIp.clear(pair);
+    await attempt.giveBack();
+    await limits.clear('loginPerAccountAndIp', pair);
     if (needsRehash(user.password_hash!)) {
       await ctx.db.updateTable('users').set({ password_hash: await hashPassword(body.password) }).where('id', '=', user.id).execute();
     }
@@ -79,8 +74,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
 
   app.post('/api/auth/register', async (request, reply) => {
     const body = parseBody(registerBody, request.body);
-    enforce(reply, [limits.registerPerIp, request.ip]);
-    limits.registerPerIp.hit(request.ip);
+    await limits.take(reply, ['registerPerIp', request.ip]);
 
     let user: UserRow;
     let intended = body.intended ?? DEFAULT_INTENDED;
@@ -140,13 +134,15 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     const user = await requireUser(ctx.db, request);
     const body = parseBody(passwordOnlyBody, request.body);
     const key = String(user.id);
-    enforce(reply, [limits.reauthPerUser, key]);
-    if (!user.password_hash) throw new ApiError(422, NO_PASSWORD, 'no_password');
+    const attempt = await limits.take(reply, ['reauthPerUser', key]);
+    if (!user.password_hash) {
+      await attempt.giveBack();
+      throw new ApiError(422, NO_PASSWORD, 'no_password');
+    }
     if (!(await verifyPassword(body.password, user.password_hash))) {
-      limits.reauthPerUser.hit(key);
       throw new ApiError(422, 'The password is incorrect.', 'validation', ['password: The password is incorrect.']);
     }
-    limits.reauthPerUser.clear(key);
+    await limits.clear('reauthPerUser', key);
     const now = ctx.now();
     await ctx.db.updateTable('users').set({ reauthenticated_at: now }).where('id', '=', user.id).execute();
     return { reauthenticated_at: now.toISOString(), valid_until: new Date(now.getTime() + REAUTH_WINDOW_MS).toISOString() };
@@ -156,9 +152,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
   app.post('/api/auth/forgot-password', async (request, reply) => {
     const body = parseBody(forgotPasswordBody, request.body);
     const email = normalizeEmail(body.email);
-    enforce(reply, [limits.resetMailPerIp, request.ip], [limits.resetMailPerAccount, email]);
-    limits.resetMailPerIp.hit(request.ip);
-    limits.resetMailPerAccount.hit(email);
+    await limits.take(reply, ['resetMailPerIp', request.ip], ['resetMailPerAccount', email]);
     const user = await findUserByEmail(ctx.db, email);
     if (user) {
       const token = await issueAccountToken(ctx, 'password_reset', user.id, user.email);
@@ -170,11 +164,9 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
   app.post('/api/auth/reset-password', async (request, reply) => {
     const body = parseBody(resetPasswordBody, request.body);
     const ip = request.ip;
-    enforce(reply, [limits.resetAttemptPerIp, ip]);
-    const refuse = () => {
-      limits.resetAttemptPerIp.hit(ip);
-      return new ApiError(422, INVALID_RESET_LINK, 'invalid_token', [`token: ${INVALID_RESET_LINK}`]);
-    };
+    // Counted before the link is looked up; only a successful reset gives it back.
+    const attempt = await limits.take(reply, ['resetAttemptPerIp', ip]);
+    const refuse = () => new ApiError(422, INVALID_RESET_LINK, 'invalid_token', [`token: ${INVALID_RESET_LINK}`]);
     // The link carries the address; a token presented with another address is refused unused.
     const peek = await peekAccountToken(ctx, 'password_reset', body.token);
     if (!peek || normalizeEmail(peek.email) !== normalizeEmail(body.email)) throw refuse();
@@ -191,7 +183,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
       .where('id', '=', user.id)
       .execute();
     await revokeAllSessions(ctx.db, user.id, now);
-    limits.loginPerAccount.clear(normalizeEmail(user.email));
+    await attempt.giveBack();
+    await limits.clear('loginPerAccount', normalizeEmail(user.email));
     await sendPasswordChangedNotice(ctx, user.email);
     return { message: 'Your password has been reset. Please sign in.', redirect: '/login' };
   });
@@ -215,8 +208,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     const user = await requireUser(ctx.db, request);
     if (user.email_verified_at) throw new ApiError(422, 'Your email address is already verified.', 'already_verified');
     const key = String(user.id);
-    enforce(reply, [limits.verifyMailPerUser, key]);
-    limits.verifyMailPerUser.hit(key);
+    await limits.take(reply, ['verifyMailPerUser', key]);
     await mailVerification(user);
     return { message: `We have sent a new verification link to ${user.email}.` };
   });

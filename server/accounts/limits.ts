@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../http/errors';
-import { RateLimiter, type LimitRule } from './rate-limit';
+import type { AppContext } from '../context';
+import { DatabaseThrottle, type LimitRule, type Slot, type Throttle } from './rate-limit';
 
 const MINUTE = 60_000;
 
@@ -23,21 +24,50 @@ export const LIMIT_RULES = {
   verifyMailPerUser: { max: 3, windowMs: 15 * MINUTE },
 } satisfies Record<string, LimitRule>;
 
-export type AccountLimits = { [K in keyof typeof LIMIT_RULES]: RateLimiter };
+export type LimitName = keyof typeof LIMIT_RULES;
 
-/** One set of limiters per app instance (tests get fresh ones with each server). */
-export function createAccountLimits(now: () => Date): AccountLimits {
-  return Object.fromEntries(Object.entries(LIMIT_RULES).map(([name, rule]) => [name, new RateLimiter(rule, now)])) as AccountLimits;
+/** The slots one attempt took. Kept, they count; given back, the attempt leaves no trace. */
+export interface Attempt {
+  giveBack(): Promise<void>;
 }
 
-/** Throws a 429 (with Retry-After) when any of the limiter/key pairs is exhausted. */
-export function enforce(reply: FastifyReply, ...checks: [RateLimiter, string][]): void {
-  for (const [limiter, key] of checks) {
-    const verdict = limiter.check(key);
-    if (verdict.allowed) continue;
-    const seconds = Math.max(1, Math.ceil(verdict.retryAfterMs / 1000));
-    reply.header('retry-after', String(seconds));
-    const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-    throw new ApiError(429, `Too many attempts. Please try again in ${wait}.`, 'rate_limited', { retry_after: seconds });
-  }
+/** The account throttles of one app instance, over the shared database counters. */
+export interface AccountLimits {
+  /**
+   * Counts an attempt against every named counter BEFORE it is judged; answers 429 (with
+   * Retry-After) when any is full, and then counts it nowhere.
+   */
+  take(reply: FastifyReply, ...checks: [LimitName, string][]): Promise<Attempt>;
+  /** Forgets a counter's attempts (a successful login clears the account and address pair). */
+  clear(name: LimitName, key: string): Promise<void>;
+}
+
+const counterKey = (name: LimitName, key: string) => `${name}:${key}`;
+
+export function createAccountLimits(ctx: AppContext): AccountLimits {
+  const throttle: Throttle = new DatabaseThrottle(ctx.db, () => ctx.now());
+  return {
+    async take(reply, ...checks) {
+      const taken: Slot[] = [];
+      const giveBack = () => Promise.all(taken.map((slot) => throttle.giveBack(slot))).then(() => undefined);
+      for (const [name, key] of checks) {
+        const slot = await throttle.take(counterKey(name, key), LIMIT_RULES[name]);
+        if (!slot.allowed) {
+          await giveBack();
+          tooManyAttempts(reply, slot.retryAfterMs);
+        }
+        taken.push(slot);
+      }
+      return { giveBack };
+    },
+    clear: (name, key) => throttle.clear(counterKey(name, key)),
+  };
+}
+
+/** Throws the 429 of decision 0011: "Too many attempts. Please try again in N seconds." + Retry-After. */
+export function tooManyAttempts(reply: FastifyReply, retryAfterMs: number): never {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  reply.header('retry-after', String(seconds));
+  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+  throw new ApiError(429, `Too many attempts. Please try again in ${wait}.`, 'rate_limited', { retry_after: seconds });
 }

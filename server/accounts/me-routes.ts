@@ -11,7 +11,7 @@ import { issueAccountToken } from './mail-tokens';
 import { sendEmailChangedNotice, sendPasswordChangedNotice, sendVerificationMail } from './mails';
 import { hashPassword, verifyPassword } from './password';
 import { revokeAllSessions } from '../auth/tokens';
-import { enforce, type AccountLimits } from './limits';
+import type { AccountLimits } from './limits';
 import { changeEmailBody, changePasswordBody, profileBody } from './validators';
 
 /**
@@ -86,13 +86,16 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountL
     const user = await requireUser(ctx.db, request);
     const body = parseBody(changePasswordBody, request.body);
     const key = String(user.id);
-    enforce(reply, [limits.reauthPerUser, key]);
-    if (!user.password_hash) throw new ApiError(422, 'Your account does not use a password.', 'no_password');
+    // Counted before the hash is checked, like reauthentication (same counter).
+    const attempt = await limits.take(reply, ['reauthPerUser', key]);
+    if (!user.password_hash) {
+      await attempt.giveBack();
+      throw new ApiError(422, 'Your account does not use a password.', 'no_password');
+    }
     if (!(await verifyPassword(body.current_password, user.password_hash))) {
-      limits.reauthPerUser.hit(key);
       throw new ApiError(422, 'Validation Error: current_password: is incorrect', 'validation', ['current_password: is incorrect']);
     }
-    limits.reauthPerUser.clear(key);
+    await limits.clear('reauthPerUser', key);
     const now = ctx.now();
     await ctx.db.updateTable('users').set({ password_hash: await hashPassword(body.password), reauthenticated_at: now, updated_at: now }).where('id', '=', user.id).execute();
     await revokeAllSessions(ctx.db, user.id, now, request.sessionId);

@@ -1,64 +1,87 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/types';
+
 /**
- * A sliding-window counter per key, in memory, driven by the caller's clock (ctx.now) so tests can
- * move time. One process only: behind a load balancer each API process counts on its own, which
- * multiplies the allowance by the number of processes (see docs/decisions/0011-account-security.md).
+ * Sliding-window attempt counters kept in the database, so every API process behind a load
+ * balancer counts into the same window (docs/decisions/0093-throttles-and-sessions.md).
+ *
+ * A caller takes a slot BEFORE it judges the attempt (hashes the password, checks the code): one
+ * atomic statement both checks the window and counts the attempt, so N parallel guesses cannot all
+ * pass a check that none of them has recorded yet. When the outcome should not count (a correct
+ * password, a request that guessed nothing) the caller gives the slot back.
  */
 export interface LimitRule {
-  /** How many hits the window allows. */
+  /** How many attempts the window allows. */
   max: number;
   windowMs: number;
 }
 
-export interface LimitVerdict {
-  allowed: boolean;
-  /** When not allowed: milliseconds until the oldest hit leaves the window. */
-  retryAfterMs: number;
+export type Slot = { allowed: true; key: string; at: number } | { allowed: false; key: string; retryAfterMs: number };
+
+export interface Throttle {
+  /** Counts one attempt under `key` unless the window is full; a refused attempt is not counted. */
+  take(key: string, rule: LimitRule): Promise<Slot>;
+  /** Gives a counted attempt back (its outcome should not count). */
+  giveBack(slot: Slot): Promise<void>;
+  /** Forgets every attempt under `key` (a successful login clears the account's failures). */
+  clear(key: string): Promise<void>;
+  /** Deletes the rows whose window has passed. */
+  sweep(): Promise<void>;
 }
 
-const MAX_KEYS = 100_000;
+/** Expired rows are deleted at most this often per process, by the first attempt after it. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
-export class RateLimiter {
-  private hits = new Map<string, number[]>();
+/** The database implementation: one row per key, `hits` = epoch ms of the attempts in the window. */
+export class DatabaseThrottle implements Throttle {
+  private lastSweep = 0;
 
   constructor(
-    private readonly rule: LimitRule,
+    private readonly db: Kysely<Database>,
+    /** The app's clock (ctx.now), so tests can move time. */
     private readonly now: () => Date,
   ) {}
 
-  private live(key: string, t: number): number[] {
-    const list = this.hits.get(key);
-    if (!list) return [];
-    const kept = list.filter((at) => at > t - this.rule.windowMs);
-    if (kept.length) this.hits.set(key, kept);
-    else this.hits.delete(key);
-    return kept;
-  }
-
-  /** Whether one more hit is allowed now, without recording one. */
-  check(key: string): LimitVerdict {
+  async take(key: string, rule: LimitRule): Promise<Slot> {
     const t = this.now().getTime();
-    const list = this.live(key, t);
-    if (list.length < this.rule.max) return { allowed: true, retryAfterMs: 0 };
-    return { allowed: false, retryAfterMs: list[0]! + this.rule.windowMs - t };
+    if (t - this.lastSweep >= SWEEP_EVERY_MS) {
+      this.lastSweep = t;
+      await this.sweep();
+    }
+    const cutoff = t - rule.windowMs;
+    const expires = new Date(t + rule.windowMs);
+    // ON CONFLICT … DO UPDATE locks the row: a parallel attempt on the same key waits and then
+    // sees this one's hit. Every SET expression reads the row as it was before this update.
+    const live = sql`array(select h from unnest(th.hits) as h where h > ${cutoff}::bigint order by h)`;
+    const room = sql`cardinality(${live}) < ${rule.max}`;
+    const { rows } = await sql<{ allowed: boolean; hits: Array<string | number> }>`
+      insert into throttle_hits as th (key, hits, allowed, expires_at)
+      values (${key}, array[${t}::bigint], true, ${expires})
+      on conflict (key) do update set
+        hits = case when ${room} then ${live} || ${t}::bigint else ${live} end,
+        allowed = ${room},
+        expires_at = case when ${room} then ${expires} else th.expires_at end
+      returning allowed, hits`.execute(this.db);
+    const row = rows[0]!;
+    if (row.allowed) return { allowed: true, key, at: t };
+    const oldest = Math.min(...row.hits.map(Number));
+    return { allowed: false, key, retryAfterMs: Math.max(0, oldest + rule.windowMs - t) };
   }
 
-  /** Records a hit (a failed login, a mail sent, ...). */
-  hit(key: string): void {
-    const t = this.now().getTime();
-    const list = this.live(key, t);
-    list.push(t);
-    this.hits.set(key, list);
-    if (this.hits.size > MAX_KEYS) this.sweep(t);
+  async giveBack(slot: Slot): Promise<void> {
+    if (!slot.allowed) return;
+    // Removes one occurrence of the slot's time (two attempts in the same millisecond are alike).
+    const at = sql`array_position(hits, ${slot.at}::bigint)`;
+    await sql`
+      update throttle_hits set hits = hits[:${at} - 1] || hits[${at} + 1:]
+      where key = ${slot.key} and ${at} is not null`.execute(this.db);
   }
 
-  /** Forgets a key (a successful login clears the account's failures). */
-  clear(key: string): void {
-    this.hits.delete(key);
+  async clear(key: string): Promise<void> {
+    await this.db.deleteFrom('throttle_hits').where('key', '=', key).execute();
   }
 
-  private sweep(t: number) {
-    for (const key of [...this.hits.keys()]) this.live(key, t);
-    // Still too many live keys (a flood from many addresses): drop the oldest entries.
-    while (this.hits.size > MAX_KEYS) this.hits.delete(this.hits.keys().next().value!);
+  async sweep(): Promise<void> {
+    await this.db.deleteFrom('throttle_hits').where('expires_at', '<=', this.now()).execute();
   }
 }

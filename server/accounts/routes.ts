@@ -7,7 +7,7 @@ import { twoFactorRoutes } from './two-factor-routes';
 
 /** The accounts module: sign-in and session endpoints, the own profile, two-factor settings. */
 export function accountsRoutes(app: FastifyInstance, ctx: AppContext) {
-  const limits = createAccountLimits(() => ctx.now());
+  const limits = createAccountLimits(ctx);
   authRoutes(app, ctx, limits);
   meRoutes(app, ctx, limits);
   twoFactorRoutes(app, ctx, limits);

@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { ApiError, parseBody } from '../http/errors';
 import { requireUser } from '../auth/guard';
 import { requireRecentAuth } from '../auth/reauth';
-import { enforce, type AccountLimits } from './limits';
+import type { AccountLimits } from './limits';
 import { confirmTwoFactor, disableTwoFactor, regenerateRecoveryCodes, startTwoFactor } from './two-factor';
 import { codeBody } from './validators';
 
@@ -31,14 +31,18 @@ export function twoFactorRoutes(app: FastifyInstance, ctx: AppContext, limits: A
     const user = await requireUser(ctx.db, request);
     const body = parseBody(codeBody, request.body);
     requireRecentAuth(ctx, request, user);
-    const key = String(user.id);
-    enforce(reply, [limits.twoFactorPerUser, key]);
+    // Counted before the code is checked: parallel guesses cannot all pass the limit.
+    const attempt = await limits.take(reply, ['twoFactorPerUser', String(user.id)]);
+    let codes: string[];
     try {
-      return { recovery_codes: await confirmTwoFactor(ctx, user, body.code) };
+      codes = await confirmTwoFactor(ctx, user, body.code);
     } catch (error) {
-      if (error instanceof ApiError && error.type === 'two_factor_invalid') limits.twoFactorPerUser.hit(key);
+      // A wrong code stays counted; "already enabled" or "start first" guessed nothing.
+      if (!(error instanceof ApiError && error.type === 'two_factor_invalid')) await attempt.giveBack();
       throw error;
     }
+    await attempt.giveBack();
+    return { recovery_codes: codes };
   });
 
   app.post('/api/me/two-factor/recovery-codes', async (request) => {

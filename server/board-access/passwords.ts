@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { hashPassword, verifyPassword } from '../accounts/password';
-import { RateLimiter } from '../accounts/rate-limit';
+import { DatabaseThrottle, type Throttle } from '../accounts/rate-limit';
 import { ApiError } from '../http/errors';
 
 /**
@@ -18,11 +18,11 @@ export const BoardPasswordMessages = {
   tooMany: 'Too many wrong passwords. Please try again later.',
 } as const;
 
-/** Failed guesses per client address and board: 10 per 15 minutes, then 429. */
+/** Failed guesses per client address and board: 10 per 15 minutes, then 429 (counters in the database). */
 const GUESS_RULE = { max: 10, windowMs: 15 * 60_000 };
 
 interface State {
-  limiter: RateLimiter;
+  throttle: Throttle;
   /** Verified (hash, password) pairs: scrypt costs ~50–100 ms and guests send the header on every read. */
   verified: Map<string, true>;
 }
@@ -30,7 +30,7 @@ const states = new WeakMap<AppContext, State>();
 function stateOf(ctx: AppContext): State {
   let state = states.get(ctx);
   if (!state) {
-    state = { limiter: new RateLimiter(GUESS_RULE, ctx.now), verified: new Map() };
+    state = { throttle: new DatabaseThrottle(ctx.db, () => ctx.now()), verified: new Map() };
     states.set(ctx, state);
   }
   return state;
@@ -63,12 +63,12 @@ export async function checkBoardPassword(ctx: AppContext, request: FastifyReques
   const state = stateOf(ctx);
   const cacheKey = crypto.createHash('sha256').update(hash).update('\0').update(given).digest('base64url');
   if (state.verified.has(cacheKey)) return;
-  const limitKey = `${request.ip}:${boardId}`;
-  if (!state.limiter.check(limitKey).allowed) throw new ApiError(429, BoardPasswordMessages.tooMany, 'rate_limited');
-  if (!(await verifyPassword(given, hash))) {
-    state.limiter.hit(limitKey);
-    throw unlockError('board_password_wrong');
-  }
+  // The guess is counted before scrypt runs, so parallel guesses cannot all pass the limit; a
+  // right password gives its slot back.
+  const slot = await state.throttle.take(`boardPassword:${request.ip}:${boardId}`, GUESS_RULE);
+  if (!slot.allowed) throw new ApiError(429, BoardPasswordMessages.tooMany, 'rate_limited');
+  if (!(await verifyPassword(given, hash))) throw unlockError('board_password_wrong');
+  await state.throttle.giveBack(slot);
   if (state.verified.size > 10_000) state.verified.clear();
   state.verified.set(cacheKey, true);
 }

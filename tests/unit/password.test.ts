@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, verifyPassword, DEFAULT_SCRYPT } from '../../server/accounts/password';
-import { RateLimiter } from '../../server/accounts/rate-limit';
 
 describe('password hashing (scrypt)', () => {
   it('stores the parameters and salt with the hash and verifies only the right password', async () => {
@@ -32,23 +31,4 @@ describe('password hashing (scrypt)', () => {
   });
 });
 
-describe('rate limiter', () => {
-  it('allows max hits per sliding window and tells how long to wait', () => {
-    let t = 1_000_000;
-    const limiter = new RateLimiter({ max: 3, windowMs: 60_000 }, () => new Date(t));
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.check('k').allowed).toBe(true);
-      limiter.hit('k');
-      t += 10_000;
-    }
-    const verdict = limiter.check('k');
-    expect(verdict.allowed).toBe(false);
-    expect(verdict.retryAfterMs).toBe(30_000);
-    expect(limiter.check('other').allowed).toBe(true);
-    t += 30_000;
-    expect(limiter.check('k').allowed).toBe(true);
-    limiter.clear('k');
-    limiter.hit('k');
-    expect(limiter.check('k').allowed).toBe(true);
-  });
-});
+// The rate limiter moved into the database (decision 0093); tests/server/throttles.test.ts covers it.

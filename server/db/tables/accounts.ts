@@ -59,6 +59,21 @@ export interface AccountTables {
     used_at: NullableTimestamp;
     created_at: Timestamp;
   };
+  /** Attempt counters shared by every API process (migration 0090, server/accounts/rate-limit.ts). */
+  throttle_hits: {
+    key: string;
+    /** Epoch milliseconds of the attempts still inside the window (bigint: the driver reads strings). */
+    hits: ColumnType<Array<string | number>, string, string>;
+    /** Whether the last attempt was counted (false: it was refused with a 429). */
+    allowed: boolean;
+    expires_at: Timestamp;
+  };
+  /** Refresh tokens a session no longer accepts because a newer one was used (reuse detection, 0090). */
+  retired_refresh_tokens: {
+    refresh_hash: string;
+    session_id: number;
+    retired_at: Timestamp;
+  };
 }
 
 export type AccountTokenKind = 'password_reset' | 'verify_email';
