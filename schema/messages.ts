@@ -26,4 +26,5 @@ export const Messages = {
   desktopUpdate: 'A new version of the desktop application is available.',
   noPermissionFor: (type: string) => `there is no permission for ${type}`,
   fileTooLarge: (limitMb: number) => `The file is too large. It must be under ${limitMb} MB.`,
+  storageFull: "The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.",
 } as const;

@@ -15,8 +15,10 @@ import { saveUpload, sniffImage } from './storage';
  * POST /api/{teamId}/attachments?item_id= (multipart, field "file"): stores one file for an
  * attachments value and answers the entry the client then saves into the value
  * (`{id, name, size, mime, url}`, schema/attributes.ts). Uploading is editing the item, so it
- * needs EDIT_ITEM on the item's folder, as saving the value will. Files are kept when an entry
- * is removed from a value: undo and other copies of the value may still point at them.
+ * needs EDIT_ITEM on the item's folder, as saving the value will. The bytes count against the
+ * workspace's storage figure (413 storage_full over its limit). A file stays while any record,
+ * live or in the trash, points at it; once nothing has for the grace period the sweep removes it
+ * (server/files/sweep.ts), so an undo or a queued save can still claim it meanwhile.
  */
 
 const tooLarge = () => new ApiError(413, Messages.fileTooLarge(ATTACHMENT_MAX_BYTES / (1024 * 1024)), 'too_large');
@@ -72,7 +74,7 @@ export function attachmentRoutes(app: FastifyInstance, ctx: AppContext): void {
     const file = await readFile(request);
     // Images are served as images (to open in a tab); anything else only as a download.
     const image = sniffImage(file.data);
-    const url = await saveUpload(ctx, 'attachments', file.data, image ?? 'bin');
+    const url = await saveUpload(ctx, 'attachments', file.data, image ?? 'bin', { teamId });
     const id = url.slice(url.lastIndexOf('/') + 1).replace(/\.[a-z]+$/, '');
     const name = cleanName(file.name);
     return { data: { id, name, size: file.data.length, mime: image ? file.mime : 'application/octet-stream', url } };

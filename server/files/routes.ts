@@ -4,6 +4,9 @@ import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
 import { IMAGE_TYPES, resolveUpload, type ImageExt } from './storage';
 import { attachmentRoutes } from './attachments';
+import { requireUser } from '../auth/guard';
+import { parseTeamId, requireMemberAccess } from '../workspaces/access';
+import { storageUsed } from './storage-figure';
 
 /** `attachment` with the original name (`?name=` of the link), ASCII fallback plus RFC 5987 UTF-8. */
 function contentDisposition(name: string | undefined): string {
@@ -15,6 +18,15 @@ function contentDisposition(name: string | undefined): string {
 /** GET /api/files/{folder}/{name}: uploaded files (photos, attachments), public by unguessable name. */
 export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   attachmentRoutes(app, ctx);
+
+  /** GET /api/teams/{id}/usage: the workspace's storage figure and limit, for its members. */
+  app.get<{ Params: { id: string } }>('/api/teams/:id/usage', async (request) => {
+    const user = await requireUser(ctx.db, request);
+    const teamId = parseTeamId(request.params.id);
+    await requireMemberAccess(ctx, user, teamId);
+    return { data: { storage_used: await storageUsed(ctx.db, teamId), storage_limit: ctx.config.files.workspaceStorageLimitBytes } };
+  });
+
   app.get<{ Params: { '*': string }; Querystring: { name?: string } }>('/api/files/*', async (request, reply) => {
     const file = resolveUpload(ctx, request.params['*']);
     if (!file) throw notFound();

@@ -2,16 +2,21 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../context';
+import { releaseStorage, reserveStorage } from './storage-figure';
 
 /**
  * Uploaded files live under `${dataDir}/uploads/{folder}/{random name}` and are served at
  * `/api/files/{folder}/{name}`. Names are 128-bit random, so a URL is a capability: it can be put
  * in an <img> (which sends no bearer token) without listing or guessing being possible.
+ *
+ * Every file has a row in `uploads` (its size and the workspace it counts against), written and
+ * committed before the file itself, so no file on disk is ever unknown to the sweep
+ * (server/files/sweep.ts), which removes the files nothing references any more.
  */
 export const FILES_PREFIX = '/api/files/';
-const FOLDER = /^[a-z0-9-]{1,40}$/;
+export const FOLDER = /^[a-z0-9-]{1,40}$/;
 /** Photos and image attachments keep their image type; other attachments are stored as `.bin`. */
-const NAME = /^[A-Za-z0-9_-]{1,64}\.(png|jpg|gif|webp|bin)$/;
+export const NAME = /^[A-Za-z0-9_-]{1,64}\.(png|jpg|gif|webp|bin)$/;
 
 export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
 
@@ -22,22 +27,52 @@ export function resolveUpload(ctx: AppContext, relative: string): string | null 
   return path.join(uploadsDir(ctx), parts[0]!, parts[1]!);
 }
 
-/** Stores the bytes and answers the URL to serve them at. */
-export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, ext: string): Promise<string> {
+/**
+ * Stores the bytes and answers the URL to serve them at. With `teamId` the bytes count against
+ * that workspace's storage figure, and an upload that would pass its limit is refused (413
+ * storage_full) before anything is written.
+ */
+export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, ext: string, opts: { teamId?: number | null } = {}): Promise<string> {
   if (!FOLDER.test(folder)) throw new Error(`Bad upload folder ${folder}`);
   const name = `${crypto.randomBytes(16).toString('base64url')}.${ext}`;
-  const dir = path.join(uploadsDir(ctx), folder);
-  await fs.mkdir(dir, { recursive: true });
-  await fs.writeFile(path.join(dir, name), data);
-  return FILES_PREFIX + folder + '/' + name;
+  const relative = `${folder}/${name}`;
+  const teamId = opts.teamId ?? null;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (teamId !== null) await reserveStorage(trx, teamId, data.length, ctx.config.files.workspaceStorageLimitBytes);
+    await trx.insertInto('uploads').values({ path: relative, team_id: teamId, size: data.length, created_at: ctx.now(), unreferenced_since: null }).execute();
+  });
+  try {
+    const dir = path.join(uploadsDir(ctx), folder);
+    await fs.mkdir(dir, { recursive: true });
+    await fs.writeFile(path.join(dir, name), data);
+  } catch (error) {
+    // Give the bytes back at once; if even that fails the sweep forgets the row after the grace.
+    await forgetUpload(ctx, relative).catch(() => undefined);
+    throw error;
+  }
+  return FILES_PREFIX + relative;
 }
 
 /** Removes a file we served at `url`; other URLs (external avatars) and missing files are ignored. */
 export async function deleteUpload(ctx: AppContext, url: string | null | undefined): Promise<void> {
   if (!url || !url.startsWith(FILES_PREFIX)) return;
-  const file = resolveUpload(ctx, url.slice(FILES_PREFIX.length));
+  const relative = url.slice(FILES_PREFIX.length);
+  if (!resolveUpload(ctx, relative)) return;
+  await forgetUpload(ctx, relative);
+}
+
+/**
+ * Drops the file's row (lowering its workspace's figure) and the file, in one transaction: the
+ * file goes before the commit, so no sweep can find it on disk without its row and adopt it again.
+ */
+async function forgetUpload(ctx: AppContext, relative: string): Promise<void> {
+  const file = resolveUpload(ctx, relative);
   if (!file) return;
-  await fs.rm(file, { force: true });
+  await ctx.db.transaction().execute(async (trx) => {
+    const row = await trx.deleteFrom('uploads').where('path', '=', relative).returning(['team_id', 'size']).executeTakeFirst();
+    if (row?.team_id != null) await releaseStorage(trx, row.team_id, Number(row.size));
+    await fs.rm(file, { force: true });
+  });
 }
 
 export const IMAGE_TYPES = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' } as const;

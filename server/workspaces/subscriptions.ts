@@ -2,6 +2,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { ApiError } from '../http/errors';
 import { ensureFreeSubscription } from '../accounts/service';
+import { storageUsedBySubscription } from '../files/storage-figure';
 
 /**
  * Plan capacity for workspaces and members (workspace.md §6 "workspace creation needs an owned
@@ -88,7 +89,8 @@ export interface SubscriptionView {
   user_id: number;
   deal: string;
   limits: Record<string, number>;
-  usage: { workspaces: number };
+  /** storage: bytes of uploads held by the workspaces on this subscription. */
+  usage: { workspaces: number; storage: number };
   trial_ends_at: string | null;
   ends_at: string | null;
   on_trial: boolean;
@@ -103,7 +105,7 @@ export async function subscriptionView(db: Db, sub: SubscriptionRow, now: Date):
     user_id: sub.user_id,
     deal: sub.deal,
     limits: (sub.limits ?? {}) as Record<string, number>,
-    usage: { workspaces: await workspacesUsing(db, sub.id) },
+    usage: { workspaces: await workspacesUsing(db, sub.id), storage: await storageUsedBySubscription(db, sub.id) },
     trial_ends_at: sub.trial_ends_at ? new Date(sub.trial_ends_at).toISOString() : null,
     ends_at: sub.ends_at ? new Date(sub.ends_at).toISOString() : null,
     on_trial: isOnTrial(sub, now),

@@ -103,7 +103,7 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext) {
     const teamId = parseTeamId(request.params.id);
     const { team, role } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_WORKSPACE_SETTINGS);
     const image = await readImageUpload(request, 'photo');
-    const url = await saveUpload(ctx, 'team-photos', image.data, image.ext);
+    const url = await saveUpload(ctx, 'team-photos', image.data, image.ext, { teamId });
     return { data: await replacePhoto(team, role, url) };
   });
 
