@@ -7,6 +7,7 @@ import { createMailer } from './mail/mailer';
 import type { AppContext } from './context';
 import { createBroadcaster, realtimeTuningFromEnv } from './realtime/broadcaster';
 import { seedDemo } from './demo/seed';
+import { startUploadSweeper } from './files/sweep';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -23,6 +24,10 @@ async function main() {
   const app = await buildApp(ctx);
   if (applied.length) app.log.info({ applied }, 'migrations applied');
   const demo = config.seedDemo ? await seedDemo(ctx) : null;
+
+  // Removes uploads nothing references any more, now and then; stops when the app closes.
+  const sweeper = startUploadSweeper(ctx, app.log);
+  app.addHook('onClose', () => sweeper.stop());
 
   let closing = false;
   const shutdown = async (signal: string) => {
