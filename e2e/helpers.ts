@@ -24,13 +24,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the real server (built app, embedded PGlite, demo data) as one node process. */
+/**
+ * Starts the real server (built app, embedded PGlite, demo data) as one node process. NODE_ENV is
+ * `test`, not `production`: production never seeds the demo accounts the suites sign in with.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve('.'),
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -6,6 +6,7 @@ import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
 import { installErrorHandler } from './http/errors';
+import { registerSecurityHeaders } from './http/security-headers';
 import { modules } from './modules';
 import { isAppPath } from '../schema/routes';
 import { Messages } from '../schema/messages';
@@ -20,6 +21,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
     trustProxy: ctx.config.trustProxy as boolean, // (the union confuses Fastify's overloads)
   });
   installErrorHandler(app);
+  // First, so every response (API, app shell, assets, uploads, 404s) carries the headers.
+  await registerSecurityHeaders(app, ctx.config);
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: PHOTO_MAX_BYTES, files: 1 } });
   app.decorate('ctx', ctx);

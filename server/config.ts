@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { ConfigError, realtimeSecret } from './secrets';
 import { loadFilesConfig, type FilesConfig } from './files/config';
 
 /** Everything the server reads from the environment, read once. */
@@ -14,14 +15,24 @@ export interface ServerConfig {
   /** SMTP url (smtp://user:pass@host:port); when null mail goes to `${dataDir}/outbox`. */
   smtpUrl: string | null;
   mailFrom: string;
-  /** Pusher settings; when PUSHER_HOST is unset the embedded realtime endpoint is used. */
+  /**
+   * Pusher settings; when PUSHER_HOST is unset the embedded realtime endpoint is used. The key and
+   * app id are public (browsers get the key); the secret never leaves the server (server/secrets.ts).
+   */
   pusher: { appId: string; key: string; secret: string; host: string | null; port: number | null; useTLS: boolean };
   /** Serve the built web app from this folder when it exists. */
   webDir: string;
   logLevel: string;
-  /** Creates the demo user and workspace on first start. */
+  /**
+   * Creates the demo accounts (published password) and workspace at start. On by default only for
+   * the embedded default (no DATABASE_URL) outside production; see demoSeeding.
+   */
   seedDemo: boolean;
-  /** TRUST_PROXY: false (default), true, a hop count, or a comma-separated list of proxy addresses. */
+  /**
+   * TRUST_PROXY: false (default), true, a hop count, or a comma-separated list of proxy addresses.
+   * When set, X-Forwarded-For gives the client address and X-Forwarded-Proto tells whether the
+   * request arrived over TLS (Secure cookie, HSTS).
+   */
   trustProxy: boolean | number | string[];
   /** Test mode relaxes nothing security-wise; it only silences logs by default. */
   isTest: boolean;
@@ -29,6 +40,10 @@ export interface ServerConfig {
   files: FilesConfig;
 }
 
+/**
+ * Reads the environment. Throws ConfigError for settings the server must not run with (a published
+ * realtime secret, demo accounts in production); may create DATA_DIR/realtime-secret on first start.
+ */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '127.0.0.1';
@@ -45,18 +60,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     pusher: {
       appId: env.PUSHER_APP_ID ?? 'cairn',
       key: env.PUSHER_APP_KEY ?? 'cairn-key',
-      secret: env.PUSHER_APP_SECRET ?? 'cairn-secret-change-me',
+      secret: realtimeSecret(env, dataDir),
       host: env.PUSHER_HOST || null,
       port: env.PUSHER_PORT ? Number(env.PUSHER_PORT) : null,
       useTLS: env.PUSHER_TLS === 'true',
     },
     webDir: path.resolve(env.WEB_DIR ?? 'dist'),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'silent' : 'info'),
-    seedDemo: env.SEED_DEMO !== 'false',
+    seedDemo: demoSeeding(env),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     isTest: env.NODE_ENV === 'test',
     files: loadFilesConfig(env),
   };
+}
+
+/**
+ * SEED_DEMO: unset = seed only the embedded default (`npm start`: no DATABASE_URL) outside
+ * production; `false` = never; `true` = also on PostgreSQL. The demo accounts share a published
+ * password, so NODE_ENV=production never seeds and an explicit SEED_DEMO=true there is refused.
+ */
+export function demoSeeding(env: NodeJS.ProcessEnv): boolean {
+  const production = env.NODE_ENV === 'production';
+  const asked = env.SEED_DEMO?.trim().toLowerCase();
+  if (asked === undefined || asked === '') return !production && !env.DATABASE_URL;
+  if (asked === 'false' || asked === '0') return false;
+  if (asked !== 'true' && asked !== '1') throw new ConfigError(`SEED_DEMO must be true or false, not "${env.SEED_DEMO}".`);
+  if (production) throw new ConfigError('SEED_DEMO=true is refused with NODE_ENV=production: the demo accounts have a published password.');
+  return true;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string[] {

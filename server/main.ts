@@ -8,6 +8,8 @@ import type { AppContext } from './context';
 import { createBroadcaster, realtimeTuningFromEnv } from './realtime/broadcaster';
 import { seedDemo } from './demo/seed';
 import { startUploadSweeper } from './files/sweep';
+import { demoAccountsWithPublishedPassword } from './demo/leftover';
+import { ConfigError, REALTIME_SECRET_FILE } from './secrets';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -24,6 +26,11 @@ async function main() {
   const app = await buildApp(ctx);
   if (applied.length) app.log.info({ applied }, 'migrations applied');
   const demo = config.seedDemo ? await seedDemo(ctx) : null;
+  if (!demo) {
+    const open = await demoAccountsWithPublishedPassword(ctx);
+    if (open.length) app.log.warn({ accounts: open }, 'demo accounts with the published demo password exist: change their passwords or remove them');
+  }
+  if (!process.env.PUSHER_APP_SECRET) app.log.info({ file: path.join(config.dataDir, REALTIME_SECRET_FILE) }, 'realtime secret read from DATA_DIR');
 
   // Removes uploads nothing references any more, now and then; stops when the app closes.
   const sweeper = startUploadSweeper(ctx, app.log);
@@ -54,6 +61,8 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  // A refused setting is the operator's to fix: say what and why, without a stack trace.
+  if (error instanceof ConfigError) console.error(`Cairn cannot start: ${error.message}`);
+  else console.error(error);
   process.exit(1);
 });

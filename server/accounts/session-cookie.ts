@@ -11,14 +11,19 @@ import { REFRESH_TOKEN_TTL_S, type TokenRecord } from '../auth/tokens';
 export const REFRESH_COOKIE = 'cairn_refresh';
 const COOKIE_PATH = '/api/auth';
 
-const secure = (ctx: AppContext) => ctx.config.publicUrl.startsWith('https:');
+/**
+ * `Secure` whenever the browser reached us over TLS: the request itself was https (directly, or as
+ * X-Forwarded-Proto from a proxy trusted through TRUST_PROXY, which is what `request.protocol`
+ * reads), or PUBLIC_URL says https. An untrusted X-Forwarded-Proto is ignored by Fastify.
+ */
+const secure = (ctx: AppContext, reply: FastifyReply) => reply.request.protocol === 'https' || ctx.config.publicUrl.startsWith('https:');
 
 export function setRefreshCookie(ctx: AppContext, reply: FastifyReply, refreshToken: string): void {
-  reply.setCookie(REFRESH_COOKIE, refreshToken, { httpOnly: true, sameSite: 'strict', secure: secure(ctx), path: COOKIE_PATH, maxAge: REFRESH_TOKEN_TTL_S });
+  reply.setCookie(REFRESH_COOKIE, refreshToken, { httpOnly: true, sameSite: 'strict', secure: secure(ctx, reply), path: COOKIE_PATH, maxAge: REFRESH_TOKEN_TTL_S });
 }
 
 export function clearRefreshCookie(ctx: AppContext, reply: FastifyReply): void {
-  reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: 'strict', secure: secure(ctx), path: COOKIE_PATH });
+  reply.clearCookie(REFRESH_COOKIE, { httpOnly: true, sameSite: 'strict', secure: secure(ctx, reply), path: COOKIE_PATH });
 }
 
 export const refreshCookieOf = (request: FastifyRequest): string | null => request.cookies?.[REFRESH_COOKIE] || null;

@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
+import { DEMO_EMAIL, DEMO_PASSWORD } from '../demo/seed';
 
-/** GET /api/app-vars: the app version and the server variables of shell.md §3. Public. */
+/**
+ * GET /api/app-vars: the app version and the server variables of shell.md §3. Public. Carries the
+ * realtime *key* only (the secret never leaves the server), and `demoLogin` only where this server
+ * seeds the demo accounts (config.seedDemo), so the login page can offer it there and nowhere else.
+ */
 export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/app-vars', async () => {
     const { config } = ctx;
@@ -23,6 +28,7 @@ export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
       tenantKey: process.env.TENANT_KEY ?? null,
       features: {},
       additionalScripts: false,
+      demoLogin: config.seedDemo ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null,
     };
   });
 }

@@ -9,6 +9,9 @@ import { silentBroadcaster, type AppContext, type Broadcaster } from '../../serv
 import { freshDatabase } from './test-db';
 import { createBroadcaster, type RealtimeTuning } from '../../server/realtime/broadcaster';
 
+/** The realtime secret of every test server (a fixed one, so protocol tests can sign by hand). */
+export const TEST_REALTIME_SECRET = 'test-realtime-secret-0123456789';
+
 export interface TestServer {
   app: FastifyInstance;
   ctx: AppContext;
@@ -24,7 +27,7 @@ export interface TestServer {
 export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster; realtime?: boolean | RealtimeTuning } = {}): Promise<TestServer> {
   const handle = await freshDatabase();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
-  const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', TRUST_PROXY: 'true' /* tests act as the proxy: X-Forwarded-For picks the client address */ }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
+  const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: TEST_REALTIME_SECRET, TRUST_PROXY: 'true' /* tests act as the proxy: X-Forwarded-For picks the client address */ }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
   let offset = 0;
   const ctx: AppContext = {
     db: handle.db,

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import Pusher from 'pusher-js';
 import PusherServer from 'pusher';
-import { createTestServer, type TestServer } from '../helpers/test-server';
+import { createTestServer, TEST_REALTIME_SECRET, type TestServer } from '../helpers/test-server';
 import { signSubscription } from '../../server/realtime/signature';
 import { PusherBroadcaster, embeddedServerOf } from '../../server/realtime/broadcaster';
 import type { RealtimeTuning } from '../../server/realtime/broadcaster';
@@ -13,7 +13,7 @@ import type { RealtimeTuning } from '../../server/realtime/broadcaster';
  */
 
 const KEY = 'cairn-key';
-const SECRET = 'cairn-secret-change-me';
+const SECRET = TEST_REALTIME_SECRET;
 
 type Frame = { event: string; channel?: string; data?: any; user_id?: string };
 
