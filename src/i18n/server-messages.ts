@@ -17,6 +17,7 @@ const known = new Map<string, MessageDescriptor>([
   [Messages.offlineFeature, msg`This feature is not available when offline`],
   [Messages.previewMode, msg`This feature is not available in preview mode.`],
   [Messages.confirmDefault, msg`Are you sure?`],
+  [Messages.storageFull, msg`The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.`],
 ]);
 
 /** The prefix of 422 messages; the rest (field details from the server) stays as sent. */
