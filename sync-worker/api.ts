@@ -10,7 +10,8 @@
  */
 import { Messages } from '../schema/messages';
 import type { Clock, Random } from './clock';
-import { DirectoryDexie, openUserDb, type IdbFactories, type UserDb } from './db';
+import { CairnDexie, DirectoryDexie, dbNameFor, openUserDb, type IdbFactories, type UserDb } from './db';
+import type { RefusedEditView } from './refused';
 import { Emitter, type EngineEvents, type EventName } from './events';
 import { SyncEngine, type WriteOptions } from './engine';
 import { HttpClient, type FetchLike } from './http';
@@ -26,7 +27,12 @@ export type SyncListener = <K extends EventName>(event: K, payload: EngineEvents
 /** What tabs may call. Every method is async across the worker boundary. */
 export interface SyncWorkerApi {
   signIn(tokenRecord: TokenRecord, userId: number): Promise<void>;
-  signOut(): Promise<void>;
+  /**
+   * Forgets the token. Unsynced work stays for the same user's next sign-in, unless
+   * `removeDataOf` names the user: then that user's whole database on this device (records,
+   * indexes, cursors, queue, drafts, conflicts, refused edits, meta) is deleted (decision 0094).
+   */
+  signOut(options?: SignOutOptions): Promise<void>;
   currentUser(): Promise<number | null>;
   openBoard(teamId: number, boardId: string): Promise<void>;
   refresh(teamId: number, collection: string, boardId: string | null): Promise<void>;
@@ -39,6 +45,10 @@ export interface SyncWorkerApi {
   conflicts(): Promise<ConflictEntry[]>;
   dismissConflict(seq: number): Promise<void>;
   failedRequests(): Promise<FailedRequestSummary[]>;
+  /** Edits the server refused for good, kept whole (decision 0094): list, retry, discard. */
+  notSaved(): Promise<RefusedEditView[]>;
+  retryNotSaved(collection: string, id: string): Promise<void>;
+  discardNotSaved(collection: string, id: string): Promise<void>;
   retryFailed(): Promise<void>;
   setQueueing(on: boolean): Promise<void>;
   flush(): Promise<void>;
@@ -52,9 +62,14 @@ export interface SyncWorkerApi {
   request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
   /** A tab relays the browser's online/offline events (workers get them too; this is a backup). */
   reportOnline(online: boolean): Promise<void>;
-  /** Events to every tab: conflict, rejected, quota-exceeded, update-required, session-expired, connection, failed-requests, syncing, loaded. */
+  /** Events to every tab: conflict, rejected, not-saved, quota-exceeded, storage-freed, update-required, session-expired, connection, failed-requests, syncing, loaded. */
   subscribe(listener: SyncListener): Promise<number>;
   unsubscribe(id: number): Promise<void>;
+}
+
+export interface SignOutOptions {
+  /** Delete this user's copy on this device too (the id guards against deleting another's). */
+  removeDataOf?: number;
 }
 
 export interface RuntimeOptions {
@@ -140,12 +155,24 @@ export class SyncRuntime implements SyncWorkerApi {
     await this.session!.engine.flush();
   }
 
-  /** Signing out forgets the token; unsynced work stays in that user's database for next time. */
-  async signOut(): Promise<void> {
+  /**
+   * Signing out forgets the token; unsynced work stays in that user's database for next time.
+   * With `removeDataOf`, that user's database is deleted as a whole: nothing of theirs stays.
+   */
+  async signOut(options: SignOutOptions = {}): Promise<void> {
     await this.ready;
     if (this.session) await this.session.db.strict.meta.delete('session');
     await this.directory.current.delete('current');
     await this.endSession();
+    if (options.removeDataOf !== undefined) await this.removeUserData(options.removeDataOf);
+  }
+
+  /**
+   * Deletes a user's database. Tabs' read-only handles close themselves on the version change
+   * (Dexie's default), so the delete is not held up by an open tab.
+   */
+  private async removeUserData(userId: number): Promise<void> {
+    await new CairnDexie(dbNameFor(userId), 'strict', this.opts.idb).delete();
   }
 
   async currentUser(): Promise<number | null> {
@@ -197,6 +224,18 @@ export class SyncRuntime implements SyncWorkerApi {
   async failedRequests(): Promise<FailedRequestSummary[]> {
     const rows = await (await this.engine()).db.relaxed.failedRequests.orderBy('seq').toArray();
     return rows.map((r) => ({ key: r.key, collection: r.collection, id: r.id, method: r.method, error: r.error?.message ?? null, reserved_at: r.reserved_at }));
+  }
+
+  async notSaved(): Promise<RefusedEditView[]> {
+    return (await this.engine()).refusedEdits();
+  }
+
+  async retryNotSaved(collection: string, id: string): Promise<void> {
+    await (await this.engine()).retryRefused(collection, id);
+  }
+
+  async discardNotSaved(collection: string, id: string): Promise<void> {
+    await (await this.engine()).discardRefused(collection, id);
   }
 
   async retryFailed() {

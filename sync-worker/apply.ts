@@ -7,7 +7,8 @@ import type { UserDb } from './db';
 import type { Emitter } from './events';
 import { afterApplied, afterConflict, afterRejected, applyRemoteChange, isNewer } from './merge';
 import type { Settled } from './queue';
-import type { ConflictEntry, DraftEntry, QueuedRequest, StoredRecord, SyncRecord } from './types';
+import { refusedEditOf } from './refused';
+import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord, SyncRecord } from './types';
 
 export const toStored = (collection: string, record: SyncRecord): StoredRecord => ({ ...record, collection });
 
@@ -29,13 +30,15 @@ function decide(puts: StoredRecord[], deletes: [string, string][], collection: s
 /**
  * Settles answered requests: applied ones leave the queue (the server copy is kept unless a later
  * local edit is pending); 409s become conflicts and the remote copy is adopted (later edits of that
- * record are part of the conflict's local copy); refusals restore the previous copy.
+ * record are part of the conflict's local copy); refusals restore the previous copy and move the
+ * refused request, with the later edits of that record, whole into `refusedEdits` (decision 0094).
  */
 export async function settleRequests(db: UserDb, results: Settled[], events: Emitter, now: number, tombstones?: Tombstones): Promise<void> {
   const conflicts: ConflictEntry[] = [];
   const rejected: { request: QueuedRequest; status: number; message: string }[] = [];
   const t = db.strict;
-  await t.transaction('rw', [t.records, t.failedRequests, t.conflicts, t.drafts], async () => {
+  const refused = new Map<string, RefusedEdit>();
+  await t.transaction('rw', [t.records, t.failedRequests, t.conflicts, t.drafts, t.refusedEdits], async () => {
     const pairs = results.map((r) => [r.request.collection, r.request.id] as [string, string]);
     const chains = new Map<string, QueuedRequest[]>();
     // One lookup per record (anyOf over a large queue is far slower in some IndexedDB engines).
@@ -73,9 +76,12 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
         // A copy in the trash is gone from the board's point of view.
         next = adopt && adopt.deleted_at ? null : adopt;
       } else if (outcome.kind === 'rejected') {
-        // Later edits were built on the refused one: they go too, and each is reported.
+        // Later edits were built on the refused one: they leave the queue too, and each is
+        // reported. All of them are kept, whole, for the user to retry, copy or discard.
         for (const r of [request, ...later]) removeKeys.add(r.key);
         for (const r of [request, ...later]) rejected.push({ request: r, status: outcome.status, message: outcome.message });
+        const existing = refused.get(k) ?? (await t.refusedEdits.get([request.collection, request.id]));
+        refused.set(k, refusedEditOf(existing, request, later, outcome.status, outcome.message, now));
         next = afterRejected(request);
       } else {
         continue;
@@ -94,11 +100,13 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
     if (deletes.length) await t.records.bulkDelete(deletes);
     if (puts.length) await t.records.bulkPut(dedupeLast(puts));
     if (conflicts.length) await t.conflicts.bulkAdd(conflicts);
+    if (refused.size) await t.refusedEdits.bulkPut([...refused.values()]);
   });
   for (const c of conflicts) events.emit('conflict', c);
   for (const r of rejected) {
     events.emit('rejected', { collection: r.request.collection, id: r.request.id, method: r.request.method, status: r.status, message: r.message });
   }
+  if (refused.size) events.emit('not-saved', { count: await db.relaxed.refusedEdits.count() });
 }
 
 /** Later puts of the same record replace earlier ones (bulkPut keeps the last anyway; this keeps it explicit). */

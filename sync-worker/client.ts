@@ -7,7 +7,9 @@ import * as Comlink from 'comlink';
 import type { SyncListener, SyncWorkerApi } from './api';
 
 export { openReadonlyDb, dbNameFor } from './db';
-export type { SyncWorkerApi, SyncListener } from './api';
+export type { SyncWorkerApi, SyncListener, SignOutOptions } from './api';
+export type { RefusedEditView, RefusedLabel } from './refused';
+export { refusedEditText } from './refused';
 export type { EngineEvents, EventName, FailedRequestSummary } from './events';
 export type { SyncRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
 export type { WriteOptions } from './engine';

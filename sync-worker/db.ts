@@ -5,9 +5,10 @@
  *   drafts          edits shown but not saved yet, key [collection+id]
  *   conflicts       409s: what we had, what the server had (adopted), when
  *   failedRequests  every request the server has not answered yet (error/reserved_at once tried)
+ *   refusedEdits    edits the server refused for good (403/404/422…), whole, until retried or discarded
  *   meta            cursors, the session's token record, the schema hash
  *
- * Drafts, conflicts and failedRequests are the user's unsynced work: they are written through the
+ * Drafts, conflicts, failedRequests and refusedEdits are the user's unsynced work: they are written through the
  * `strict` handle (IndexedDB durability "strict": on disk before the transaction completes) and no
  * version below ever drops or clears them. `records` is a cache and may be rebuilt.
  *
@@ -15,7 +16,7 @@
  */
 import Dexie, { type Table } from 'dexie';
 import { dexieRecordsStore } from '../schema/collections';
-import type { ConflictEntry, DraftEntry, QueuedRequest, StoredRecord } from './types';
+import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord } from './types';
 
 export interface MetaEntry {
   key: string;
@@ -59,10 +60,20 @@ export const DB_VERSIONS: { version: number; stores: Record<string, string | nul
       records: '[collection+id], [collection+attribute_id], [collection+board_id], [collection+item_id]',
     },
   },
+  {
+    // Refused edits leave the queue for a table of their own (decision 0094): the queue sends
+    // whatever it holds, and a refused edit must wait for the user. One row per record.
+    // `records` is restated unchanged (the latest version names the registry's store).
+    version: 4,
+    stores: {
+      records: '[collection+id], [collection+attribute_id], [collection+board_id], [collection+item_id]',
+      refusedEdits: '[collection+id], refused_at',
+    },
+  },
 ];
 
 /** Tables of unsynced work: a version may add indexes to them but never drop them. */
-export const DURABLE_TABLES = ['drafts', 'conflicts', 'failedRequests'] as const;
+export const DURABLE_TABLES = ['drafts', 'conflicts', 'failedRequests', 'refusedEdits'] as const;
 
 export function latestSchema() {
   return DB_VERSIONS[DB_VERSIONS.length - 1]!;
@@ -89,6 +100,7 @@ export class CairnDexie extends Dexie {
   drafts!: Table<DraftEntry, [string, string]>;
   conflicts!: Table<ConflictEntry, number>;
   failedRequests!: Table<QueuedRequest, string>;
+  refusedEdits!: Table<RefusedEdit, [string, string]>;
   meta!: Table<MetaEntry, string>;
 
   constructor(name: string, durability: 'strict' | 'default' | 'relaxed', idb?: IdbFactories) {

@@ -19,6 +19,7 @@ import type { Emitter } from './events';
 import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
 import { OfflineError, RequestQueue } from './queue';
+import { refusedLabel, retryRecord, type RefusedEditView } from './refused';
 import type { DraftEntry, QueuedRequest, RemoteEvent, SyncRecord } from './types';
 
 /** A request answered with an error status (reads and direct calls; queued writes never throw this). */
@@ -45,6 +46,9 @@ export const PROBE_MAX_MS = 60_000;
  * `refresh` covers that while connected), so a board not opened for a day is loaded again.
  */
 export const BOARD_FRESH_MS = 24 * 60 * 60 * 1000;
+
+/** Edits the quota refused are tried again this often (and on every successful write). */
+export const OVERFLOW_RETRY_MS = 10_000;
 
 export interface EngineOptions {
   db: UserDb;
@@ -73,7 +77,7 @@ export interface WriteOptions {
 }
 
 /** A command the database could not store (quota): kept in memory and tried again. */
-type Overflow = () => Promise<unknown>;
+type Overflow = () => Promise<'stored' | 'held'>;
 
 export class SyncEngine {
   readonly connection: Connection;
@@ -86,6 +90,8 @@ export class SyncEngine {
   private stopped = false;
   private readonly tombstones = new Tombstones();
   private probeTimer: unknown = null;
+  private overflowTimer: unknown = null;
+  private retryingOverflow: Promise<void> | null = null;
   private catchingUp: Promise<number> | null = null;
 
   private constructor(private readonly opts: EngineOptions) {
@@ -138,6 +144,7 @@ export class SyncEngine {
   stop(): void {
     this.stopped = true;
     if (this.probeTimer !== null) this.opts.clock.clearTimeout(this.probeTimer);
+    if (this.overflowTimer !== null) this.opts.clock.clearTimeout(this.overflowTimer);
     this.queue.stop();
     this.connection.dispose();
   }
@@ -162,50 +169,62 @@ export class SyncEngine {
     const def = this.definition(collection);
     checkRecord(record);
     const teamId = this.teamFor(record, options);
-    let result: SyncRecord | null;
+    const write = () => this.strictTx(() => this.saveInTx(def, teamId, record, options));
+    const stored = await this.writeOrHold(write);
+    if (stored === 'held') return record;
+    this.afterWrite();
+    return stored.value;
+  }
+
+  /**
+   * Runs a write of user work. When the browser refuses it for lack of space (quota), the write is
+   * held in memory, in order behind any held before it, and tried again on a timer and after the
+   * next successful write until it is stored; the app is told at once ('quota-exceeded').
+   */
+  private async writeOrHold<T>(write: () => Promise<T>): Promise<{ value: T } | 'held'> {
+    // Never let a new edit overtake an older one still held: it would be overwritten by it.
+    if (this.overflow.length) await this.retryOverflow();
+    if (this.overflow.length) {
+      this.holdOverflow(write);
+      return 'held';
+    }
     try {
-      result = await this.strictTx(() => this.saveInTx(def, teamId, record, options));
+      return { value: await write() };
     } catch (error) {
       if (!isQuotaError(error)) throw error;
-      this.holdOverflow(() => this.save(collection, record, options));
-      return record;
+      this.holdOverflow(write);
+      return 'held';
     }
-    this.afterWrite();
-    return result;
   }
 
   /** Deletes a record: removed locally at once, then the delete is sent. */
   async delete(collection: string, id: string, options: WriteOptions = {}): Promise<void> {
     const def = this.definition(collection);
-    try {
-      await this.strictTx(async () => {
-        const t = this.db.strict;
-        const current = fromStored(await t.records.get([def.name, id]));
-        const draft = await t.drafts.get([def.name, id]);
-        const base = draft ? draft.previous : current;
-        if (draft) await t.drafts.delete([def.name, id]);
-        await t.records.delete([def.name, id]);
-        if (this.preview) return;
-        const tail = await this.tailOf(def.name, id);
-        const plan = planDelete(base, tail);
-        if (plan.kind === 'unchanged') return;
-        if (plan.kind === 'revert') {
-          await t.failedRequests.delete(plan.drop.key);
-          return;
-        }
-        const teamId = this.teamFor(plan.old, options);
-        if (plan.replaces) {
-          await t.failedRequests.put({ ...plan.replaces, method: 'delete', item: null, old: plan.old });
-        } else {
-          await t.failedRequests.add(this.newRequest(def, teamId, id, 'delete', null, plan.old, plan.old.board_id, options));
-        }
-      });
-    } catch (error) {
-      if (!isQuotaError(error)) throw error;
-      this.holdOverflow(() => this.delete(collection, id, options));
+    const stored = await this.writeOrHold(() => this.strictTx(() => this.deleteInTx(def, id, options)));
+    if (stored !== 'held') this.afterWrite();
+  }
+
+  private async deleteInTx(def: CollectionDefinition, id: string, options: WriteOptions): Promise<void> {
+    const t = this.db.strict;
+    const current = fromStored(await t.records.get([def.name, id]));
+    const draft = await t.drafts.get([def.name, id]);
+    const base = draft ? draft.previous : current;
+    if (draft) await t.drafts.delete([def.name, id]);
+    await t.records.delete([def.name, id]);
+    if (this.preview) return;
+    const tail = await this.tailOf(def.name, id);
+    const plan = planDelete(base, tail);
+    if (plan.kind === 'unchanged') return;
+    if (plan.kind === 'revert') {
+      await t.failedRequests.delete(plan.drop.key);
       return;
     }
-    this.afterWrite();
+    const teamId = this.teamFor(plan.old, options);
+    if (plan.replaces) {
+      await t.failedRequests.put({ ...plan.replaces, method: 'delete', item: null, old: plan.old });
+    } else {
+      await t.failedRequests.add(this.newRequest(def, teamId, id, 'delete', null, plan.old, plan.old.board_id, options));
+    }
   }
 
   // ── drafts ────────────────────────────────────────────────────────────────────────────────
@@ -217,7 +236,7 @@ export class SyncEngine {
       await this.writeDraft(def, record);
     } catch (error) {
       // The draft could not be stored: tell the app (its text is still in the editor) and fail.
-      if (isQuotaError(error)) this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store the draft.' });
+      if (isQuotaError(error)) this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store the draft.', held: this.overflow.length });
       throw error;
     }
   }
@@ -275,6 +294,74 @@ export class SyncEngine {
   /** The user's retry of failed requests: "still offline" while offline. */
   retryFailed(): Promise<void> {
     return this.queue.retry();
+  }
+
+  // ── refused edits (decision 0094) ────────────────────────────────────────────────────────
+  /** Edits the server refused for good, oldest first, each described by the records it names. */
+  async refusedEdits(): Promise<RefusedEditView[]> {
+    const t = this.db.relaxed;
+    const rows = await t.refusedEdits.orderBy('refused_at').toArray();
+    const wanted = new Map<string, [string, string]>();
+    for (const row of rows) {
+      const record = row.item ?? row.old;
+      if (typeof record?.item_id === 'string') wanted.set(`item\u0000${record.item_id}`, ['item', record.item_id]);
+      if (typeof record?.attribute_id === 'string') wanted.set(`attribute\u0000${record.attribute_id}`, ['attribute', record.attribute_id]);
+    }
+    const keys = [...wanted.values()];
+    const found = await t.records.bulkGet(keys);
+    const byKey = new Map(keys.map((k, i) => [`${k[0]}\u0000${k[1]}`, fromStored(found[i])]));
+    const lookup = (collection: string, id: string) => byKey.get(`${collection}\u0000${id}`);
+    return rows.map((row) => ({
+      collection: row.collection,
+      id: row.id,
+      method: row.method,
+      status: row.status,
+      message: row.message,
+      refused_at: row.refused_at,
+      created_at: row.created_at,
+      item: row.item,
+      old: row.old,
+      label: refusedLabel(row, lookup),
+    }));
+  }
+
+  /**
+   * Sends a refused edit again through the normal queue: a new request (new idempotency key) that
+   * saves what the user meant over the current local copy — or, when the replica no longer holds
+   * the record, over the copy the edit first replaced — so its row_version is the one the server
+   * expects. The row leaves `refusedEdits` in the same transaction that queues the request; if the
+   * server refuses again, it comes back with the new answer.
+   */
+  async retryRefused(collection: string, id: string): Promise<void> {
+    const def = this.definition(collection);
+    const t = this.db.strict;
+    const queued = await t.transaction('rw', [t.records, t.failedRequests, t.drafts, t.refusedEdits], async () => {
+      const entry = await t.refusedEdits.get([def.name, id]);
+      if (!entry) return false;
+      await t.refusedEdits.delete([def.name, id]);
+      const record = retryRecord(entry);
+      const base = fromStored(await t.records.get([def.name, id])) ?? entry.old;
+      if (!record) {
+        if (!base) return true;
+        // The delete is planned against a local copy; put the known one back if it is gone.
+        if (!(await t.records.get([def.name, id]))) await t.records.put(toStored(def.name, base));
+        await this.deleteInTx(def, id, { teamId: entry.teamId });
+        return true;
+      }
+      if (base && !(await t.records.get([def.name, id]))) await t.records.put(toStored(def.name, base));
+      await this.saveInTx(def, entry.teamId, record, { teamId: entry.teamId });
+      return true;
+    });
+    if (!queued) return;
+    this.opts.events.emit('not-saved', { count: await this.db.relaxed.refusedEdits.count() });
+    this.afterWrite();
+  }
+
+  /** Drops a refused edit for good: the local copy stays what the server holds. */
+  async discardRefused(collection: string, id: string): Promise<void> {
+    const t = this.db.strict;
+    await t.transaction('rw', t.refusedEdits, () => t.refusedEdits.delete([collection, id]));
+    this.opts.events.emit('not-saved', { count: await this.db.relaxed.refusedEdits.count() });
   }
 
   // ── loading ───────────────────────────────────────────────────────────────────────────────
@@ -444,17 +531,63 @@ export class SyncEngine {
     void this.queue.kick().finally(() => this.queue.scheduleBroadcast());
   }
 
-  private holdOverflow(command: Overflow): void {
-    this.overflow.push(command);
-    this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store more data; unsaved changes are kept in memory and retried.' });
+  private holdOverflow(write: () => Promise<unknown>): void {
+    this.overflow.push(async () => {
+      try {
+        await write();
+        return 'stored';
+      } catch (error) {
+        if (isQuotaError(error)) return 'held';
+        // Not a storage problem (the record became invalid, the session ended): nothing more to
+        // keep trying; the queue never held it, so the edit is dropped like any failed command.
+        return 'stored';
+      }
+    });
+    this.opts.events.emit('quota-exceeded', {
+      message: 'The browser refused to store more data; unsaved changes are kept in memory and retried.',
+      held: this.overflow.length,
+    });
+    this.scheduleOverflowRetry();
   }
 
-  /** Tries the commands the quota refused again (in order); they stay held while it still refuses. */
-  private async retryOverflow(): Promise<void> {
-    const held = this.overflow;
-    if (held.length === 0) return;
-    this.overflow = [];
-    for (const command of held) await command();
+  private scheduleOverflowRetry(): void {
+    if (this.stopped || this.overflowTimer !== null) return;
+    this.overflowTimer = this.opts.clock.setTimeout(() => {
+      this.overflowTimer = null;
+      void this.retryOverflow().then(() => {
+        if (this.overflow.length) this.scheduleOverflowRetry();
+      });
+    }, OVERFLOW_RETRY_MS);
+  }
+
+  /**
+   * Tries the writes the quota refused again, oldest first; the first still refused stops the
+   * round (the rest stay held behind it, in order). Written ones reach the queue and are sent.
+   */
+  private retryOverflow(): Promise<void> {
+    if (this.retryingOverflow) return this.retryingOverflow;
+    if (this.overflow.length === 0) return Promise.resolve();
+    const run = (async () => {
+      let written = 0;
+      while (this.overflow.length && !this.stopped) {
+        if ((await this.overflow[0]!()) === 'held') break;
+        this.overflow.shift();
+        written++;
+      }
+      if (written) {
+        this.opts.events.emit('storage-freed', { written });
+        void this.queue.kick().finally(() => this.queue.scheduleBroadcast());
+      }
+    })();
+    this.retryingOverflow = run.finally(() => {
+      this.retryingOverflow = null;
+    });
+    return this.retryingOverflow;
+  }
+
+  /** How many edits wait in memory for space (quota). */
+  get heldEdits(): number {
+    return this.overflow.length;
   }
 
   private async saveInTx(def: CollectionDefinition, teamId: number, record: SyncRecord, options: WriteOptions): Promise<SyncRecord | null> {

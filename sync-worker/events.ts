@@ -18,7 +18,15 @@ export interface EngineEvents {
   conflict: ConflictEntry;
   /** The server refused a request for good (4xx); the previous copy was restored. */
   rejected: { collection: string; id: string; method: string; status: number; message: string };
-  'quota-exceeded': { message: string };
+  /** The number of refused edits kept for the user (decision 0094) changed. */
+  'not-saved': { count: number };
+  /**
+   * The browser refused to store an edit (quota): `held` edits wait in memory and are written to
+   * the durable queue as soon as space frees (0 once they all are).
+   */
+  'quota-exceeded': { message: string; held: number };
+  /** Edits held in memory for lack of space are now in the durable queue. */
+  'storage-freed': { written: number };
   /** force: x-force-reload (reload at once); headers: both values as sent, for the shell's rules (src/sw/update-rules.ts). */
   'update-required': { force: boolean; headers: { 'x-update-required': string | null; 'x-force-reload': string | null } };
   'session-expired': Record<string, never>;

@@ -78,6 +78,32 @@ export interface ConflictEntry {
   time: number;
 }
 
+/**
+ * An edit the server refused for good (4xx other than 401/409, a delete's 404): the local copy was
+ * restored and the edit moved whole into `refusedEdits`, one row per record, where the user can
+ * retry, copy or discard it (decision 0094). Nothing of what the user typed is dropped.
+ */
+export interface RefusedEdit {
+  collection: string;
+  id: string;
+  teamId: number;
+  /** The method of the user's latest edit of the record ('delete' when that was a delete). */
+  method: RequestMethod;
+  route: string;
+  /** What the user last meant the record to be (the newest request of its chain); null for a delete. */
+  item: SyncRecord | null;
+  /** The copy the first refused request replaced: what was restored locally (null: a new record). */
+  old: SyncRecord | null;
+  /** The server's answer to the refused request. */
+  status: number;
+  message: string;
+  /** When the server refused it, and when the user made the first of these edits. */
+  refused_at: number;
+  created_at: number;
+  /** Every refused request of this record, as it was queued (keys, order, batches). */
+  requests: QueuedRequest[];
+}
+
 /** A request the server refused for good (4xx other than 409): the copy was restored. */
 export interface RejectedRequest {
   request: QueuedRequest;
