@@ -46,6 +46,7 @@ export const AttributeMessages = {
   labelNeedsName: 'the label needs a name',
   invalidEmail: 'enter a valid email address',
   invalidUrl: 'provide a valid URL',
+  unsafeUrl: 'a link must start with http:, https: or mailto:',
   endBeforeStart: "An item's end date must not be before its start date.",
   invalidNumber: 'enter a number',
   invalidDate: 'enter a valid date',
@@ -73,6 +74,28 @@ export function normalizeUrl(text: string): string | null {
     return null;
   }
 }
+
+/** The schemes a stored address may open with (a button's link, an attachment): never javascript:, data:, file:, … */
+export const SAFE_URL_SCHEMES: readonly string[] = ['http:', 'https:', 'mailto:'];
+
+/**
+ * Whether an address opens with a safe scheme. It is parsed as the browser parses an href (the
+ * WHATWG URL rules strip spaces, tabs and newlines, so "java\tscript:" is javascript:); a relative
+ * address, such as an upload's /api/files/…, is read against an https page, as the app is.
+ */
+export function hasSafeScheme(text: string): boolean {
+  try {
+    return SAFE_URL_SCHEMES.includes(new URL(text, 'https://app.invalid/').protocol);
+  } catch {
+    return false;
+  }
+}
+
+/** A link field of a record: empty, or an address with a safe scheme. */
+const safeUrl = z
+  .string()
+  .max(2048)
+  .refine((text) => text === '' || hasSafeScheme(text), AttributeMessages.unsafeUrl);
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/;
 /** A calendar date `YYYY-MM-DD`, optionally with a time `THH:mm` (local to the board). */
@@ -123,7 +146,7 @@ export const attributeSettings = {
   reference: z.looseObject({ board_id: z.string().min(1).max(64).nullable().default(null), multiple: z.boolean().default(true) }),
   checkbox: z.looseObject({}),
   /** A button opens a link (the only action that needs no automation engine). */
-  button: z.looseObject({ label: z.string().trim().min(1).max(64).default('Open'), url: z.string().max(2048).default('') }),
+  button: z.looseObject({ label: z.string().trim().min(1).max(64).default('Open'), url: safeUrl.default('') }),
   attachments: z.looseObject({}),
   /** Shown as prefix + the item's ordinal on the board, e.g. "TASK-12". */
   'custom-id': z.looseObject({ prefix: z.string().max(16).default('') }),
@@ -147,7 +170,7 @@ export const attachmentValue = z.object({
   name: z.string().min(1).max(255),
   size: z.number().int().min(0),
   mime: z.string().max(255).optional(),
-  url: z.string().max(2048),
+  url: safeUrl.refine((text) => text !== '', 'an attachment needs its address'),
 });
 export type Attachment = z.infer<typeof attachmentValue>;
 
@@ -260,7 +283,9 @@ export function checkValue(attribute: AttributeLike, raw: unknown): ValueCheck {
     }
     case 'attachments': {
       const parsed = z.array(attachmentValue).max(100).safeParse(raw);
-      return parsed.success ? ok(parsed.data) : fail('not a valid attachment list');
+      if (parsed.success) return ok(parsed.data);
+      // An unsafe address is named as such, so the refusal says what to change.
+      return fail(parsed.error.issues.some((issue) => issue.message === AttributeMessages.unsafeUrl) ? AttributeMessages.unsafeUrl : 'not a valid attachment list');
     }
     case 'button':
     case 'custom-id':

@@ -65,6 +65,12 @@ export interface CollectionDefinition<S extends z.ZodType = z.ZodType> {
   /** Records this one points at, all in the same board. */
   references: CollectionReference[];
   /**
+   * The record this one belongs to (a value's or comment's item, a reaction's comment). Its folder,
+   * for permissions, is the one its stored parent is in, never a field of the body. Collections
+   * without a parent sit in the folder of their own `folder_id` (or, a time entry of no item, the board).
+   */
+  parent?: CollectionReference;
+  /**
    * When the body may omit board_id (spec bodies such as the reaction's {comment_id, reaction}),
    * the server takes it from this referenced record.
    */
@@ -142,6 +148,7 @@ export const collections = {
     // Values are part of their item: editing a value is editing the item (owner = item's creator).
     userFields: [],
     ownerFrom: { field: 'item_id', collection: 'item' },
+    parent: { field: 'item_id', collection: 'item' },
     permissions: { create: 'EDIT_ITEM', edit: 'EDIT_ITEM', delete: 'EDIT_ITEM' },
     references: [
       { field: 'item_id', collection: 'item' },
@@ -156,6 +163,7 @@ export const collections = {
     trash: false,
     ownerField: 'created_by',
     userFields: ['created_by'],
+    parent: { field: 'item_id', collection: 'item' },
     permissions: { create: 'ADD_COMMENT', edit: 'ADD_COMMENT', delete: 'DELETE_COMMENT' },
     references: [
       { field: 'item_id', collection: 'item' },
@@ -171,6 +179,7 @@ export const collections = {
     trash: false,
     ownerField: 'user_id',
     userFields: ['user_id'],
+    parent: { field: 'comment_id', collection: 'comment' },
     permissions: { create: 'ADD_REACTION', edit: 'ADD_REACTION', delete: 'ADD_REACTION' },
     references: [{ field: 'comment_id', collection: 'comment' }],
     boardFrom: { field: 'comment_id', collection: 'comment' },
@@ -184,6 +193,7 @@ export const collections = {
     ownerField: 'created_by',
     userFields: ['created_by'],
     // Anyone who may view the board tracks their own time; others' entries are read-only.
+    parent: { field: 'item_id', collection: 'item', optional: true },
     permissions: { create: 'VIEW_BOARD', edit: 'VIEW_BOARD', delete: 'VIEW_BOARD' },
     references: [
       { field: 'item_id', collection: 'item', optional: true },

@@ -4,10 +4,13 @@ import { z } from 'zod';
  * The synced record kinds and their zod validators, shared by the server (authoritative
  * validation) and the sync worker (types, local checks). See docs/sync-protocol.md.
  *
- * Objects are "loose": fields not named here are kept, so a screen can add a display field
- * (an icon, a colour) without a protocol change. The named fields are checked strictly.
- * Fields the server owns (team_id, created_by, created_at, updated_at, deleted_at, user_id of a
- * reaction) are overwritten by the server on save whatever the client sends.
+ * Objects are strict: a field not named here is refused (422 naming it), never stored. Loose
+ * records let a body plant a `folder_id` on a value or comment that the permission check then
+ * believed, and let any junk ride into every replica (docs/decisions/0091-permissions-from-stored-records.md).
+ * A new display field is added here first. Free-form maps (an attribute's or a view's `settings`)
+ * stay maps. Fields the server owns (team_id, created_by, created_at, updated_at, deleted_at,
+ * user_id of a reaction) are accepted and overwritten by the server on save whatever the client
+ * sends, so a client may send back the copy it read.
  */
 
 /** Client-generated ids: nanoid's alphabet; a value's id joins two ids with a dot (see valueIdFor). */
@@ -17,17 +20,27 @@ const isoTime = z.iso.datetime({ offset: true });
 const userId = z.number().int().positive();
 const permissionEntries = z.record(z.string().min(1), z.enum(['allow', 'deny']));
 
-/** What every synced record carries. */
-export const baseRecord = z.looseObject({
-  id: recordId,
-  /** Conflict counter: a new record starts at 0, its first save carries 1, each save adds one. */
-  row_version: z.number().int().min(0),
-  created_at: isoTime.optional(),
-  updated_at: isoTime.nullable().optional(),
-  team_id: z.number().int().positive().optional(),
-  /** The root folder (board) the record lives in; a board's board_id is its own id. */
-  board_id: recordId,
-});
+/** The 422 text for fields a record does not have ("folder_id, junk: unknown field"). */
+export const RecordMessages = {
+  unknownFields: (keys: readonly string[]) => `${keys.join(', ')}: ${keys.length === 1 ? 'unknown field' : 'unknown fields'}`,
+} as const;
+
+/** What every synced record carries. Strict: see above; the error names the unknown fields. */
+export const baseRecord = z.strictObject(
+  {
+    id: recordId,
+    /** Conflict counter: a new record starts at 0, its first save carries 1, each save adds one. */
+    row_version: z.number().int().min(0),
+    created_at: isoTime.optional(),
+    updated_at: isoTime.nullable().optional(),
+    team_id: z.number().int().positive().optional(),
+    /** Server-owned: set by the trash on collections that have one, dropped on the others. */
+    deleted_at: isoTime.nullable().optional(),
+    /** The root folder (board) the record lives in; a board's board_id is its own id. */
+    board_id: recordId,
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? RecordMessages.unknownFields(issue.keys) : undefined) },
+);
 
 /** A folder; a board is a root folder (parent_id null, board_id = id). */
 export const folderRecord = baseRecord.extend({

@@ -7,6 +7,7 @@ import fastifyStatic from '@fastify/static';
 import type { AppContext } from './context';
 import { installErrorHandler } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
+import { acceptEmptyJsonBodies } from './http/json-body';
 import { modules } from './modules';
 import { isAppPath } from '../schema/routes';
 import { Messages } from '../schema/messages';
@@ -21,6 +22,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
     trustProxy: ctx.config.trustProxy as boolean, // (the union confuses Fastify's overloads)
   });
   installErrorHandler(app);
+  acceptEmptyJsonBodies(app);
   // First, so every response (API, app shell, assets, uploads, 404s) carries the headers.
   await registerSecurityHeaders(app, ctx.config);
   await app.register(cookie);

@@ -5,7 +5,8 @@ import { allowedPermissions } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
-import { notFound, parseBody, validation } from '../http/errors';
+import { notFound, parseBody, unauthorized, validation } from '../http/errors';
+import { folderLevel } from './access';
 import { saveRecord } from './operations';
 import { teamIdParam } from './params';
 import { readScope } from './read-scope';
@@ -19,27 +20,30 @@ const boardMembersBody = z.object({
 });
 
 export function boardRoutes(app: FastifyInstance, ctx: AppContext): void {
-  /** Sets a board's members: a normal save of the board (version + 1, logged, broadcast); needs MANAGE_BOARD_MEMBERS. */
+  /**
+   * Sets a board's members: a normal save of the board (version + 1, logged, broadcast); needs
+   * MANAGE_BOARD_MEMBERS. The permission is checked before anything else is looked at: an unknown
+   * board and a board of someone else's workspace are the same 403, and only a board's managers
+   * learn that a user id does not exist (no oracle for board or user ids).
+   */
   app.put('/api/users', async (request, reply) => {
     await requireUser(ctx.db, request);
     const body = parseBody(boardMembersBody, request.body);
-    const board = await ctx.db
-      .selectFrom('records')
-      .select(['team_id', 'data'])
-      .where('collection', '=', 'folder')
-      .where('id', '=', body.board_id)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (!board || (board.data as { parent_id?: unknown }).parent_id !== null) throw notFound();
-    const userIds = [...new Set(body.user_ids)];
-    if (userIds.length) {
-      const known = await ctx.db.selectFrom('users').select('id').where('id', 'in', userIds).execute();
-      const missing = userIds.filter((id) => !known.some((k) => k.id === id));
-      if (missing.length) throw validation(missing.map((id) => `user_ids: there is no user ${id}`));
-    }
-    return runWrite(ctx, request, reply, board.team_id, async (scope) => {
+    // Only to know which workspace's lock and roles to use; the board itself is read under the lock.
+    const located = await ctx.db.selectFrom('records').select(['team_id']).where('collection', '=', 'folder').where('id', '=', body.board_id).executeTakeFirst();
+    if (!located) throw unauthorized();
+    return runWrite(ctx, request, reply, located.team_id, async (scope) => {
       const stored = await scope.record('folder', body.board_id);
-      if (!stored || stored.deleted_at) throw notFound();
+      if (!stored || stored.team_id !== scope.team.id || stored.data.parent_id !== null) throw unauthorized();
+      const board = stored.data as unknown as FolderRecord;
+      scope.require('MANAGE_BOARD_MEMBERS', [...scope.workspaceChain(), folderLevel(board)], stored.created_by);
+      if (stored.deleted_at) throw notFound();
+      const userIds = [...new Set(body.user_ids)];
+      if (userIds.length) {
+        const known = await scope.trx.selectFrom('users').select('id').where('id', 'in', userIds).execute();
+        const missing = userIds.filter((id) => !known.some((k) => k.id === id));
+        if (missing.length) throw validation(missing.map((id) => `user_ids: there is no user ${id}`));
+      }
       const next = { ...stored.data, user_ids: userIds, row_version: stored.row_version + 1 };
       return { status: 200, body: { data: await saveRecord(scope, collections.folder, body.board_id, next) } };
     });

@@ -1,6 +1,6 @@
 import { ApiError, notFound, parseBody, unauthorized, validation } from '../http/errors';
 import { canView, folderLevel } from './access';
-import { boardChannel, type CollectionDefinition } from '../../schema/collections';
+import { boardChannel, collections, type CollectionDefinition } from '../../schema/collections';
 import type { PermissionLevel } from '../../schema/permissions';
 import { collectionRules, type SaveContext } from './rules';
 import { conflict, type WriteScope } from './scope';
@@ -64,14 +64,24 @@ async function loadReferences(scope: WriteScope, def: CollectionDefinition, reco
   return found;
 }
 
-/** The folder a record sits in (its permission resource): its folder_id, its item's, its comment's item's, or the board. */
-async function containerFolderId(scope: WriteScope, record: Body, refs: Map<string, StoredRecord>): Promise<string> {
-  if (typeof record.folder_id === 'string') return record.folder_id;
-  let item = refs.get('item_id');
-  const comment = refs.get('comment_id');
-  if (!item && comment) item = (await scope.record('item', String(comment.data.item_id))) ?? undefined;
-  if (item && typeof item.data.folder_id === 'string') return item.data.folder_id;
-  return String(record.board_id);
+/**
+ * The folder a record sits in (its permission resource). Folder-level records (items, attributes,
+ * views) name it in `folder_id`; a child record (value, comment, reaction, time entry) is in its
+ * stored parent's folder, followed up the registry's `parent` links, never a field of its body.
+ * A time entry of no item is on the board. A required parent that is missing or elsewhere is a 404.
+ */
+async function containerFolderId(scope: WriteScope, def: CollectionDefinition, data: Body): Promise<string> {
+  if (def.references.some((ref) => ref.field === 'folder_id' && ref.collection === 'folder')) return String(data.folder_id);
+  const link = def.parent;
+  if (!link) return String(data.board_id);
+  const parentId = data[link.field];
+  if (parentId === null || parentId === undefined) {
+    if (link.optional) return String(data.board_id);
+    throw notFound();
+  }
+  const parent = await scope.record(link.collection, String(parentId));
+  if (!parent || parent.team_id !== scope.team.id || parent.board_id !== data.board_id) throw notFound();
+  return containerFolderId(scope, collections[link.collection], parent.data);
 }
 
 /** Who owns the record for `:owner` permission entries. */
@@ -87,28 +97,42 @@ function ownerOf(def: CollectionDefinition, record: Body, refs: Map<string, Stor
   return null;
 }
 
-/** Default save authorisation: create or edit permission on the record's folder. */
-async function authorizeDefault(ctx: SaveContext): Promise<void> {
-  const { scope, def, record, existing, refs } = ctx;
-  const chain = await scope.chain(String(record.board_id), await containerFolderId(scope, record, refs));
-  // A new record is the user's own, unless it belongs to its parent's owner (a value to its item's).
-  const owner = def.ownerFrom ? ownerOf(def, record, refs) : existing ? ownerOf(def, existing.data, refs) : scope.userId;
-  scope.require(existing ? def.permissions.edit : def.permissions.create, chain, owner);
+/** The owner of a stored record, from its stored fields and its stored parent (not the body's). */
+async function storedOwnerOf(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<number | null> {
+  if (def.ownerFrom) {
+    const parentId = stored.data[def.ownerFrom.field];
+    return typeof parentId === 'string' ? ((await scope.record(def.ownerFrom.collection, parentId))?.created_by ?? null) : null;
+  }
+  const value = def.ownerField ? stored.data[def.ownerField] : null;
+  return typeof value === 'number' ? value : null;
 }
 
-/** The permission chain of a stored record (for delete and restore). */
+/**
+ * Default save authorisation. A new record needs the create permission where it will be. An
+ * existing one needs the edit permission where it is NOW (the stored record's chain: the body may
+ * name any folder, so it cannot be what is checked), and when it moves, create and edit where it
+ * goes (docs/decisions/0091-permissions-from-stored-records.md).
+ */
+async function authorizeDefault(ctx: SaveContext): Promise<void> {
+  const { scope, def, record, existing, refs } = ctx;
+  const destinationId = await containerFolderId(scope, def, record);
+  const destination = await scope.chain(String(record.board_id), destinationId);
+  // A new record is the user's own, unless it belongs to its parent's owner (a value to its item's).
+  const owner = def.ownerFrom ? ownerOf(def, record, refs) : existing ? ownerOf(def, existing.data, refs) : scope.userId;
+  if (!existing) return scope.require(def.permissions.create, destination, owner);
+  const sourceId = await containerFolderId(scope, def, existing.data);
+  scope.require(def.permissions.edit, await scope.chain(existing.board_id, sourceId), await storedOwnerOf(scope, def, existing));
+  if (destinationId === sourceId) return;
+  scope.require(def.permissions.create, destination, owner);
+  scope.require(def.permissions.edit, destination, owner);
+}
+
+/** The permission chain of a stored record (for delete and restore), from its stored parent chain. */
 export async function chainOf(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<PermissionLevel[]> {
   if (def.name === 'folder') {
     return stored.data.parent_id === null ? scope.chain(stored.board_id, stored.id) : scope.chain(stored.board_id, String(stored.data.parent_id));
   }
-  const refs = new Map<string, StoredRecord>();
-  for (const ref of def.references) {
-    const value = stored.data[ref.field];
-    if (typeof value !== 'string') continue;
-    const target = await scope.record(ref.collection, value);
-    if (target) refs.set(ref.field, target);
-  }
-  return scope.chain(stored.board_id, await containerFolderId(scope, stored.data, refs));
+  return scope.chain(stored.board_id, await containerFolderId(scope, def, stored.data));
 }
 
 /** Whether the user may view the stored record (its board or folder), for what a 409 reveals. */
@@ -209,16 +233,7 @@ async function lostRace(scope: WriteScope, def: CollectionDefinition, id: string
 async function authorizeDelete(scope: WriteScope, def: CollectionDefinition, stored: StoredRecord): Promise<void> {
   const rules = collectionRules[def.name];
   if (rules?.authorizeDelete) return rules.authorizeDelete(scope, def, stored);
-  const chain = await chainOf(scope, def, stored);
-  let owner: number | null = null;
-  if (def.ownerFrom) {
-    const parentId = stored.data[def.ownerFrom.field];
-    owner = typeof parentId === 'string' ? ((await scope.record(def.ownerFrom.collection, parentId))?.created_by ?? null) : null;
-  } else if (def.ownerField) {
-    const value = stored.data[def.ownerField];
-    owner = typeof value === 'number' ? value : null;
-  }
-  scope.require(def.permissions.delete, chain, owner);
+  scope.require(def.permissions.delete, await chainOf(scope, def, stored), await storedOwnerOf(scope, def, stored));
 }
 
 /**

@@ -112,13 +112,16 @@ const folderViewRules: CollectionRules = {
     const isOwner = record.owner_id === scope.userId;
     if (record.visibility === 'personal' && (changed(ctx, 'visibility') || !existing) && !isOwner) throw unauthorized();
     if (existing?.data.visibility === 'personal' && !isOwner && scope.viewer.role !== 'owner') throw unauthorized();
-    // A personal view is the user's own workspace: ACCESS_PERSONAL_VIEWS, not the shared-tab permissions.
+    // A personal view is the user's own workspace: ACCESS_PERSONAL_VIEWS, not the shared-tab
+    // permissions, where it is now (the stored copy) and where it goes.
     if (record.visibility === 'personal' && (!existing || existing.data.visibility === 'personal')) {
+      if (existing) scope.require('ACCESS_PERSONAL_VIEWS', await chainOf(scope, ctx.def, existing));
       scope.require('ACCESS_PERSONAL_VIEWS', await scope.chain(String(record.board_id), String(record.folder_id)));
       return;
     }
     await byDefault(ctx);
-    if (existing?.data.visibility === 'locked' || (record.visibility === 'locked' && changed(ctx, 'visibility'))) {
+    if (existing?.data.visibility === 'locked') scope.require('EDIT_LOCKED_VIEWS', await chainOf(scope, ctx.def, existing));
+    if (record.visibility === 'locked' && (changed(ctx, 'visibility') || changed(ctx, 'folder_id'))) {
       scope.require('EDIT_LOCKED_VIEWS', await scope.chain(String(record.board_id), String(record.folder_id)));
     }
   },
@@ -141,8 +144,9 @@ const commentRules: CollectionRules = {
   async authorize(ctx, byDefault) {
     const { scope, existing } = ctx;
     await byDefault(ctx);
-    // Only the author rewrites a comment; pinning is its own permission.
-    if (existing && (changed(ctx, 'text') || changed(ctx, 'parent_id')) && existing.created_by !== scope.userId) throw unauthorized();
+    // Only the author rewrites a comment or moves it (another item, another thread); pinning is its own permission.
+    const rewrites = changed(ctx, 'text') || changed(ctx, 'parent_id') || changed(ctx, 'item_id');
+    if (existing && rewrites && existing.created_by !== scope.userId) throw unauthorized();
     if (changed(ctx, 'pinned') || (!existing && ctx.record.pinned === true)) {
       const folderId = String(ctx.refs.get('item_id')?.data.folder_id ?? ctx.record.board_id);
       scope.require('PIN_COMMENT', await scope.chain(String(ctx.record.board_id), folderId));

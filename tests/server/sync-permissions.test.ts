@@ -112,7 +112,8 @@ describe('sync: permissions', () => {
     // Clients of the board reload it: who may see it changed.
     expect(recorder.events.filter((e) => e.channel === `private-team.${t.teamId}.board.${b.id}`).map((e) => e.event).slice(-2)).toEqual(['saved', 'refresh']);
     expect((await api(server.app, 'PUT', '/api/users', { token: t.admin.token, body: { board_id: b.id, user_ids: [987654] } })).statusCode).toBe(422);
-    expect((await api(server.app, 'PUT', '/api/users', { token: t.admin.token, body: { board_id: 'missing', user_ids: [] } })).statusCode).toBe(404);
+    // An unknown board id is a 403 like a board one may not manage: the route is no oracle for board ids.
+    expect((await api(server.app, 'PUT', '/api/users', { token: t.admin.token, body: { board_id: 'missing', user_ids: [] } })).statusCode).toBe(403);
   });
 
   it('lists a board’s permission records with what the caller may do', async () => {

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { ATTACHMENT_MAX_BYTES, type Attachment } from '../../../schema/attributes';
+import { ATTACHMENT_MAX_BYTES, hasSafeScheme, type Attachment } from '../../../schema/attributes';
 import { Messages } from '../../../schema/messages';
 import { request } from '../../api/client';
 import { useOnline } from '../../connectivity/use-connectivity';
@@ -75,9 +75,13 @@ export function AttachmentsEditor(props: EditorProps) {
       <ul className="attachment-list">
         {current.map((a) => (
           <li key={a.id} className="attachment">
-            <a href={attachmentHref(a)} target="_blank" rel="noreferrer noopener">
-              {a.name}
-            </a>{' '}
+            {hasSafeScheme(a.url) ? (
+              <a href={attachmentHref(a)} target="_blank" rel="noreferrer noopener">
+                {a.name}
+              </a>
+            ) : (
+              <span>{a.name}</span>
+            )}{' '}
             <small>{sizeText(a.size)}</small>
             <button type="button" aria-label={t`Remove ${a.name}`} onClick={() => void commit(current.filter((x) => x.id !== a.id))}>
               ×

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { checkValue, customIdText, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
+import { checkValue, customIdText, hasSafeScheme, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
 import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
 import { ReferenceEditor, ReferenceNames } from './ReferenceEditor';
 import { useBoard } from '../BoardContext';
@@ -26,7 +26,8 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
       return <span className="value-text">{ordinal ? customIdText(settingsOf('custom-id', attribute.settings).prefix, ordinal) : ''}</span>;
     case 'button': {
       const s = settingsOf('button', attribute.settings);
-      return s.url ? (
+      // The server refuses other schemes; a copy stored before that rule still never becomes a link.
+      return s.url && hasSafeScheme(s.url) ? (
         <a className="value-button" href={s.url} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
           {s.label}
         </a>
@@ -62,6 +63,7 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
     }
     case 'link': {
       const link = value as LinkValue;
+      if (!hasSafeScheme(link.url)) return <span className="value-text">{link.text ?? link.url}</span>;
       return (
         <a href={link.url} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
           {link.text ?? link.url}
@@ -79,11 +81,15 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
     case 'attachments':
       return (
         <span className="value-text attachment-names">
-          {(value as Attachment[]).map((a) => (
-            <a key={a.id} href={attachmentHref(a)} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
-              {a.name}
-            </a>
-          ))}
+          {(value as Attachment[]).map((a) =>
+            hasSafeScheme(a.url) ? (
+              <a key={a.id} href={attachmentHref(a)} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
+                {a.name}
+              </a>
+            ) : (
+              <span key={a.id}>{a.name}</span>
+            ),
+          )}
         </span>
       );
     case 'long-text':
