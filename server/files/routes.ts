@@ -40,8 +40,9 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
     return reply
       .header('content-length', stat.size)
       .header('x-content-type-options', 'nosniff')
-      // A new upload gets a new name, so a stored file never changes.
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      // A new upload gets a new name, so a stored file never changes. Private: no shared cache
+      // (proxy, CDN) keeps serving a file after the sweep has removed it.
+      .header('cache-control', 'private, max-age=31536000, immutable')
       .send(fs.createReadStream(file));
   });
 }

@@ -51,7 +51,7 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     return res.json().data as { id: string; name: string; size: number; url: string };
   }
 
-  const put = async (teamId: number, route: string, body: { id: string }) => {
+  const put = async (teamId: number, route: string, body: { id: string } & Record<string, unknown>) => {
     const res = await api(server.app, 'PUT', `/api/${teamId}/${route}/${body.id}`, { token: owner.token, body });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().data;
@@ -120,6 +120,8 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     await sweepNow();
     expect(onDisk(entry.url)).toBe(true);
     expect(await served(entry.url)).toBe(200);
+    // Browsers may cache it, shared caches may not (they would outlive the file).
+    expect((await server.app.inject({ method: 'GET', url: entry.url })).headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expect(await figure(w.teamId)).toBe(800);
 
     await del(w.teamId, 'items', w.i.id, true);
