@@ -110,7 +110,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     const token = fromBody ?? refreshCookieOf(request);
     if (!token) throw sessionExpired();
     const rotated = await rotateTokens(ctx.db, token, ctx.now());
-    if (!rotated) {
+    if (rotated.kind !== 'rotated') {
+      // A retired token came back: rotateTokens revoked its whole session (decision 0093).
       if (fromBody === undefined) clearRefreshCookie(ctx, reply);
       throw sessionExpired();
     }

@@ -53,6 +53,7 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountL
 
   // The new address takes effect at once but is unverified until its link is opened; the old
   // address is told. Needs the password within 30 minutes (an account-takeover step otherwise).
+  // Every other session is signed out (decision 0093): one opened with the old address ends.
   app.put('/api/me/email', async (request) => {
     const user = await requireUser(ctx.db, request);
     const body = parseBody(changeEmailBody, request.body);
@@ -75,6 +76,7 @@ export function meRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountL
       if (isUniqueViolation(error)) throw new ApiError(422, EMAIL_TAKEN, 'validation', [`email: ${EMAIL_TAKEN}`]);
       throw error;
     }
+    await revokeAllSessions(ctx.db, user.id, ctx.now(), request.sessionId);
     const token = await issueAccountToken(ctx, 'verify_email', user.id, email);
     await sendVerificationMail(ctx, email, token);
     await sendEmailChangedNotice(ctx, user.email, email);

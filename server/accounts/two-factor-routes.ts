@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import { ApiError, parseBody } from '../http/errors';
 import { requireUser } from '../auth/guard';
 import { requireRecentAuth } from '../auth/reauth';
+import { revokeAllSessions } from '../auth/tokens';
 import type { AccountLimits } from './limits';
 import { confirmTwoFactor, disableTwoFactor, regenerateRecoveryCodes, startTwoFactor } from './two-factor';
 import { codeBody } from './validators';
@@ -10,6 +11,7 @@ import { codeBody } from './validators';
 /**
  * Two-factor settings (profile.twoFactor): status, start (secret + QR), confirm with a code (then
  * the recovery codes are shown, once), new recovery codes, disable. Changes need a recent password.
+ * Turning it on signs out every other session.
  */
 export function twoFactorRoutes(app: FastifyInstance, ctx: AppContext, limits: AccountLimits) {
   app.get('/api/me/two-factor', async (request) => {
@@ -42,6 +44,8 @@ export function twoFactorRoutes(app: FastifyInstance, ctx: AppContext, limits: A
       throw error;
     }
     await attempt.giveBack();
+    // A session opened with the password alone does not outlive two-factor (decision 0093).
+    await revokeAllSessions(ctx.db, user.id, ctx.now(), request.sessionId);
     return { recovery_codes: codes };
   });
 

@@ -44,8 +44,10 @@ export interface AccountTables {
     /** The access token the last refresh replaced; it works until its own expiry (0011). */
     previous_access_hash: ColumnType<string | null, string | null | undefined, string | null>;
     previous_access_expires_at: NullableTimestamp;
-    /** Refresh tokens replaced since the newest one was last used, newest first (at most three). */
+    /** The other refresh tokens the session still accepts (lost answers, decision 0093), newest first. */
     previous_refresh_hashes: ColumnType<string[], string[] | undefined, string[]>;
+    /** The refresh token the session was last refreshed with (reuse detection, 0090). */
+    last_used_refresh_hash: ColumnType<string | null, string | null | undefined, string | null>;
   };
   /** Single-use mailed tokens (password reset, email verification); only hashes are stored. */
   account_tokens: {
