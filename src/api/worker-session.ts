@@ -1,5 +1,7 @@
 import { connectSyncWorker, type SyncConnection, type TokenRecord } from '../../sync-worker/client';
 import { followEngine } from '../connectivity/engine-bridge';
+import { notSaved } from '../connectivity/not-saved';
+import { toastStorageFreed, toastStorageFull } from '../connectivity/messages';
 import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from './client';
 import { session } from './session';
 import { isExpired, type AccessToken } from './token';
@@ -36,6 +38,10 @@ export function syncConnection(): SyncConnection {
     });
     void conn.subscribe((event, payload) => {
       if (event === 'session-expired') void onWorkerSessionExpired();
+      // Refused edits changed (here or in another tab): the "Not saved" list asks again.
+      else if (event === 'not-saved') void notSaved.refresh();
+      else if (event === 'quota-exceeded') toastStorageFull();
+      else if (event === 'storage-freed') toastStorageFreed();
       // x-update-required / x-force-reload seen by the worker's HTTP client: the same rules as on the
       // shell's own calls (`force` → reload after 60–160 s, x-force-reload → at once; decision 0080).
       else if (event === 'update-required') {
@@ -60,15 +66,45 @@ function update() {
     if (token.access_token === sentToken && state.user.id === sentUser) return;
     sentToken = token.access_token;
     sentUser = state.user.id;
-    signedIn = syncConnection().api.signIn(workerToken(token), state.user.id);
-    signedIn.catch(() => undefined);
+    const conn = syncConnection();
+    signedIn = conn.api.signIn(workerToken(token), state.user.id);
+    signedIn.then(() => notSaved.setSource(notSavedSource(conn)), () => undefined);
   } else if (state.status === 'signedOut' && sentUser !== null) {
     // Logout or an ended session: the worker forgets the token; unsynced work stays for next time.
     sentToken = null;
     sentUser = null;
     signedIn = null;
+    notSaved.setSource(null);
     void syncConnection().api.signOut().catch(() => undefined);
   }
+}
+
+function notSavedSource(conn: SyncConnection) {
+  return {
+    list: () => conn.api.notSaved(),
+    retry: (collection: string, id: string) => conn.api.retryNotSaved(collection, id),
+    discard: (collection: string, id: string) => conn.api.discardNotSaved(collection, id),
+  };
+}
+
+/**
+ * Sign-out with "Also remove this device's copy": the worker forgets the session and deletes
+ * `userId`'s database (records, indexes, cursors, queue, drafts, conflicts, refused edits, meta).
+ * Call before the shell's session is cleared; the plain sign-out that follows has nothing to do.
+ */
+export async function signOutRemovingDeviceCopy(userId: number): Promise<void> {
+  sentToken = null;
+  sentUser = null;
+  signedIn = null;
+  notSaved.setSource(null);
+  await syncConnection().api.signOut({ removeDataOf: userId });
+}
+
+/** How many of this user's edits are not on the server yet (queued or refused), for the sign-out warning. */
+export async function unsavedEditCount(): Promise<number> {
+  const api = syncConnection().api;
+  const [queued, refused] = await Promise.all([api.failedRequests().catch(() => []), api.notSaved().catch(() => [])]);
+  return queued.length + refused.length;
 }
 
 async function onWorkerSessionExpired() {
@@ -104,6 +140,7 @@ async function workerHolds(userId: number): Promise<boolean> {
   sentUser = userId;
   sentToken = null;
   signedIn = Promise.resolve();
+  notSaved.setSource(notSavedSource(syncConnection()));
   return true;
 }
 

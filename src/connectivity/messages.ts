@@ -15,3 +15,17 @@ export function toastSyncing() {
 export function toastOfflineAction() {
   toast.show(i18n._(msg`This action is not available when you are offline.`), { kind: 'offline', duration: TOAST_OFFLINE_MS, id: 'offline-action' });
 }
+
+/** The browser refused to store an edit (quota): it is kept and written as soon as space frees. */
+export function toastStorageFull() {
+  toast.show(i18n._(msg`This device is out of storage space. Your latest changes are kept in memory and will be saved as soon as space frees up; keep this tab open.`), {
+    kind: 'error',
+    duration: null,
+    id: 'storage-full',
+  });
+}
+
+export function toastStorageFreed() {
+  toast.dismiss('storage-full');
+  toast.show(i18n._(msg`Storage space is available again. Your held changes are stored.`), { kind: 'success', id: 'storage-freed' });
+}

@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../schema/routes';
 import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
-import { LogoutButton } from './LogoutButton';
+import { LogoutButton, LogoutRemovingCopyButton } from './LogoutButton';
 import { BoardsNav } from '../boards/BoardsNav';
 import { StorageKeys } from '../storage/local-store';
 import { useStored } from '../storage/use-stored';
@@ -73,6 +73,9 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
         </li>
         <li>
           <LogoutButton />
+        </li>
+        <li>
+          <LogoutRemovingCopyButton />
         </li>
       </ul>
       {helperVisible ? (
