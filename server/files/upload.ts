@@ -29,8 +29,9 @@ export async function readImageUpload(request: FastifyRequest, field = 'photo'):
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw new ApiError(422, `Send one image in the field "${field}".`, 'validation', [`${field}: send one image only`]);
-    if (typeof code === 'string' && code.startsWith('FST_')) throw new ApiError(400, 'The upload could not be read.', 'bad_request');
-    throw error;
+    // Anything else the multipart reader throws (a truncated body: "Unexpected end of multipart
+    // data", a broken part header) is the client's malformed upload too, not a server fault.
+    throw new ApiError(400, 'The upload could not be read.', 'bad_request');
   }
   if (!data || data.length === 0) throw new ApiError(422, `Validation Error: ${field}: is required`, 'validation', [`${field}: is required`]);
   if (data.length > PHOTO_MAX_BYTES) throw tooLarge();

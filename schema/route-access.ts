@@ -1,0 +1,175 @@
+/**
+ * Who may call each API route: the server's route table, route by route, as data. The
+ * authorisation matrix (tests/server/authz-matrix.test.ts) reads it, works out every role's
+ * expected answer from the permission model (schema/permissions.ts) and calls every registered
+ * route as each role; a route the server registers without an entry here fails that test.
+ * docs/permissions.md, "Route access table", says how to read an entry.
+ *
+ * Refusals follow the API's convention (docs/api.md): 401 `unauthenticated` for a caller who is
+ * not signed in, 403 `unauthorized` for a signed-in caller who may not.
+ */
+import { collectionList, type CollectionDefinition, type SyncedCollectionName } from './collections';
+import { Permission, type PermissionName } from './permission-names';
+
+/** The first gate of a route: who may call it at all. */
+export type Caller =
+  /** Anyone, signed in or not (public endpoints, public boards). */
+  | 'anyone'
+  /** Any signed-in user. */
+  | 'signed-in'
+  /** A verified member of the workspace the path names (any role). */
+  | 'member'
+  /** The workspace's owner only. */
+  | 'owner'
+  /** The workspace's owner or an admin (role, not a permission entry). */
+  | 'owner-or-admin'
+  /** No user at all: the Pusher HTTP API, signed with the realtime app secret (a bearer token is not enough). */
+  | 'app-signature';
+
+export interface RouteAccess {
+  caller: Caller;
+  /**
+   * A permission the caller must also hold. Workspace-wide ones are asked on the workspace;
+   * content ones on the board the call names (`on: 'board'`) or on the record it acts on
+   * (`on: 'record'`, the record's stored folder, created_by as the `:owner`).
+   */
+  permission?: PermissionName;
+  on?: 'workspace' | 'board' | 'record';
+  /** Only the record's author may do this (reactions, time entries: `user_id` / `created_by`). */
+  authorOnly?: boolean;
+  /** People outside the workspace are refused even where a permission entry lets them in. */
+  membersOnly?: boolean;
+  /** Which board a `:boardId` in the path names: a board of the workspace, or a public one. */
+  board?: 'workspace' | 'public';
+  /** The query the call is made with ({boardId}, {itemId} stand for the fixture's records). */
+  query?: string;
+}
+
+/** `"METHOD /path"` exactly as the server registers the route (Fastify's pattern syntax). */
+export type RouteKey = `${'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH'} /${string}`;
+
+const anyone: RouteAccess = { caller: 'anyone' };
+const signedIn: RouteAccess = { caller: 'signed-in' };
+const member: RouteAccess = { caller: 'member' };
+const onWorkspace = (permission: PermissionName): RouteAccess => ({ caller: 'member', permission, on: 'workspace' });
+const onBoard = (permission: PermissionName, extra: Partial<RouteAccess> = {}): RouteAccess => ({ caller: 'anyone', permission, on: 'board', ...extra });
+
+/** Records only their author changes or removes (server/sync/rules.ts `ownedBy`). */
+const AUTHOR_ONLY: readonly SyncedCollectionName[] = ['comment_reaction', 'time_entry'];
+/** Records nobody outside the workspace writes, whatever the entries say (time tracking). */
+const MEMBERS_ONLY: readonly SyncedCollectionName[] = ['time_entry'];
+
+/** The generic routes of one synced collection (server/sync/routes.ts), from the registry. */
+function collectionRoutes(def: CollectionDefinition): [RouteKey, RouteAccess][] {
+  const base = `/api/:teamId/${def.route}` as const;
+  const write = (action: 'create' | 'edit' | 'delete', refined: boolean): RouteAccess => ({
+    caller: 'signed-in',
+    permission: def.permissions[action] as PermissionName,
+    on: 'record',
+    ...(refined && AUTHOR_ONLY.includes(def.name) ? { authorOnly: true } : {}),
+    ...(MEMBERS_ONLY.includes(def.name) ? { membersOnly: true } : {}),
+  });
+  const out: [RouteKey, RouteAccess][] = [
+    [`GET ${base}`, onBoard(Permission.VIEW_BOARD, { query: '?board_id={boardId}' })],
+    // Save-multiple: the matrix saves one new record, so the create permission decides.
+    [`PUT ${base}`, write('create', false)],
+    // Save one: the matrix saves the stored record again, so the edit permission decides.
+    [`PUT ${base}/:id`, write('edit', true)],
+    [`DELETE ${base}/:id`, write('delete', true)],
+  ];
+  // Taking a record out of the trash is judged like putting it there.
+  if (def.trash) out.push([`POST ${base}/:id/restore`, write('delete', true)]);
+  return out;
+}
+
+const timeEntries = collectionList.find((def) => def.name === 'time_entry')!;
+
+export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
+  // App variables and files
+  'GET /api/app-vars': anyone,
+  'GET /api/files/*': anyone, // public by unguessable name
+
+  // Session and accounts (docs/api/accounts.md)
+  'POST /api/auth/login': anyone,
+  'POST /api/auth/register': anyone,
+  'POST /api/auth/refresh': anyone, // holds a refresh token, not a bearer token
+  'POST /api/auth/logout': anyone,
+  'POST /api/auth/forgot-password': anyone,
+  'POST /api/auth/reset-password': anyone,
+  'POST /api/auth/verify-email': anyone,
+  'POST /api/auth/verify-email/resend': signedIn,
+  'POST /api/auth/reauthenticate': signedIn,
+  'GET /api/me': signedIn,
+  'PUT /api/me': signedIn,
+  'PUT /api/me/email': signedIn,
+  'PUT /api/me/password': signedIn,
+  'POST /api/me/photo': signedIn,
+  'DELETE /api/me/photo': signedIn,
+  'GET /api/me/two-factor': signedIn,
+  'POST /api/me/two-factor': signedIn,
+  'POST /api/me/two-factor/confirm': signedIn,
+  'POST /api/me/two-factor/recovery-codes': signedIn,
+  'DELETE /api/me/two-factor': signedIn,
+  'GET /api/me/time-tracking': signedIn,
+  'GET /api/me/workspaces': signedIn,
+
+  // Workspaces, members, invitations (docs/api/workspaces.md)
+  'GET /api/subscription': anyone, // anonymous visitors get []
+  'POST /api/teams': signedIn,
+  'POST /api/teams/invitations/accept': signedIn,
+  'GET /api/teams/:id': member,
+  'PUT /api/teams/:id': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
+  'DELETE /api/teams/:id': { caller: 'owner' },
+  'POST /api/teams/:id/photo': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
+  'DELETE /api/teams/:id/photo': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
+  'GET /api/teams/:id/members': member,
+  'GET /api/teams/:id/members/count': member,
+  'GET /api/teams/:id/members/invitations': member,
+  'POST /api/teams/:id/members': onWorkspace(Permission.INVITE_MEMBERS),
+  'POST /api/teams/:id/members/resend': onWorkspace(Permission.INVITE_MEMBERS),
+  'PUT /api/teams/:id/members/:memberId': onWorkspace(Permission.EDIT_MEMBER_ROLES),
+  'DELETE /api/teams/:id/members/:memberId': onWorkspace(Permission.REMOVE_MEMBERS),
+  'DELETE /api/teams/:id/leave': member,
+  'GET /api/teams/:id/usage': member, // the storage figure
+
+  // Workspace and board permissions
+  'GET /api/:teamId/permissions': member,
+  'PUT /api/:teamId/permissions': onWorkspace(Permission.MANAGE_PERMISSIONS),
+  'GET /api/:teamId/permissions/access': { caller: 'anyone', query: '?resource_type=workspace' }, // anonymous callers ask as guests
+  'GET /api/:teamId/permissions/boards/:boardId': onBoard(Permission.VIEW_BOARD),
+  'PUT /api/users': { caller: 'signed-in', permission: Permission.MANAGE_BOARD_MEMBERS, on: 'board' },
+
+  // Sync (docs/api/sync.md, docs/sync-protocol.md)
+  ...(Object.fromEntries(collectionList.flatMap(collectionRoutes)) as Record<RouteKey, RouteAccess>),
+  // Each request of a batch is judged like the direct call (the record routes above).
+  'POST /api/:teamId/batch': signedIn,
+  // The workspace-wide feed is for members; a guest catches up per board (docs/permissions.md).
+  'GET /api/:teamId/changes': { caller: 'member', query: '?after=0' },
+  // The trash is the workspace's, not a visitor's: members who may view the board.
+  'GET /api/:teamId/trash': { caller: 'member', permission: Permission.VIEW_BOARD, on: 'board', query: '?board_id={boardId}' },
+  'GET /api/:teamId/comments/multiple': onBoard(Permission.VIEW_BOARD, { query: '?board_id={boardId}&item_ids={itemId}' }),
+  'GET /api/:teamId/time-tracking/:boardId': onBoard(Permission.VIEW_BOARD),
+  'POST /api/:teamId/time-tracking': { caller: 'signed-in', permission: timeEntries.permissions.create as PermissionName, on: 'record', membersOnly: true },
+  'POST /api/:teamId/attachments': { caller: 'signed-in', permission: Permission.EDIT_ITEM, on: 'record', query: '?item_id={itemId}' },
+
+  // Public boards and board passwords (docs/api/boards.md)
+  'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },
+  'POST /api/boards/:boardId/unlock': { caller: 'anyone', board: 'public' },
+  'GET /api/:teamId/boards/:boardId/password': onBoard(Permission.VIEW_BOARD),
+  'PUT /api/:teamId/boards/:boardId/password': { caller: 'owner-or-admin' },
+
+  // Realtime (docs/api/realtime.md): channel auth answers per channel inside a 200.
+  'POST /api/broadcasting/multi-auth': anyone,
+  'POST /apps/:appId/events': { caller: 'app-signature' },
+  'POST /apps/:appId/batch_events': { caller: 'app-signature' },
+};
+
+/** The access entry of a registered route, or undefined when the table has none. */
+export function routeAccess(method: string, url: string): RouteAccess | undefined {
+  return (ROUTE_ACCESS as Record<string, RouteAccess>)[`${method.toUpperCase()} ${url}`];
+}
+
+/** True for the routes the table covers: the API (/api/…) and the Pusher HTTP API (/apps/…). */
+export function isApiRoute(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith('/apps/');
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestServer, type TestServer } from '../helpers/test-server';
+import { ROUTE_ACCESS, isApiRoute, routeAccess, type RouteAccess } from '../../schema/route-access';
+import { MATRIX_ROLES, buildWorld, restoreMemberships, type MatrixRole, type World } from './authz-fixtures';
+import { callFor, expectedFor, judge } from './authz-calls';
+
+/**
+ * The authorisation matrix (issue #9): every API route the server registers × owner, admin, full
+ * member, restricted member, invited board guest, outsider (signed in, owner of another
+ * workspace) and anonymous visitor. The expected answer is not listed here: it is computed from
+ * the route's entry in schema/route-access.ts and the permission model's role defaults
+ * (schema/permissions.ts). Allowed means the call got past authorisation (anything but 401
+ * unauthenticated / 403 / 404 / 5xx: a 422 for a body the route does not like still passed);
+ * refused means exactly 401 for an anonymous caller and 403 for a signed-in one.
+ */
+
+const entries = Object.entries(ROUTE_ACCESS) as [string, RouteAccess][];
+// Deleting the workspace goes last, so that a wrongly allowed delete cannot take the others' world with it.
+const ordered = [...entries].sort(([a], [b]) => Number(a === 'DELETE /api/teams/:id') - Number(b === 'DELETE /api/teams/:id'));
+
+describe('authorisation matrix', () => {
+  let server: TestServer;
+  let w: World;
+
+  beforeAll(async () => {
+    server = await createTestServer({ realtime: true });
+    w = await buildWorld(server.app, server.ctx);
+  });
+  afterAll(() => server?.close());
+
+  it('has an access entry for every API route the server registers, and no entry for a route that is gone', () => {
+    const registered = server.app.registeredRoutes.filter((r) => r.method !== 'HEAD' && isApiRoute(r.url));
+    expect(registered.length).toBeGreaterThan(50);
+    const missing = registered.filter((r) => !routeAccess(r.method, r.url)).map((r) => `${r.method} ${r.url}`);
+    expect(missing, 'routes without an entry in schema/route-access.ts').toEqual([]);
+    const keys = new Set(registered.map((r) => `${r.method} ${r.url}`));
+    expect(entries.map(([key]) => key).filter((key) => !keys.has(key)), 'entries for routes the server does not register').toEqual([]);
+  });
+
+  /** Calls one route as every role and lists every answer that differs from the model's. */
+  async function run(key: string, access: RouteAccess, roles: readonly MatrixRole[], opts: { boardId?: string } = {}) {
+    const [method, pattern] = key.split(' ', 2) as [string, string];
+    const problems: string[] = [];
+    for (const who of roles) {
+      const { call, target, boardId } = await callFor(w, method, pattern, access, who, opts);
+      const expected = await expectedFor(w, access, who, target, boardId);
+      const headers: Record<string, string> = call.token ? { authorization: `Bearer ${call.token}` } : {};
+      const res = await server.app.inject({ method: call.method, url: call.url, headers, ...(call.body !== undefined ? { payload: call.body as object } : {}) });
+      const problem = judge(expected, res.statusCode, res.body);
+      if (problem) problems.push(`${who}: ${problem} (${call.method} ${call.url}) ${res.body.slice(0, 160)}`);
+      if (pattern.startsWith('/api/teams/:id')) await restoreMemberships(w);
+    }
+    return problems;
+  }
+
+  it.each(ordered)('%s answers each role as the permission model says', async (key, access) => {
+    expect(await run(key, access, MATRIX_ROLES)).toEqual([]);
+  });
+
+  // A public board's visitor: every board-scoped call, asked about the public board by people
+  // outside the workspace (anonymous, and signed in from another workspace).
+  const boardScoped = ordered.filter(([key, access]) => access.on === 'board' || key.includes(':boardId') || access.query?.includes('{boardId}'));
+  it.each(boardScoped.filter(([, access]) => access.board !== 'public'))('%s answers a public board’s visitors as the permission model says', async (key, access) => {
+    expect(await run(key, access, ['outsider', 'anonymous'], { boardId: w.publicBoardId })).toEqual([]);
+  });
+});
