@@ -8,6 +8,8 @@
  * - WORKSPACE_STORAGE_LIMIT_MB (default 10240 = 10 GB): bytes of uploads one workspace may hold;
  *   an upload over it is refused with 413 storage_full. Later this comes from the plan.
  */
+import { ConfigError } from '../secrets';
+
 export interface FilesConfig {
   sweepIntervalMs: number;
   graceMs: number;
@@ -18,12 +20,12 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const MB = 1024 * 1024;
 
-/** A non-negative number from the environment, or the default when unset; anything else stops the start. */
+/** A non-negative number from the environment, or the default when unset; anything else stops the start (ConfigError: a plain message). */
 function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number of 0 or more (got "${raw}").`);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a number of 0 or more (got "${raw}").`);
   return value;
 }
 

@@ -6,6 +6,7 @@ import { createUserWithToken } from '../helpers/users';
 import { attribute, board, createTeam, item, newId, value, type SignedIn } from './sync-fixtures';
 import { sweepUploads } from '../../server/files/sweep';
 import { Messages } from '../../schema/messages';
+import { loadFilesConfig } from '../../server/files/config';
 
 /**
  * Uploads are removed once nothing references them (after an item, a board or a workspace is
@@ -261,12 +262,20 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     await del(w.teamId, 'items', w.i.id, true);
 
     const results = await Promise.all([sweepNow(), sweepNow(), sweepNow()]);
+    expect(results.some((r) => r.ran)).toBe(true);
     const byThisTeam = (await server.ctx.db.selectFrom('uploads').select('path').where('team_id', '=', w.teamId).execute()).map((r) => r.path);
     expect(byThisTeam).toEqual([kept.url.slice('/api/files/'.length)]);
     expect(results.reduce((sum, r) => sum + r.freedBytes, 0)).toBeGreaterThanOrEqual(600);
     expect(entries.some((e) => onDisk(e.url))).toBe(false);
     expect(await figure(w.teamId)).toBe(1000);
     expect(await rowsBytes(w.teamId)).toBe(1000);
+  });
+
+  it('reads its settings from the environment and refuses nonsense at start', () => {
+    expect(loadFilesConfig({})).toEqual({ sweepIntervalMs: 60 * 60_000, graceMs: 168 * HOUR, workspaceStorageLimitBytes: 10 * 1024 * 1024 * 1024 });
+    expect(loadFilesConfig({ FILE_SWEEP_INTERVAL_MINUTES: '0', FILE_GRACE_HOURS: '1', WORKSPACE_STORAGE_LIMIT_MB: '2' })).toEqual({ sweepIntervalMs: 0, graceMs: HOUR, workspaceStorageLimitBytes: 2 * 1024 * 1024 });
+    expect(() => loadFilesConfig({ FILE_GRACE_HOURS: '-1' })).toThrow(/FILE_GRACE_HOURS must be a number of 0 or more/);
+    expect(() => loadFilesConfig({ WORKSPACE_STORAGE_LIMIT_MB: 'lots' })).toThrow(/WORKSPACE_STORAGE_LIMIT_MB/);
   });
 
   describe('the storage limit', () => {
