@@ -161,12 +161,19 @@ describe('throttles', () => {
       expect((await post('/api/auth/login', { email: u.email, password: u.password }, { ip, app: second })).statusCode).toBe(429);
     }, 120_000);
 
-    it('reset mails, two-factor confirmations and board passwords count on both servers', async () => {
+    it('reset mails, reset links, two-factor confirmations and board passwords count on both servers', async () => {
       await signUp('shared-forgot@example.test');
       const forgot = (app: FastifyInstance) => post('/api/auth/forgot-password', { email: 'shared-forgot@example.test' }, { app });
       expect([(await forgot(server.app)).statusCode, (await forgot(server.app)).statusCode, (await forgot(second)).statusCode, (await forgot(second)).statusCode]).toEqual([
         200, 200, 200, 429,
       ]);
+
+      const resetIp = newIp();
+      const reset = (app: FastifyInstance, i: number) =>
+        post('/api/auth/reset-password', { token: `not-a-token-${i}`, email: 'nobody@example.test', password: 'a new fine password' }, { ip: resetIp, app });
+      const resets = [];
+      for (let i = 0; i < 11; i++) resets.push((await reset(i < 5 ? server.app : second, i)).statusCode);
+      expect(resets).toEqual([...times(10, () => 422), 429]);
 
       const u = await signUp('shared-confirm@example.test');
       await reauthenticate(u);
