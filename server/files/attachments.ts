@@ -51,8 +51,9 @@ async function readFile(request: FastifyRequest): Promise<{ data: Buffer; name: 
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT') throw validation(['file: send one file at a time']);
-    if (typeof code === 'string' && code.startsWith('FST_')) throw new ApiError(400, 'The upload could not be read.', 'bad_request');
-    throw error;
+    // Anything else the multipart reader throws (a truncated body: "Unexpected end of multipart
+    // data", a broken part header) is the client's malformed upload too, not a server fault.
+    throw new ApiError(400, 'The upload could not be read.', 'bad_request');
   }
   if (!file || file.data.length === 0) throw validation(['file: choose a file that is not empty']);
   if (file.data.length > ATTACHMENT_MAX_BYTES) throw tooLarge();
