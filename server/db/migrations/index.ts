@@ -3,7 +3,6 @@ import { m0030_sync } from './0030_sync';
 import { m0031_sync_child_indexes } from './0031_sync_child_indexes';
 import { m0070_board_passwords } from './0070_board_passwords';
 import { m0090_throttles_and_sessions } from './0090_throttles_and_sessions';
-import { m0090_throttles_and_sessions } from './0090_throttles_and_sessions';
 import { m0001_accounts } from './0001_accounts';
 import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
@@ -19,7 +18,6 @@ export const migrations: Migration[] = [
   m0030_sync,
   m0031_sync_child_indexes,
   m0070_board_passwords,
-  m0090_throttles_and_sessions,
   m0090_throttles_and_sessions,
   m0091_uploads,
 ];
