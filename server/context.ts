@@ -6,6 +6,8 @@ import type { Mailer } from './mail/mailer';
 /** Publishes realtime events; the realtime module provides the real one (embedded or external). */
 export interface Broadcaster {
   publish(channel: string, event: string, data: unknown, opts?: { excludeSocketId?: string }): Promise<void>;
+  /** Several events in order (one write's); lets the realtime module judge their readers together. */
+  publishMany?(events: { channel: string; event: string; data: unknown }[], opts?: { excludeSocketId?: string }): Promise<void>;
 }
 
 /** What every domain module receives. Time comes from `now()` so tests can move it. */

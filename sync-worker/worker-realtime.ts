@@ -12,9 +12,10 @@ import type { SyncRecord } from './types';
 export type RealtimeFactory = (opts: Omit<RealtimeOptions, 'Pusher'>) => Realtime;
 
 export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): () => void {
-  let current: { session: Session; realtime: Realtime | null; board: { teamId: number; boardId: string } | null } | null = null;
+  let current: { session: Session; realtime: Realtime | null; board: { teamId: number; boardId: string } | null; stopPulls?: () => void } | null = null;
 
   const stop = () => {
+    current?.stopPulls?.();
     current?.session.http.useSocketId(null);
     current?.realtime?.stop();
     current = null;
@@ -27,6 +28,8 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
     const broadcasting = vars?.ok ? vars.body?.broadcasting : undefined;
     if (!broadcasting || current !== entry) return;
     const engine = session.engine;
+    const pulls = new CatchUpPulls((teamId, boardId) => engine.catchUp(teamId, boardId));
+    entry.stopPulls = () => pulls.stop();
     entry.realtime = create({
       appVars: { broadcasting },
       apiBase: session.http.baseUrl,
@@ -34,6 +37,10 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
       fetch: (input, init) => fetch(input, init),
       onEvent: (event) => {
         if (event.scope !== 'board') return;
+        if (event.event === 'changed') {
+          pulls.request(event.teamId, event.boardId);
+          return;
+        }
         void engine
           .applyRemote({ event: event.event, collection: event.collection, data: event.data as SyncRecord | null }, { teamId: event.teamId, boardId: event.boardId })
           .catch(() => undefined);
@@ -75,4 +82,60 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
     offSession();
     stop();
   };
+}
+
+/** Wait before the second pull of a `changed`: a change is readable once every earlier writer finished (decision 0031). */
+export const CHANGED_FOLLOW_UP_MS = 1000;
+
+/**
+ * Catch-ups asked by content-free `changed` pings (external cluster, decision 0090): at most one
+ * pull per board runs, pings that arrive meanwhile make one more; and each burst ends with one
+ * follow-up pull a moment later, because /changes hands out only what every earlier writer of the
+ * database has finished, so a pull right after the ping can stop short of the change it announced.
+ */
+export class CatchUpPulls {
+  private readonly boards = new Map<string, { running: boolean; again: boolean; followUp: ReturnType<typeof setTimeout> | null }>();
+  private stopped = false;
+
+  constructor(
+    private readonly pull: (teamId: number, boardId: string) => Promise<unknown>,
+    private readonly followUpMs = CHANGED_FOLLOW_UP_MS,
+  ) {}
+
+  request(teamId: number, boardId: string): void {
+    if (this.stopped) return;
+    const key = `${teamId}:${boardId}`;
+    let state = this.boards.get(key);
+    if (!state) this.boards.set(key, (state = { running: false, again: false, followUp: null }));
+    if (state.followUp !== null) clearTimeout(state.followUp);
+    state.followUp = setTimeout(() => {
+      state!.followUp = null;
+      this.run(teamId, boardId, state!);
+    }, this.followUpMs);
+    this.run(teamId, boardId, state);
+  }
+
+  private run(teamId: number, boardId: string, state: { running: boolean; again: boolean }): void {
+    if (this.stopped) return;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    state.running = true;
+    void this.pull(teamId, boardId)
+      .catch(() => undefined)
+      .finally(() => {
+        state.running = false;
+        if (state.again) {
+          state.again = false;
+          this.run(teamId, boardId, state);
+        }
+      });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const state of this.boards.values()) if (state.followUp !== null) clearTimeout(state.followUp);
+    this.boards.clear();
+  }
 }

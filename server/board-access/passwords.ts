@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { hashPassword, verifyPassword } from '../accounts/password';
 import { DatabaseThrottle, type Throttle } from '../accounts/rate-limit';
 import { ApiError } from '../http/errors';
+import { recheckSubscriptions } from '../realtime/recheck';
 
 /**
  * Board passwords (workspace.md §1 "public … optionally password-protected"). Members never need
@@ -52,6 +53,8 @@ export async function setBoardPassword(ctx: AppContext, teamId: number, boardId:
     .values({ board_id: boardId, team_id: teamId, password_hash: hash, updated_by: userId, updated_at: ctx.now() })
     .onConflict((oc) => oc.column('board_id').doUpdateSet({ password_hash: hash, team_id: teamId, updated_by: userId, updated_at: ctx.now() }))
     .execute();
+  // Visitors who followed the board without a password lose it now (decision 0090).
+  await recheckSubscriptions(ctx, { teamId, boardId });
 }
 
 const unlockError = (type: 'board_password_required' | 'board_password_wrong') =>

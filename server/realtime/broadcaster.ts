@@ -1,18 +1,112 @@
 import Pusher from 'pusher';
-import type { Broadcaster } from '../context';
+import type { Kysely } from 'kysely';
+import type { AppContext, Broadcaster } from '../context';
+import type { Database } from '../db/types';
 import type { ServerConfig } from '../config';
 import { EmbeddedRealtimeServer, isValidSocketId, type RealtimeServerOptions } from './server';
+import { readersOf, recordChannelOf, recordOf, type RecordEvent } from './record-audience';
+import { recheckSubscriptions } from './recheck';
 
 export type RealtimeTuning = Partial<Omit<RealtimeServerOptions, 'appId' | 'key' | 'secret'>>;
 
-/** Publishes in-process to the embedded server that runs inside this API process. */
+type OutEvent = { channel: string; event: string; data: unknown };
+
+/**
+ * A board's `refresh` (a folder's access changed) without the folder's content: clients reload
+ * through the read scope. Null for other events.
+ */
+function contentFreeRefresh(event: OutEvent): { boardId: string; folderId: string | null; data: string } | null {
+  const owner = recordChannelOf(event.channel);
+  if (!owner || owner.kind !== 'board' || event.event !== 'refresh') return null;
+  const payload = (event.data ?? {}) as { collection?: unknown; data?: { id?: unknown } | null };
+  const folderId = typeof payload.data?.id === 'string' ? payload.data.id : null;
+  const collection = typeof payload.collection === 'string' ? payload.collection : undefined;
+  return { boardId: owner.boardId, folderId, data: JSON.stringify({ collection, data: { board_id: owner.boardId } }) };
+}
+
+/**
+ * Publishes in-process to the embedded server that runs inside this API process. Record events
+ * (board and time-tracking channels) reach only the subscribers the read rule lets read the record
+ * (decision 0090); the app context for that is given by the realtime module (useContext). Until
+ * then, and for a record event of a shape it does not know, nobody gets it (fail closed).
+ */
 export class EmbeddedBroadcaster implements Broadcaster {
+  private ctx: AppContext | null = null;
+
   constructor(readonly server: EmbeddedRealtimeServer) {}
 
-  async publish(channel: string, event: string, data: unknown, opts: { excludeSocketId?: string } = {}) {
-    const exclude = isValidSocketId(opts.excludeSocketId) ? opts.excludeSocketId : undefined;
-    this.server.publish([channel], event, typeof data === 'string' ? data : JSON.stringify(data), exclude);
+  useContext(ctx: AppContext): void {
+    this.ctx = ctx;
   }
+
+  private get db(): Kysely<Database> | null {
+    return this.ctx?.db ?? null;
+  }
+
+  async publish(channel: string, event: string, data: unknown, opts: { excludeSocketId?: string } = {}) {
+    await this.publishMany([{ channel, event, data }], opts);
+  }
+
+  async publishMany(events: OutEvent[], opts: { excludeSocketId?: string } = {}) {
+    const exclude = isValidSocketId(opts.excludeSocketId) ? opts.excludeSocketId : undefined;
+    const readers = await this.judge(events);
+    for (const [i, event] of events.entries()) {
+      const text = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+      const refresh = contentFreeRefresh(event);
+      if (refresh) {
+        this.server.publish([event.channel], event.event, refresh.data, exclude);
+        // The board's own access changed (made private, public, members…): whoever may no longer
+        // follow it loses the subscription.
+        const ctx = this.ctx;
+        if (ctx && refresh.folderId === refresh.boardId) {
+          const teamId = recordChannelOf(event.channel)!.teamId;
+          await recheckSubscriptions(ctx, { teamId, boardId: refresh.boardId }).catch((error) => console.error('realtime recheck failed:', error));
+        }
+        continue;
+      }
+      const allowed = readers[i];
+      if (allowed) this.server.publishTo(event.channel, event.event, text, (holder) => holder !== null && allowed.has(holder.userId), exclude);
+      else if (!recordChannelOf(event.channel)) this.server.publish([event.channel], event.event, text, exclude);
+      // Anything else on a record channel is not a record event we can judge: it goes nowhere.
+    }
+  }
+
+  /** For each record event, who may read its record (null: not a record event). */
+  private async judge(events: OutEvent[]): Promise<(Set<number> | null)[]> {
+    const out: (Set<number> | null)[] = events.map(() => null);
+    const byTeam = new Map<number, { index: number; record: RecordEvent }[]>();
+    events.forEach((event, index) => {
+      if (event.event === 'refresh') return;
+      const record = recordOf(event.channel, event.data);
+      if (!record) return;
+      out[index] = new Set();
+      byTeam.set(record.teamId, [...(byTeam.get(record.teamId) ?? []), { index, record }]);
+    });
+    if (!this.db) return out;
+    for (const [teamId, list] of byTeam) {
+      const userIds = new Set<number>();
+      for (const { index } of list) for (const holder of this.server.holdersOf(events[index]!.channel)) userIds.add(holder.userId);
+      if (userIds.size === 0) continue;
+      const sets = await readersOf(this.db, teamId, list.map((l) => l.record), [...userIds]);
+      list.forEach(({ index }, k) => (out[index] = sets[k]!));
+    }
+    return out;
+  }
+}
+
+/**
+ * What an external cluster may carry (decision 0090): it cannot judge readers per socket nor be
+ * told reliably to end a subscription, so record channels carry no records there. A record event
+ * becomes a content-free `changed` on the board channel (the client catches up through /changes,
+ * the read scope); the time-tracking copy is dropped; `refresh` loses its folder. Null: not sent.
+ */
+export function externalForm(event: OutEvent): OutEvent | null {
+  const owner = recordChannelOf(event.channel);
+  if (!owner) return event;
+  const refresh = contentFreeRefresh(event);
+  if (refresh) return { channel: event.channel, event: 'refresh', data: JSON.parse(refresh.data) };
+  if (owner.kind !== 'board') return null;
+  return { channel: event.channel, event: 'changed', data: { board_id: owner.boardId } };
 }
 
 /**
@@ -40,12 +134,25 @@ export class PusherBroadcaster implements Broadcaster {
   }
 
   async publish(channel: string, event: string, data: unknown, opts: { excludeSocketId?: string } = {}) {
+    await this.publishMany([{ channel, event, data }], opts);
+  }
+
+  async publishMany(events: OutEvent[], opts: { excludeSocketId?: string } = {}) {
     // The SDK throws on a malformed socket id; a bad X-Socket-Id header must not cost the event.
     const params = isValidSocketId(opts.excludeSocketId) ? { socket_id: opts.excludeSocketId } : undefined;
-    try {
-      await this.client.trigger(channel, event, data, params);
-    } catch (error) {
-      this.onError(error, channel, event);
+    const sent = new Set<string>();
+    for (const original of events) {
+      const event = externalForm(original);
+      if (!event) continue;
+      // One `changed` per board and write is enough: the client catches up once.
+      const key = event.event === 'changed' ? event.channel : null;
+      if (key !== null && sent.has(key)) continue;
+      if (key !== null) sent.add(key);
+      try {
+        await this.client.trigger(event.channel, event.event, event.data, params);
+      } catch (error) {
+        this.onError(error, event.channel, event.event);
+      }
     }
   }
 }

@@ -6,6 +6,7 @@ import { parseBody, unauthenticated } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { AccessChecker, grantFor } from './channel-access';
 import { isValidSocketId } from './server';
+import { embeddedServerOf } from './broadcaster';
 import { signSubscription } from './signature';
 
 /** Most channels one multi-auth call may ask for (a client batches 2 s of subscriptions). */
@@ -34,12 +35,16 @@ export function multiAuthRoutes(app: FastifyInstance, ctx: AppContext) {
     const refused: MultiAuthEntry = { status: 403, data: { message: Messages.unauthorized } };
     const answer: Record<string, MultiAuthEntry> = {};
     const check = user ? new AccessChecker(ctx, user.id) : null;
+    // The embedded server learns whose subscription each signature is (decision 0090).
+    const embedded = embeddedServerOf(ctx.broadcaster);
+    const holder = user ? { userId: user.id, sessionId: request.sessionId ?? null } : null;
     for (const channel of new Set(channelNames)) {
       const grant = check && user ? await grantFor(check, user.id, channel) : null;
       if (!grant || !user) {
         answer[channel] = refused;
         continue;
       }
+      if (holder) embedded?.grant(socketId, channel, holder);
       if (grant.presence) {
         const channelData = JSON.stringify({ user_id: String(user.id), user_info: { name: user.name } });
         answer[channel] = { status: 200, data: { auth: signSubscription(key, secret, socketId, channel, channelData), channel_data: channelData } };

@@ -32,6 +32,12 @@ export const Codes = {
   overCapacity: 4100,
   genericReconnect: 4200,
   pongNotReceived: 4201,
+  /**
+   * Cairn's own: a right behind one of this connection's subscriptions ended (member removed, role
+   * or board access changed, session revoked). The client reconnects at once and every channel is
+   * authorised again (decision 0090); what it may no longer read is refused.
+   */
+  subscriptionsEnded: 4210,
   /** Not closing: a client message that broke a rule (too large, client event refused, bad JSON). */
   messageRejected: 4300,
   /** Not closing: a client event refused (wrong channel type or not subscribed). */

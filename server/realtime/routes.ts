@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { embeddedServerOf } from './broadcaster';
+import { EmbeddedBroadcaster, embeddedServerOf } from './broadcaster';
+import { registerRealtimeServer } from './subscriptions';
 import { registerHttpPublishApi } from './http-api';
 import { multiAuthRoutes } from './multi-auth';
 
@@ -13,10 +14,14 @@ export async function realtimeRoutes(app: FastifyInstance, ctx: AppContext) {
   multiAuthRoutes(app, ctx);
   const embedded = embeddedServerOf(ctx.broadcaster);
   if (!embedded) return;
+  // Record events are judged per reader against this database; revocations reach this server (decision 0090).
+  if (ctx.broadcaster instanceof EmbeddedBroadcaster) ctx.broadcaster.useContext(ctx);
+  const unregister = registerRealtimeServer(ctx.db, embedded);
   embedded.attach(app.server);
   await registerHttpPublishApi(app, embedded);
   // Before the HTTP server closes: open WebSockets would otherwise keep it waiting.
   app.addHook('preClose', async () => {
+    unregister();
     await embedded.close();
   });
 }

@@ -43,9 +43,23 @@ export const defaultRealtimeOptions: Omit<RealtimeServerOptions, 'appId' | 'key'
   now: Date.now,
 };
 
+/** Who a subscription was authorised for (multi-auth tells the server when it signs). */
+export interface Holder {
+  userId: number;
+  /** The session whose access token asked; null when unknown. */
+  sessionId: number | null;
+}
+
+/** Most signed-but-not-yet-used authorisations one connection keeps (older ones are forgotten). */
+const MAX_PENDING_GRANTS = 256;
+
 /** One client connection and what the server tracks about it. */
 export class Connection {
   readonly channels = new Set<string>();
+  /** Holder of each subscription; null when it was signed elsewhere (then it gets no scoped event). */
+  readonly holders = new Map<string, Holder | null>();
+  /** Authorisations signed for this socket, waiting for its subscribe frame. */
+  readonly grants = new Map<string, Holder>();
   /** The presence member this connection is on each presence channel. */
   readonly presence = new Map<string, Member>();
   lastSeen: number;
@@ -261,6 +275,8 @@ export class EmbeddedRealtimeServer {
       return;
     }
     connection.channels.add(channel);
+    connection.holders.set(channel, connection.grants.get(channel) ?? null);
+    connection.grants.delete(channel);
     const { isNewMember } = this.registry.join(channel, connection, member);
     if (member) {
       connection.presence.set(channel, member);
@@ -278,6 +294,7 @@ export class EmbeddedRealtimeServer {
 
   private leave(connection: Connection, channel: string) {
     connection.channels.delete(channel);
+    connection.holders.delete(channel);
     const member = connection.presence.get(channel);
     connection.presence.delete(channel);
     const { memberGone } = this.registry.leave(channel, connection, member);
@@ -310,8 +327,11 @@ export class EmbeddedRealtimeServer {
     this.sendToChannel(channel, encodeFrame(out), connection.socketId);
   }
 
-  /** Sends one encoded frame to every subscriber of a channel except one socket; returns how many got it. */
-  private sendToChannel(channel: string, frame: string, excludeSocketId?: string): number {
+  /**
+   * Sends one encoded frame to every subscriber of a channel except one socket (and, with `to`,
+   * only to subscriptions whose holder it accepts); returns how many got it.
+   */
+  private sendToChannel(channel: string, frame: string, excludeSocketId?: string, to?: (holder: Holder | null) => boolean): number {
     const subscribers = this.registry.subscribers(channel);
     if (!subscribers || subscribers.size === 0) return 0;
     // Encode once; ws would otherwise convert the string for every socket.
@@ -319,6 +339,7 @@ export class EmbeddedRealtimeServer {
     let sent = 0;
     for (const connection of subscribers) {
       if (connection.socketId === excludeSocketId) continue;
+      if (to && !to(connection.holders.get(channel) ?? null)) continue;
       if (connection.ws.bufferedAmount > this.options.maxBufferedBytes) {
         // Too far behind to catch up by frames: cut it; it reconnects and catches up via /changes.
         connection.ws.terminate();
@@ -339,6 +360,72 @@ export class EmbeddedRealtimeServer {
     let sent = 0;
     for (const channel of channels) sent += this.sendToChannel(channel, encodeFrame({ event, channel, data }), excludeSocketId);
     return sent;
+  }
+
+  /**
+   * Publishes one event to the subscribers of one channel whose holder `to` accepts (a record
+   * event judged per reader, record-audience.ts). Returns the number of deliveries.
+   */
+  publishTo(channel: string, event: string, data: string, to: (holder: Holder | null) => boolean, excludeSocketId?: string): number {
+    return this.sendToChannel(channel, encodeFrame({ event, channel, data }), excludeSocketId, to);
+  }
+
+  /** The holders subscribed to a channel now (to judge an event for each of them). */
+  holdersOf(channel: string): Holder[] {
+    const out: Holder[] = [];
+    for (const connection of this.registry.subscribers(channel) ?? []) {
+      const holder = connection.holders.get(channel);
+      if (holder) out.push(holder);
+    }
+    return out;
+  }
+
+  /**
+   * Multi-auth signed `channel` for this socket on behalf of `holder`: remembered until the
+   * socket subscribes with that signature, so the server knows whose subscription it is.
+   */
+  grant(socketId: string, channel: string, holder: Holder): void {
+    const connection = this.connections.get(socketId);
+    if (!connection) return;
+    connection.grants.delete(channel);
+    connection.grants.set(channel, holder);
+    if (connection.grants.size > MAX_PENDING_GRANTS) connection.grants.delete(connection.grants.keys().next().value!);
+  }
+
+  /**
+   * Ends, at once, every connection holding a subscription that `matches` (decision 0090): the
+   * connection is closed with 4210 and forgotten, so it gets nothing more; the client reconnects
+   * and asks again for each channel, and what it may no longer read is refused. Returns how many
+   * connections were ended.
+   */
+  endSubscriptions(matches: (channel: string, holder: Holder | null) => boolean): number {
+    const ending = new Set<string>();
+    for (const connection of this.connections.values()) {
+      if ([...connection.holders].some(([channel, holder]) => matches(channel, holder))) ending.add(connection.socketId);
+    }
+    return this.endConnections(ending);
+  }
+
+  /** Ends these connections (close 4210); returns how many were open. */
+  endConnections(socketIds: Iterable<string>): number {
+    let ended = 0;
+    for (const socketId of socketIds) {
+      const connection = this.connections.get(socketId);
+      if (!connection) continue;
+      connection.ws.close(Codes.subscriptionsEnded, 'Subscriptions ended: authorise again');
+      const ws = connection.ws;
+      setTimeout(() => ws.terminate(), 1000).unref();
+      this.onClose(connection);
+      ended += 1;
+    }
+    return ended;
+  }
+
+  /** Every subscription now, with its socket and holder. */
+  *subscriptions(): Generator<{ socketId: string; channel: string; holder: Holder | null }> {
+    for (const connection of this.connections.values()) {
+      for (const [channel, holder] of connection.holders) yield { socketId: connection.socketId, channel, holder };
+    }
   }
 
   /** Pings silent clients and drops those that did not answer in time. */

@@ -1,5 +1,5 @@
-import type { DeltaChange, SyncedCollectionName } from '../../schema/collections';
-import type { ReadView } from './reads';
+import { collectionByName, type DeltaChange, type SyncedCollectionName } from '../../schema/collections';
+import { loadReadContext, type ReadView } from './reads';
 import type { Db, WireRecord } from './store';
 import { changeHorizon } from './cursor';
 
@@ -61,22 +61,39 @@ export async function readChanges(db: Db, view: ReadView, after: number, boardId
     for (const record of await view.filter(db, collection, records)) readable.add(`${collection}:${record.id}`);
   }
 
+  // Values gone for good still name their item (their id is item.attribute): judged like a live value.
+  const goneValues = [...latest].filter(([key, c]) => c.collection === 'value' && !current.has(key)).map(([, c]) => ({ id: c.id, board_id: c.board_id, item_id: c.id.split('.')[0]! }) as unknown as WireRecord);
+  const valueContext = goneValues.length ? await loadReadContext(db, view.team.id, 'value', goneValues) : null;
+  const readableGoneValues = new Set(goneValues.filter((v) => view.canRead('value', v, valueContext!)).map((v) => v.id));
+
   const data: DeltaChange[] = [];
   for (const [key, change] of latest) {
     const copy = current.get(key);
     if (copy) {
-      if (!readable.has(key)) {
-        // A trashed board or folder hides itself from the view: still tell it is gone.
-        if (copy.deleted) data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: 'deleted', record: null });
-        continue;
-      }
-      data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: copy.deleted ? 'deleted' : 'saved', record: copy.data });
-    } else if (view.canViewFolder(change.board_id) || !view.boardExists(change.board_id)) {
-      // Gone for good. Tombstones carry no content, so a deleted board's are safe to tell.
+      // Trashed copies are judged like live ones (trashed folders are part of the view): a record
+      // the reader may not read is not mentioned at all, not even by id (decision 0090).
+      if (readable.has(key)) data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: copy.deleted ? 'deleted' : 'saved', record: copy.data });
+    } else if (change.collection === 'value' ? readableGoneValues.has(change.id) || view.chain(change.board_id) === null : mayHearOfRemoval(view, change.collection, change.board_id)) {
       data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: 'deleted', record: null });
     }
   }
   return { data, cursor, has_more: hasMore };
+}
+
+/**
+ * A record gone for good no longer says which folder it was in. Records with a trash (items,
+ * folders, attributes) are removed for good only from the trash, and their trashed copy already
+ * reached whoever could read it: their tombstone goes only to readers who see every folder of the
+ * board, so nobody learns the id of a hidden one. Records without a trash (values, comments,
+ * reactions, time entries, views) are removed at once: every reader of the board hears of it, or a
+ * reader of the record would keep showing it; such an id names nothing that still exists (values,
+ * whose id names their item, are judged by their item instead, in readChanges).
+ * A board gone for good: everyone (nothing of it is left to reach).
+ */
+function mayHearOfRemoval(view: ReadView, collection: string, boardId: string): boolean {
+  if (view.chain(boardId) === null) return true;
+  if (!view.canViewFolder(boardId)) return false;
+  return collectionByName(collection)?.trash !== true || !view.hasHiddenFolders(boardId);
 }
 
 async function currentCopies(db: Db, teamId: number, keys: { collection: string; id: string }[]) {

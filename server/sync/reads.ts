@@ -4,45 +4,53 @@ import { timeTrackingSettings } from '../../schema/records';
 import type { PermissionLevel } from '../../schema/permissions';
 import { canView, chainTo, type TeamRow } from './access';
 import type { Db, WireRecord } from './store';
-import { teamFolders } from './store';
 import type { PermissionUser } from '../../schema/permissions';
 
 /**
- * What a user (or an anonymous visitor of a public board) may read in a team: which boards and
- * folders they can view, and the per-collection read rules (personal views; time entries of
- * others when the attribute does not share entries). Built once per read request.
+ * THE read rule (docs/decisions/0090-realtime-read-scope.md): what a user (or an anonymous visitor
+ * of a public board) may read in a team — which boards and folders they can view, and the
+ * per-collection rules (personal views; time entries of others when the attribute does not share
+ * entries; children of items in folders they cannot see). Index loads, /changes, the trash list,
+ * comments, time tracking and every realtime event ask this class and nothing else.
+ *
+ * Split in two so a realtime event can be judged for many subscribers at once: the facts about a
+ * record's parents (ReadContext, database) are loaded once, and `canRead` (no database) answers
+ * per viewer.
  */
 export class ReadView {
   private readonly visible = new Map<string, boolean>();
+  /** Every folder of the team, trashed ones included: a trashed hidden folder still hides its content. */
   private readonly folderBoard = new Map<string, string>();
   private readonly byBoard = new Map<string, Map<string, FolderRecord>>();
+  /** Boards that are not in the trash. */
+  private readonly liveBoards = new Set<string>();
   /** Boards this reader may not read in this request although the permissions allow it (a board password not given). */
   private readonly locked = new Set<string>();
 
-  private constructor(
+  constructor(
     readonly team: TeamRow,
     readonly viewer: PermissionUser,
-    folders: FolderRecord[],
+    folders: TeamFolders,
   ) {
-    for (const folder of folders) {
+    for (const { folder, trashed } of folders) {
       this.folderBoard.set(folder.id, folder.board_id);
       let map = this.byBoard.get(folder.board_id);
       if (!map) this.byBoard.set(folder.board_id, (map = new Map()));
       map.set(folder.id, folder);
+      if (folder.parent_id === null && folder.id === folder.board_id && !trashed) this.liveBoards.add(folder.id);
     }
   }
 
   static async open(db: Db, team: TeamRow, viewer: PermissionUser): Promise<ReadView> {
-    const folders = (await teamFolders(db, team.id)).map((r) => r.data as unknown as FolderRecord);
-    return new ReadView(team, viewer, folders);
+    return new ReadView(team, viewer, await loadTeamFolders(db, team.id));
   }
 
   boardIds(): string[] {
-    return [...this.byBoard.keys()].filter((id) => this.byBoard.get(id)!.get(id)?.parent_id === null);
+    return [...this.liveBoards];
   }
 
   boardExists(boardId: string): boolean {
-    return this.byBoard.get(boardId)?.get(boardId)?.parent_id === null;
+    return this.liveBoards.has(boardId);
   }
 
   /**
@@ -73,12 +81,13 @@ export class ReadView {
   }
 
   /**
-   * Whether a record in this folder is readable. A folder in the trash is not in the view: its
-   * content stays readable to whoever sees the board, so a client has it when the folder is restored
-   * (clients show only records whose folder they have).
+   * Whether a record in this folder is readable. Trashed folders are part of the view: the content
+   * of a trashed open folder stays readable (a client has it when the folder is restored), that of
+   * a trashed hidden folder stays hidden. A folder gone for good leaves the board's rule.
    */
   canViewIn(folderId: string, boardId: string): boolean {
-    return this.folderBoard.has(folderId) ? this.canViewFolder(folderId) : this.canViewFolder(boardId);
+    if (!this.canViewFolder(boardId)) return false;
+    return this.folderBoard.has(folderId) ? this.canViewFolder(folderId) : true;
   }
 
   /** Whether some folder of the board is hidden from this viewer (then item children need a closer look). */
@@ -89,27 +98,44 @@ export class ReadView {
     return false;
   }
 
-  /** The subset of the records this viewer may read (records of several collections and boards). */
-  async filter(db: Db, collection: string, records: WireRecord[]): Promise<WireRecord[]> {
-    let out = records.filter((r) => this.canViewFolder(r.board_id));
-    if (out.length === 0) return out;
+  /**
+   * Whether this viewer may read the record. `context` holds the parents a child record needs
+   * (loadReadContext); a child whose parent is not in it is not readable when the board hides
+   * some folder from the viewer (fail closed).
+   */
+  canRead(collection: string, record: WireRecord, context: ReadContext): boolean {
+    const boardId = record.board_id;
+    if (typeof boardId !== 'string' || !this.canViewFolder(boardId)) return false;
     switch (collection) {
       case 'folder':
-        return out.filter((r) => this.canViewFolder(r.id));
+        return this.canViewFolder(record.id);
       case 'item':
       case 'attribute':
-        return out.filter((r) => this.canViewIn(String(r.folder_id), r.board_id));
+        return this.canViewIn(String(record.folder_id), boardId);
       case 'folder_view':
-        return out.filter((r) => this.canViewIn(String(r.folder_id), r.board_id) && this.mayReadView(r));
+        return this.canViewIn(String(record.folder_id), boardId) && this.mayReadView(record);
       case 'time_entry':
-        out = await this.withoutPrivateEntries(db, out);
-        return this.onVisibleItems(db, out);
+        return this.mayReadEntry(record, context) && this.onVisibleItem(boardId, typeof record.item_id === 'string' ? record.item_id : undefined, context);
       case 'value':
       case 'comment':
-        return this.onVisibleItems(db, out);
+        return this.onVisibleItem(boardId, typeof record.item_id === 'string' ? record.item_id : undefined, context);
+      case 'comment_reaction': {
+        const commentId = typeof record.comment_id === 'string' ? record.comment_id : undefined;
+        return this.onVisibleItem(boardId, commentId === undefined ? undefined : context.commentItem.get(commentId), context);
+      }
       default:
-        return out;
+        return true;
     }
+  }
+
+  /** The subset of the records this viewer may read (records of one collection, any boards). */
+  async filter(db: Db, collection: string, records: WireRecord[]): Promise<WireRecord[]> {
+    const out = records.filter((r) => this.canViewFolder(r.board_id));
+    if (out.length === 0) return out;
+    // Item parents matter only on boards that hide a folder from this viewer.
+    const boards = [...new Set(out.map((r) => r.board_id))].filter((b) => this.hasHiddenFolders(b));
+    const context = await loadReadContext(db, this.team.id, collection, out, { itemsOfBoards: boards });
+    return out.filter((r) => this.canRead(collection, r, context));
   }
 
   /** Personal views are their owner's (the workspace owner sees everyone's, workspace.md §6). */
@@ -118,42 +144,84 @@ export class ReadView {
     return this.viewer.role === 'owner' || (this.viewer.id !== null && view.owner_id === this.viewer.id);
   }
 
-  /** Drops records whose item sits in a folder the viewer cannot see. */
-  private async onVisibleItems(db: Db, records: WireRecord[]): Promise<WireRecord[]> {
-    const boards = [...new Set(records.map((r) => r.board_id))].filter((b) => this.hasHiddenFolders(b));
-    if (boards.length === 0) return records;
-    const rows = await db
-      .selectFrom('records')
-      .select(['id', sql<string>`data->>'folder_id'`.as('folder_id')])
-      .where('team_id', '=', this.team.id)
-      .where('collection', '=', 'item')
-      .where('board_id', 'in', boards)
-      .execute();
-    const folderOf = new Map(rows.map((r) => [r.id, r.folder_id]));
-    return records.filter((r) => {
-      if (!boards.includes(r.board_id) || typeof r.item_id !== 'string') return true;
-      const folder = folderOf.get(r.item_id);
-      return folder !== undefined && this.canViewIn(folder, r.board_id);
-    });
+  /** When an attribute's sharedEntries is off, a user sees only their own time entries. */
+  private mayReadEntry(entry: WireRecord, context: ReadContext): boolean {
+    if (!context.privateAttributes.has(String(entry.attribute_id))) return true;
+    return this.viewer.id !== null && entry.created_by === this.viewer.id;
   }
 
-  /** When an attribute's sharedEntries is off, a user sees only their own time entries. */
-  private async withoutPrivateEntries(db: Db, entries: WireRecord[]): Promise<WireRecord[]> {
-    const attributeIds = [...new Set(entries.map((e) => e.attribute_id).filter((a): a is string => typeof a === 'string'))];
-    if (attributeIds.length === 0) return entries;
-    const rows = await db
-      .selectFrom('records')
-      .select(['id', 'data'])
-      .where('collection', '=', 'attribute')
-      .where('team_id', '=', this.team.id)
-      .where('id', 'in', attributeIds)
-      .execute();
-    const privateAttributes = new Set(
-      rows.filter((r) => {
-        const settings = timeTrackingSettings.safeParse((r.data as { settings?: unknown }).settings ?? {});
-        return settings.success && !settings.data.sharedEntries;
-      }).map((r) => r.id),
-    );
-    return entries.filter((e) => !privateAttributes.has(String(e.attribute_id)) || (this.viewer.id !== null && e.created_by === this.viewer.id));
+  /** A child of an item is readable where its item is (every child is, on a board hiding nothing from the viewer). */
+  private onVisibleItem(boardId: string, itemId: string | undefined, context: ReadContext): boolean {
+    if (!this.hasHiddenFolders(boardId)) return true;
+    const folder = itemId === undefined ? undefined : context.itemFolder.get(itemId);
+    return folder !== undefined && this.canViewIn(folder, boardId);
   }
+}
+
+export type TeamFolders = { folder: FolderRecord; trashed: boolean }[];
+
+/** Every folder of a team with whether it is in the trash (one query; shared by many views). */
+export async function loadTeamFolders(db: Db, teamId: number): Promise<TeamFolders> {
+  const rows = await db.selectFrom('records').select(['data', 'deleted_at']).where('team_id', '=', teamId).where('collection', '=', 'folder').execute();
+  return rows.map((r) => ({ folder: r.data as unknown as FolderRecord, trashed: r.deleted_at !== null }));
+}
+
+/** The parents the read rule needs for child records, the same for every viewer. */
+export interface ReadContext {
+  /** item id → the folder it is in. */
+  itemFolder: Map<string, string>;
+  /** comment id → the item it is on (for reactions). */
+  commentItem: Map<string, string>;
+  /** Time-tracking attributes whose entries only their author may read (sharedEntries off). */
+  privateAttributes: Set<string>;
+}
+
+export const emptyReadContext = (): ReadContext => ({ itemFolder: new Map(), commentItem: new Map(), privateAttributes: new Set() });
+
+/**
+ * Loads the parents of these records. Items are looked up by id, or — for a large read — every
+ * item of `itemsOfBoards` (the boards where some folder is hidden from the reader; elsewhere
+ * parents do not matter).
+ */
+export async function loadReadContext(db: Db, teamId: number, collection: string, records: WireRecord[], opts: { itemsOfBoards?: string[] } = {}): Promise<ReadContext> {
+  const context = emptyReadContext();
+  const strings = (values: unknown[]) => [...new Set(values.filter((v): v is string => typeof v === 'string'))];
+  if (collection === 'time_entry') {
+    const attributeIds = strings(records.map((r) => r.attribute_id));
+    for (const part of chunks(attributeIds)) {
+      const rows = await db.selectFrom('records').select(['id', 'data']).where('collection', '=', 'attribute').where('team_id', '=', teamId).where('id', 'in', part).execute();
+      for (const row of rows) {
+        const settings = timeTrackingSettings.safeParse((row.data as { settings?: unknown }).settings ?? {});
+        if (settings.success && !settings.data.sharedEntries) context.privateAttributes.add(row.id);
+      }
+    }
+  }
+  if (!['time_entry', 'value', 'comment', 'comment_reaction'].includes(collection)) return context;
+  const boards = opts.itemsOfBoards;
+  if (boards !== undefined && boards.length === 0) return context;
+  let itemIds: string[];
+  if (collection === 'comment_reaction') {
+    const commentIds = strings(records.map((r) => r.comment_id));
+    for (const part of chunks(commentIds)) {
+      const rows = await db.selectFrom('records').select(['id', sql<string>`data->>'item_id'`.as('item_id')]).where('collection', '=', 'comment').where('team_id', '=', teamId).where('id', 'in', part).execute();
+      for (const row of rows) if (row.item_id) context.commentItem.set(row.id, row.item_id);
+    }
+    itemIds = [...new Set(context.commentItem.values())];
+  } else {
+    itemIds = strings(records.map((r) => r.item_id));
+  }
+  const byBoard = boards !== undefined && itemIds.length > 1000;
+  const parts = byBoard ? [null] : chunks(itemIds);
+  for (const part of parts) {
+    let query = db.selectFrom('records').select(['id', sql<string>`data->>'folder_id'`.as('folder_id')]).where('team_id', '=', teamId).where('collection', '=', 'item');
+    query = part === null ? query.where('board_id', 'in', boards!) : query.where('id', 'in', part);
+    for (const row of await query.execute()) if (row.folder_id) context.itemFolder.set(row.id, row.folder_id);
+  }
+  return context;
+}
+
+function chunks<T>(list: T[], size = 1000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
 }

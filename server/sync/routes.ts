@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectionList, type CollectionDefinition } from '../../schema/collections';
 import type { AppContext } from '../context';
 import { sql } from 'kysely';
-import { unauthenticated, validation } from '../http/errors';
+import { unauthenticated, unauthorized, validation } from '../http/errors';
 import { runBatch } from './batch';
 import { readChanges } from './changes';
 import { dispatchWrite } from './dispatch';
@@ -86,6 +86,8 @@ export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
     const boardId = queryString(request.query.board_id);
     const { view, user } = await readScope(ctx, request, teamId, boardId);
     if (!user) throw unauthenticated();
+    // The trash is the workspace's: visitors of a public board (guests) never see it (decision 0090).
+    if (view.viewer.role === 'guest') throw unauthorized();
     let query = ctx.db
       .selectFrom('records')
       .select(['collection', 'id', 'data', 'created_by'])
@@ -95,7 +97,15 @@ export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
     query = boardId ? query.where('board_id', '=', boardId) : query.where('collection', '=', 'folder').where(sql<boolean>`board_id = id`);
     const rows = await query.execute();
     const mayManage = view.viewer.role === 'owner' || view.viewer.role === 'admin';
+    // The one read rule, per collection: nothing of a folder (or board) the user may not see.
+    const byCollection = new Map<string, WireRecord[]>();
+    for (const row of rows) byCollection.set(row.collection, [...(byCollection.get(row.collection) ?? []), row.data as WireRecord]);
+    const readable = new Set<string>();
+    for (const [collection, records] of byCollection) {
+      for (const record of await view.filter(ctx.db, collection, records)) readable.add(`${collection}:${record.id}`);
+    }
     const data = rows
+      .filter((r) => readable.has(`${r.collection}:${r.id}`))
       .filter((r) => boardId !== null || mayManage || r.created_by === user?.id)
       .map((r) => ({ collection: r.collection, id: r.id, record: r.data as WireRecord }));
     return { data };

@@ -105,6 +105,15 @@ async function openWrite(
 async function publishAll(ctx: AppContext, request: FastifyRequest, events: PendingEvent[]): Promise<void> {
   const socket = request.headers['x-socket-id'];
   const excludeSocketId = typeof socket === 'string' && socket ? socket : undefined;
+  if (ctx.broadcaster.publishMany && events.length > 0) {
+    // Together: the realtime module judges who may read each record once per write (decision 0090).
+    try {
+      await ctx.broadcaster.publishMany(events, excludeSocketId ? { excludeSocketId } : undefined);
+    } catch (error) {
+      request.log.warn({ err: error }, 'broadcast failed');
+    }
+    return;
+  }
   for (const event of events) {
     try {
       await ctx.broadcaster.publish(event.channel, event.event, event.data, excludeSocketId ? { excludeSocketId } : undefined);

@@ -10,6 +10,8 @@ import { memberRows, memberView, verifiedMemberCount } from './views';
 import { acceptInvitation, inviteMembers, resendInvitation, type InvitationRequest } from './invitations';
 import { acceptBody, invitationEmail, inviteBody, resendBody, roleBody } from './validators';
 import { publishMemberRemoved, publishMemberSaved } from './events';
+import { endSubscriptions } from '../realtime/subscriptions';
+import { recheckSubscriptions } from '../realtime/recheck';
 
 type IdParams = { Params: { id: string } };
 type MemberParams = { Params: { id: string; memberId: string } };
@@ -94,6 +96,8 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
     await ctx.db.updateTable('invitations').set({ role: body.role }).where('team_id', '=', teamId).where('user_id', '=', memberId).where('accepted_at', 'is', null).execute();
     const view = memberView(await memberRows(ctx.db, teamId, { userId: memberId }).executeTakeFirstOrThrow());
     await publishMemberSaved(ctx, teamId, view);
+    // What the member may follow changed with the role: subscriptions now refused end.
+    await recheckSubscriptions(ctx, { teamId, userId: memberId });
     return { data: view };
   });
 
@@ -133,5 +137,7 @@ async function removeMember(ctx: AppContext, teamId: number, userId: number): Pr
   });
   if (!removed) return false;
   await publishMemberRemoved(ctx, teamId, userId);
+  // Their open sockets get nothing more of this workspace (decision 0090).
+  endSubscriptions(ctx.db, { teamId, userId });
   return true;
 }

@@ -8,6 +8,7 @@ import { Permission, allowedPermissions, entryProblems, parseEntryKey, type Perm
 import { memberRole, parseTeamId, requireMemberAccess, requireTeam, requireTeamPermission, workspaceLevel, type TeamRow } from './access';
 import { accessQuery, permissionsBody } from './validators';
 import { publishPermissionsSaved } from './events';
+import { recheckSubscriptions } from '../realtime/recheck';
 
 type TeamParams = { Params: { teamId: string } };
 
@@ -90,6 +91,8 @@ export function permissionRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     const record = workspacePermissionRecord(saved);
     await publishPermissionsSaved(ctx, teamId, record);
+    // Workspace entries decide who sees which board: subscriptions of the workspace now refused end.
+    await recheckSubscriptions(ctx, { teamId });
     return { data: record };
   });
 

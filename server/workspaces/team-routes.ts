@@ -11,6 +11,7 @@ import { teamView, verifiedMemberCount, type TeamView } from './views';
 import { ownedSubscriptions, subscriptionForNewWorkspace, subscriptionView } from './subscriptions';
 import { createTeamBody, updateTeamBody } from './validators';
 import { publishTeamDeleted, publishTeamSaved } from './events';
+import { endSubscriptions } from '../realtime/subscriptions';
 
 type IdParams = { Params: { id: string } };
 
@@ -81,6 +82,7 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext) {
     await ctx.db.deleteFrom('teams').where('id', '=', teamId).execute();
     await deleteUpload(ctx, team.photo_url).catch(() => undefined);
     await publishTeamDeleted(ctx, teamId);
+    endSubscriptions(ctx.db, { teamId });
     return { data: { id: teamId } };
   });
 

@@ -33,7 +33,7 @@ export function socketAddress(vars: BroadcastingVars, origin: { hostname: string
 
 /** One event that arrived on a channel, with what the channel is about. */
 export type RealtimeEvent =
-  | { scope: 'board'; teamId: number; boardId: string; event: 'saved' | 'deleted' | 'refresh'; collection: string; data: unknown }
+  | { scope: 'board'; teamId: number; boardId: string; event: 'saved' | 'deleted' | 'refresh' | 'changed'; collection: string; data: unknown }
   | (Exclude<ChannelScope, { scope: 'board' }> & { event: string; data: unknown });
 
 /**
@@ -67,6 +67,8 @@ interface Subscription {
   ready: Promise<void>;
   settle(error?: Error): void;
   lastError: Error | null;
+  /** It was subscribed once: a later refusal is a right that ended (decision 0090). */
+  succeeded: boolean;
 }
 
 /**
@@ -176,6 +178,7 @@ export class Realtime {
       channel,
       ready,
       lastError: null,
+      succeeded: false,
       settle(error) {
         if (settled) return;
         settled = true;
@@ -186,10 +189,14 @@ export class Realtime {
     this.subscriptions.set(name, sub);
     channel.bind('pusher:subscription_succeeded', () => {
       sub.lastError = null;
+      sub.succeeded = true;
       sub.settle();
     });
     channel.bind('pusher:subscription_error', (info: { status?: number } | undefined) => {
       const error = sub.lastError ?? new RealtimeUnauthorizedError(name, info?.status);
+      // The server ended our subscriptions (close 4210) and pusher-js asked again on reconnect:
+      // a channel refused now is one we lost the right to. Forget it, so asking later starts afresh.
+      if (sub.succeeded && error instanceof RealtimeUnauthorizedError && this.subscriptions.get(name) === sub) this.unsubscribe(name);
       sub.settle(error);
       this.opts.onError?.(error);
     });
@@ -221,7 +228,8 @@ export class Realtime {
     const scope = scopeOf(channel);
     if (!scope) return;
     if (scope.scope === 'board') {
-      if (event !== 'saved' && event !== 'deleted' && event !== 'refresh') return;
+      // `changed` (external cluster): something on the board changed; fetch it through /changes.
+      if (event !== 'saved' && event !== 'deleted' && event !== 'refresh' && event !== 'changed') return;
       const payload = (data ?? {}) as { collection?: string; data?: unknown };
       this.opts.onEvent({ ...scope, event, collection: payload.collection ?? '', data: payload.data ?? null });
       return;

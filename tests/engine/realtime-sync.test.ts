@@ -71,7 +71,7 @@ describe('sync writes over realtime', () => {
     const bEvents: RealtimeEvent[] = [];
     const bRealtime = realtimeFor(b.token, (event) => {
       bEvents.push(event);
-      if (event.scope === 'board') void device.engine.applyRemote({ event: event.event, collection: event.collection, data: event.data as never }, { teamId: event.teamId, boardId: event.boardId });
+      if (event.scope === 'board' && event.event !== 'changed') void device.engine.applyRemote({ event: event.event, collection: event.collection, data: event.data as never }, { teamId: event.teamId, boardId: event.boardId });
     });
     const aEvents: RealtimeEvent[] = [];
     const aRealtime = realtimeFor(world.owner.token, (event) => aEvents.push(event));

@@ -174,16 +174,18 @@ describe('worker realtime client', () => {
       await waitFor(() => writer.signals.includes('connected') && reader.signals.includes('connected'));
       await Promise.all([writer.realtime.subscribeBoard(teamId, 'boardA'), reader.realtime.subscribeBoard(teamId, 'boardA'), reader.realtime.subscribeUser(owner.user.id), reader.realtime.subscribeTeam(teamId)]);
       const b = server.ctx.broadcaster;
-      await b.publish(`private-team.${teamId}.board.boardA`, 'saved', { collection: 'item', data: { id: 'i1', row_version: 2 } }, { excludeSocketId: writer.realtime.socketId()! });
+      // Record events reach readers the read rule lets read them (decision 0090): real records of boardA.
+      await b.publish(`private-team.${teamId}.board.boardA`, 'saved', { collection: 'item', data: { id: 'i1', board_id: 'boardA', folder_id: 'boardA', row_version: 2 } }, { excludeSocketId: writer.realtime.socketId()! });
       await b.publish(`private-App.User.${owner.user.id}`, 'notification.saved', { id: 9 });
       await b.publish(`private-team.${teamId}.users`, 'member.saved', { user_id: 4 });
-      await b.publish(`private-user.${teamId}.boardA.timeTracking`, 'TimeEntrySaved', { id: 't1' });
+      const entry = { id: 't1', board_id: 'boardA', item_id: null, attribute_id: null };
+      await b.publish(`private-user.${teamId}.boardA.timeTracking`, 'TimeEntrySaved', { collection: 'time_entry', data: entry });
       await waitFor(() => reader.events.length === 4, 3000, 'four events');
       expect(reader.events).toEqual([
-        { scope: 'board', teamId, boardId: 'boardA', event: 'saved', collection: 'item', data: { id: 'i1', row_version: 2 } },
+        { scope: 'board', teamId, boardId: 'boardA', event: 'saved', collection: 'item', data: { id: 'i1', board_id: 'boardA', folder_id: 'boardA', row_version: 2 } },
         { scope: 'user', userId: owner.user.id, event: 'notification.saved', data: { id: 9 } },
         { scope: 'team.users', teamId, event: 'member.saved', data: { user_id: 4 } },
-        { scope: 'timeTracking', teamId, boardId: 'boardA', event: 'TimeEntrySaved', data: { id: 't1' } },
+        { scope: 'timeTracking', teamId, boardId: 'boardA', event: 'TimeEntrySaved', data: { collection: 'time_entry', data: entry } },
       ]);
       // The writer got the time-tracking event (not excluded) but not its own save.
       await waitFor(() => writer.events.length === 1);

@@ -227,20 +227,22 @@ describe('embedded realtime server with pusher-js', () => {
   });
 
   it('delivers events published in-process, excluding the writer socket', async () => {
+    // A channel without records: record channels are judged per reader (realtime-scope.test.ts).
+    const channel = 'private-team.1.users';
     const writer = track(pusherClient(env.port));
     const reader = track(pusherClient(env.port));
     const writerId = await connected(writer);
     await connected(reader);
-    await subscribed(writer, 'private-team.1.board.b2');
-    await subscribed(reader, 'private-team.1.board.b2');
+    await subscribed(writer, channel);
+    await subscribed(reader, channel);
     const writerGot: unknown[] = [];
-    writer.channel('private-team.1.board.b2').bind('saved', (d: unknown) => writerGot.push(d));
-    const arrived = nextEvent(reader, 'private-team.1.board.b2', 'saved');
-    await env.server.ctx.broadcaster.publish('private-team.1.board.b2', 'saved', { collection: 'item', data: { id: 'i1' } }, { excludeSocketId: writerId });
-    expect((await arrived).data).toEqual({ collection: 'item', data: { id: 'i1' } });
+    writer.channel(channel).bind('member.saved', (d: unknown) => writerGot.push(d));
+    const arrived = nextEvent(reader, channel, 'member.saved');
+    await env.server.ctx.broadcaster.publish(channel, 'member.saved', { team_id: 1, member: { id: 5 } }, { excludeSocketId: writerId });
+    expect((await arrived).data).toEqual({ team_id: 1, member: { id: 5 } });
     // A later event reaches the writer too, so the first one was excluded, not just slow.
-    const later = nextEvent(writer, 'private-team.1.board.b2', 'refresh');
-    await env.server.ctx.broadcaster.publish('private-team.1.board.b2', 'refresh', { collection: 'item' });
+    const later = nextEvent(writer, channel, 'team.saved');
+    await env.server.ctx.broadcaster.publish(channel, 'team.saved', { team: { id: 1 } });
     await later;
     expect(writerGot).toEqual([]);
   });
