@@ -8,6 +8,7 @@ import { appendChange, findRecord, removeRecord, writeLogged, type StoredRecord,
 import { saveLockMode } from './lock-plan';
 import { cascadeDelete } from './cascade';
 import { validateBoardRecord } from './validate-board-values';
+import { refuseUnknownFields, unknownFields, withoutFields } from './unknown-fields';
 
 /**
  * The generic write operations over the registry: save (create or update with the row_version
@@ -168,7 +169,9 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
     if (parent && parent.team_id === scope.team.id) body.board_id = parent.board_id;
   }
   const rules = collectionRules[def.name];
-  const parsed = parseBody(def.schema, body) as Body;
+  // Unknown fields are judged once the stored copy is known (unknown-fields.ts); the rest here.
+  const unknown = unknownFields(def, body);
+  const parsed = parseBody(def.schema, withoutFields(body, unknown)) as Body;
 
   await scope.lock(saveLockMode(def));
   // The record and what it points at, in one query (folders come with the board's folder list).
@@ -177,6 +180,7 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
     ...def.references.filter((r) => r.collection !== 'folder' && typeof parsed[r.field] === 'string').map((r) => ({ collection: r.collection, id: String(parsed[r.field]) })),
   ], String(parsed.board_id));
   const existing = await ownRecord(scope, def, id);
+  refuseUnknownFields(unknown, existing);
   const expected = existing ? existing.row_version + 1 : 1;
   const stale = parsed.row_version !== expected;
   // A trashed record is not edited in place either: the client learns it is in the trash.

@@ -112,6 +112,22 @@ describe('sync: permissions from stored records', () => {
     expect((await put('values', v, C())).statusCode).toBe(200);
   });
 
+  it('lets a client send back a field stored before schemas were strict, and drops it', async () => {
+    const legacy = item(b.id, { folder_id: openG.id });
+    expect((await put('items', legacy, A())).statusCode).toBe(200);
+    await sql`update records set data = data || ${JSON.stringify({ colour: 'red' })}::jsonb where collection = 'item' and id = ${legacy.id}`.execute(server.ctx.db);
+    const read = await storedItem(legacy.id);
+    expect(read).toMatchObject({ colour: 'red' });
+    // A new unknown field is still refused, next to the legacy one.
+    const more = await put('items', { ...read, icon: 'star', row_version: read.row_version + 1 }, C());
+    expect(more.statusCode).toBe(422);
+    expect(more.json().data).toEqual(['icon: unknown field']);
+    const res = await put('items', { ...read, name: 'edited copy', row_version: read.row_version + 1 }, C());
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data).not.toHaveProperty('colour');
+    expect(await storedItem(legacy.id)).not.toHaveProperty('colour');
+  });
+
   it('takes a child record’s folder from its stored parent on delete (a planted folder_id counts for nothing)', async () => {
     // A value stored before this rule with a planted folder_id, as the review left one.
     const id = `${i1.id}.${attr.id}`;
