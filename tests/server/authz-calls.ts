@@ -3,7 +3,7 @@ import { boardChannel } from '../../schema/collections';
 import { can, type PermissionLevel, type PermissionUser, type RoleOrGuest } from '../../schema/permissions';
 import type { RouteAccess } from '../../schema/route-access';
 import { api } from '../helpers/test-server';
-import { createRecord, freshToken, levelOf, newRecord, stored, type MatrixRole, type World } from './authz-fixtures';
+import { createRecord, freshToken, levelOf, newRecord, stored, type MatrixRole, type Place, type World } from './authz-fixtures';
 
 /**
  * Turns a route of the table into a real call for one role (path parameters filled with the
@@ -45,11 +45,14 @@ export async function workspaceChain(w: World): Promise<PermissionLevel[]> {
   return [{ type: 'workspace', id: w.teamId, permissions: (team.permissions ?? {}) as PermissionLevel['permissions'], created_by: team.owner_id }];
 }
 
-/** The chain from the workspace down to a folder of the matrix board (or a board itself). */
+/** The chain from the workspace down to a folder (each parent on the way), or to a board itself. */
 export async function chainTo(w: World, boardId: string, folderId: string | null): Promise<PermissionLevel[]> {
-  const chain = [...(await workspaceChain(w)), await levelOf(w, boardId)];
-  if (folderId && folderId !== boardId) chain.push(await levelOf(w, folderId));
-  return chain;
+  const folders: PermissionLevel[] = [];
+  for (let id = folderId && folderId !== boardId ? folderId : null; id && id !== boardId; ) {
+    folders.unshift(await levelOf(w, id));
+    id = String((await stored(w, 'folder', id)).data.parent_id);
+  }
+  return [...(await workspaceChain(w)), await levelOf(w, boardId), ...folders];
 }
 
 /** The folder a record sits in, from the stored parents (never the body): item → folder, value → item, … */
@@ -91,16 +94,17 @@ async function targetOf(w: World, def: CollectionDefinition, rec: Record<string,
   return { chain, createdBy: await ownerOfRecord(w, def, rec, createdBy), author };
 }
 
-function fill(w: World, template: string, access: RouteAccess): string {
+function fill(w: World, template: string, access: RouteAccess, place: Place): string {
   const boardId = access.board === 'public' ? w.publicBoardId : w.boardId;
-  return template.replaceAll('{boardId}', encodeURIComponent(boardId)).replaceAll('{itemId}', encodeURIComponent(w.records.item.id));
+  return template.replaceAll('{boardId}', encodeURIComponent(boardId)).replaceAll('{itemId}', encodeURIComponent(place.records.item.id));
 }
 
 /**
  * The call a role makes to a route, and the record it acts on (for record-scoped permissions).
  * `board` overrides which board a board-scoped call names (the public-visitor pass).
  */
-export async function callFor(w: World, method: string, pattern: string, access: RouteAccess, who: MatrixRole, opts: { boardId?: string } = {}): Promise<{ call: Call; target: Target | null; boardId: string }> {
+export async function callFor(w: World, method: string, pattern: string, access: RouteAccess, who: MatrixRole, opts: { boardId?: string; hidden?: boolean; liveRestore?: boolean } = {}): Promise<{ call: Call; target: Target | null; boardId: string }> {
+  const place: Place = opts.hidden ? w.hidden : { folderId: w.folderId, records: w.records };
   const boardId = opts.boardId ?? (access.board === 'public' ? w.publicBoardId : w.boardId);
   let token = who === 'anonymous' ? null : w.users[who].token;
   let body: unknown;
@@ -115,10 +119,10 @@ export async function callFor(w: World, method: string, pattern: string, access:
     const self = userIdOf(w, who);
     if (method === 'PUT' && segments.length === 4) {
       // Save-multiple of one new record, as this caller.
-      let rec = newRecord(w, def);
+      let rec = newRecord(w, def, { place });
       if (def.name === 'value') {
-        const attribute = await createRecord(w, collectionList.find((d) => d.name === 'attribute')!, 'owner');
-        rec = newRecord(w, def, { attributeId: attribute.id });
+        const attribute = await createRecord(w, collectionList.find((d) => d.name === 'attribute')!, 'owner', place);
+        rec = newRecord(w, def, { attributeId: attribute.id, place });
       }
       body = [rec];
       target = await targetOf(w, def, rec, self, true);
@@ -126,15 +130,16 @@ export async function callFor(w: World, method: string, pattern: string, access:
       target.author = self;
     } else if (method === 'PUT') {
       // Saves the stored record again (next row_version): the edit permission on where it is now.
-      const rec = w.records[def.name];
+      const rec = place.records[def.name];
       const now = await stored(w, def.name, rec.id);
       id = rec.id;
       body = { ...now.data, row_version: now.row_version + 1 };
       target = await targetOf(w, def, now.data, now.created_by);
     } else if (method === 'DELETE' || (method === 'POST' && segments[5] === 'restore')) {
       // A record of its own for each call, so one role's delete leaves the next role something.
-      const rec = await createRecord(w, def, 'owner');
-      if (method === 'POST') {
+      const rec = await createRecord(w, def, 'owner', place);
+      // A restore normally finds its record in the trash; `liveRestore` asks for a live one.
+      if (method === 'POST' && !opts.liveRestore) {
         const trashed = await api(w.app, 'DELETE', `/api/${w.teamId}/${def.route}/${rec.id}`, { token: w.users.owner.token });
         if (trashed.statusCode !== 200) throw new Error(`fixture trash ${def.route}: ${trashed.statusCode} ${trashed.body}`);
       }
@@ -143,11 +148,11 @@ export async function callFor(w: World, method: string, pattern: string, access:
       target = await targetOf(w, def, now.data, now.created_by);
     }
   } else if (pattern === '/api/:teamId/time-tracking' && method === 'POST') {
-    const rec = newRecord(w, collectionList.find((d) => d.name === 'time_entry')!);
+    const rec = newRecord(w, collectionList.find((d) => d.name === 'time_entry')!, { place });
     body = rec;
     target = { ...(await targetOf(w, collectionList.find((d) => d.name === 'time_entry')!, rec, userIdOf(w, who), true)), author: userIdOf(w, who) };
   } else if (pattern === '/api/:teamId/attachments') {
-    const item = await stored(w, 'item', w.records.item.id);
+    const item = await stored(w, 'item', place.records.item.id);
     target = { chain: await chainTo(w, w.boardId, String(item.data.folder_id)), createdBy: item.created_by, author: item.created_by };
   }
 
@@ -160,7 +165,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
     .replace(':appId', encodeURIComponent(w.ctx.config.pusher.appId))
     .replace('*', w.filePath);
   if (id !== null) url = url.replace(':id', encodeURIComponent(id));
-  if (access.query) url += fill(w, access.query, { ...access, board: boardId === w.publicBoardId ? 'public' : 'workspace' });
+  if (access.query) url += fill(w, access.query, { ...access, board: boardId === w.publicBoardId ? 'public' : 'workspace' }, place);
 
   if (body === undefined) body = bodyFor(w, method, pattern, boardId);
   if (pattern === '/api/auth/logout' && who !== 'anonymous') token = await freshToken(w, who);

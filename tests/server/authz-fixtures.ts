@@ -23,6 +23,12 @@ export const WORKSPACE_ROLES: readonly MatrixRole[] = ['owner', 'admin', 'full-m
 
 type Rec = Record<string, unknown> & { id: string };
 
+/** Where new records go: the folder items sit in, and the parents of child records. */
+export interface Place {
+  folderId: string;
+  records: Record<SyncedCollectionName, Rec>;
+}
+
 export interface World {
   app: FastifyInstance;
   ctx: AppContext;
@@ -35,6 +41,8 @@ export interface World {
   publicBoardId: string;
   /** One live record of each synced collection, created by the owner. */
   records: Record<SyncedCollectionName, Rec>;
+  /** A hidden folder of the board (members: owner and admin) with one record of each collection in it. */
+  hidden: Place;
   /** The path of an uploaded file under /api/files/. */
   filePath: string;
 }
@@ -55,7 +63,7 @@ export async function buildWorld(app: FastifyInstance, ctx: AppContext): Promise
   for (const role of ['admin', 'full-member', 'restricted-member'] as const) await addMember(ctx, teamId, users[role].user.id, role);
   // The outsider is somebody: the owner of another workspace.
   await createTeam(ctx, users.outsider.user.id);
-  const w: World = { app, ctx, teamId, users, boardId: '', folderId: '', publicBoardId: '', records: {} as World['records'], filePath: '' };
+  const w: World = { app, ctx, teamId, users, boardId: '', folderId: '', publicBoardId: '', records: {} as World['records'], hidden: { folderId: '', records: {} as Place['records'] }, filePath: '' };
   const token = users.owner.token;
 
   const boardId = 'mb' + nanoid(10);
@@ -71,32 +79,39 @@ export async function buildWorld(app: FastifyInstance, ctx: AppContext): Promise
   const folder = await put(w, 'folders', { id: 'mf' + nanoid(10), board_id: boardId, parent_id: boardId, name: 'Folder', row_version: 1 }, token);
   w.folderId = folder.id;
   for (const def of collectionList) w.records[def.name] = await createRecord(w, def, 'owner');
+  const hidden = await put(w, 'folders', { id: 'mh' + nanoid(10), board_id: boardId, parent_id: boardId, name: 'Hidden', hidden: true, user_ids: [users.owner.user.id, users.admin.user.id], row_version: 1 }, token);
+  w.hidden.folderId = hidden.id;
+  for (const def of collectionList) w.hidden.records[def.name] = await createRecord(w, def, 'owner', w.hidden);
   w.filePath = (await saveUpload(ctx, 'photos', PNG, 'png')).replace(/^\/api\/files\//, '');
   return w;
 }
 
 /** A new, valid record of the collection in the matrix board (its parents are the world's records). */
-export function newRecord(w: World, def: CollectionDefinition, opts: { attributeId?: string } = {}): Rec {
+export function newRecord(w: World, def: CollectionDefinition, opts: { attributeId?: string; place?: Place } = {}): Rec {
   const id = def.name.slice(0, 3) + nanoid(12);
   const base = { id, board_id: w.boardId, row_version: 1 };
-  const item = w.records.item?.id;
+  const hidden = opts.place === w.hidden;
+  const place = opts.place ?? { folderId: w.folderId, records: w.records };
+  // Records that hang on a folder go in the hidden folder when asked, else on the board itself.
+  const container = hidden ? place.folderId : w.boardId;
+  const item = place.records.item?.id;
   switch (def.name) {
     case 'folder':
-      return { ...base, parent_id: w.boardId, name: 'Sub folder' };
+      return { ...base, parent_id: container, name: 'Sub folder' };
     case 'folder_view':
-      return { ...base, folder_id: w.boardId, name: 'View', kind: 'table' };
+      return { ...base, folder_id: container, name: 'View', kind: 'table' };
     case 'attribute':
-      return { ...base, folder_id: w.boardId, name: `Notes ${id}`, kind: 'text' };
+      return { ...base, folder_id: container, name: `Notes ${id}`, kind: 'text' };
     case 'item':
-      return { ...base, folder_id: w.folderId, name: 'Item' };
+      return { ...base, folder_id: place.folderId, name: 'Item' };
     case 'value': {
-      const attributeId = opts.attributeId ?? w.records.attribute.id;
+      const attributeId = opts.attributeId ?? place.records.attribute.id;
       return { ...base, id: valueIdFor(item!, attributeId), item_id: item, attribute_id: attributeId, value: 'text' };
     }
     case 'comment':
       return { ...base, item_id: item, parent_id: null, text: { html: '<p>Comment</p>' } };
     case 'comment_reaction':
-      return { ...base, comment_id: w.records.comment.id, reaction: `r${nanoid(6)}` };
+      return { ...base, comment_id: place.records.comment.id, reaction: `r${nanoid(6)}` };
     case 'time_entry': {
       const start = new Date(Date.now() - 3_600_000).toISOString();
       return { ...base, item_id: item, attribute_id: null, description: 'Work', started_at: start, ended_at: new Date().toISOString() };
@@ -105,13 +120,13 @@ export function newRecord(w: World, def: CollectionDefinition, opts: { attribute
 }
 
 /** Saves a new record of the collection as `by` (a value gets a new attribute first, so its id is new). */
-export async function createRecord(w: World, def: CollectionDefinition, by: Exclude<MatrixRole, 'anonymous'>): Promise<Rec> {
+export async function createRecord(w: World, def: CollectionDefinition, by: Exclude<MatrixRole, 'anonymous'>, place?: Place): Promise<Rec> {
   let attributeId: string | undefined;
-  if (def.name === 'value' && w.records.value) {
+  if (def.name === 'value' && (place ?? w).records.value) {
     const attributes = collectionList.find((d) => d.name === 'attribute')!;
-    attributeId = (await createRecord(w, attributes, 'owner')).id;
+    attributeId = (await createRecord(w, attributes, 'owner', place)).id;
   }
-  return put(w, def.route, newRecord(w, def, { attributeId }), w.users[by].token);
+  return put(w, def.route, newRecord(w, def, { attributeId, place }), w.users[by].token);
 }
 
 /** The stored copy of a record, as the wire has it. */

@@ -38,7 +38,7 @@ describe('authorisation matrix', () => {
   });
 
   /** Calls one route as every role and lists every answer that differs from the model's. */
-  async function run(key: string, access: RouteAccess, roles: readonly MatrixRole[], opts: { boardId?: string } = {}) {
+  async function run(key: string, access: RouteAccess, roles: readonly MatrixRole[], opts: { boardId?: string; hidden?: boolean; liveRestore?: boolean } = {}) {
     const [method, pattern] = key.split(' ', 2) as [string, string];
     const problems: string[] = [];
     for (const who of roles) {
@@ -62,5 +62,20 @@ describe('authorisation matrix', () => {
   const boardScoped = ordered.filter(([key, access]) => access.on === 'board' || key.includes(':boardId') || access.query?.includes('{boardId}'));
   it.each(boardScoped.filter(([, access]) => access.board !== 'public'))('%s answers a public board’s visitors as the permission model says', async (key, access) => {
     expect(await run(key, access, ['outsider', 'anonymous'], { boardId: w.publicBoardId })).toEqual([]);
+  });
+
+  // A hidden folder (members: owner and admin): every call on a record in it, by every role. The
+  // model refuses the others (VIEW_FOLDER is denied to tag:board_locked_out), whatever their role.
+  const recordScoped = ordered.filter(([, access]) => access.on === 'record');
+  it.each(recordScoped)('%s answers each role as the model says for a record in a hidden folder', async (key, access) => {
+    expect(await run(key, access, MATRIX_ROLES, { hidden: true })).toEqual([]);
+  });
+
+  // Restoring a record that is not in the trash changes nothing, but is still judged (and answers
+  // the record only to whoever may restore it): a refused caller must not read it this way.
+  const restores = ordered.filter(([key]) => key.endsWith('/restore'));
+  it.each(restores)('%s judges a record that is not in the trash like one that is', async (key, access) => {
+    expect(await run(key, access, MATRIX_ROLES, { liveRestore: true })).toEqual([]);
+    expect(await run(key, access, MATRIX_ROLES, { liveRestore: true, hidden: true })).toEqual([]);
   });
 });
