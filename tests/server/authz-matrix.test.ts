@@ -38,12 +38,13 @@ describe('authorisation matrix', () => {
   });
 
   /** Calls one route as every role and lists every answer that differs from the model's. */
-  async function run(key: string, access: RouteAccess, roles: readonly MatrixRole[], opts: { boardId?: string; hidden?: boolean; liveRestore?: boolean } = {}) {
+  async function run(key: string, access: RouteAccess, roles: readonly MatrixRole[], opts: { boardId?: string; hidden?: boolean; liveRestore?: boolean; body?: (body: any) => unknown } = {}) {
     const [method, pattern] = key.split(' ', 2) as [string, string];
     const problems: string[] = [];
     for (const who of roles) {
       const { call, target, boardId } = await callFor(w, method, pattern, access, who, opts);
       const expected = await expectedFor(w, access, who, target, boardId);
+      if (opts.body) call.body = opts.body(call.body);
       const headers: Record<string, string> = call.token ? { authorization: `Bearer ${call.token}` } : {};
       const res = await server.app.inject({ method: call.method, url: call.url, headers, ...(call.body !== undefined ? { payload: call.body as object } : {}) });
       const problem = judge(expected, res.statusCode, res.body);
@@ -77,5 +78,20 @@ describe('authorisation matrix', () => {
   it.each(restores)('%s judges a record that is not in the trash like one that is', async (key, access) => {
     expect(await run(key, access, MATRIX_ROLES, { liveRestore: true })).toEqual([]);
     expect(await run(key, access, MATRIX_ROLES, { liveRestore: true, hidden: true })).toEqual([]);
+  });
+
+  // No oracle (issue #9, security review 17): a caller who may not manage the board's members
+  // learns nothing about user ids; a board id that names nothing is refused like one they may not manage.
+  it('PUT /api/users answers unknown user ids only to those who may manage the board', async () => {
+    const access = ROUTE_ACCESS['PUT /api/users'];
+    expect(await run('PUT /api/users', access, MATRIX_ROLES, { body: (body) => ({ ...body, user_ids: [...body.user_ids, 2_000_000_000] }) })).toEqual([]);
+    const problems: string[] = [];
+    for (const who of MATRIX_ROLES) {
+      const token = who === 'anonymous' ? undefined : w.users[who].token;
+      const res = await server.app.inject({ method: 'PUT', url: '/api/users', headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { board_id: 'no-such-board', user_ids: [] } });
+      const expected = who === 'anonymous' ? 401 : 403;
+      if (res.statusCode !== expected) problems.push(`${who}: unknown board: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(problems).toEqual([]);
   });
 });
