@@ -132,7 +132,15 @@ function AttributeEditor({ attribute, onClose }: { attribute: Attribute | null; 
     const candidate = { id: attribute?.id, board_id: board.boardId, name: name.trim(), kind, settings: settings() };
     if (!candidate.name) return setError(t`Enter a name.`);
     const problems = attributeProblems(candidate, board.attributes);
-    if (problems.length) return setError(problems.map((p) => (p === AttributeMessages.duplicate ? t`an attribute with the same name and type already exists` : p === AttributeMessages.labelNeedsName || p.endsWith(AttributeMessages.labelNeedsName) ? t`the label needs a name` : p)).join(' '));
+    const say = (p: string) =>
+      p === AttributeMessages.duplicate
+        ? t`an attribute with the same name and type already exists`
+        : p === AttributeMessages.labelNeedsName || p.endsWith(AttributeMessages.labelNeedsName)
+          ? t`the label needs a name`
+          : p.endsWith(AttributeMessages.unsafeUrl)
+            ? t`The link must start with http:, https: or mailto:`
+            : p;
+    if (problems.length) return setError(problems.map(say).join(' '));
     try {
       if (attribute) await board.actions.updateAttribute(attribute, { name: candidate.name, settings: candidate.settings }, 'edit attribute');
       else await board.actions.createAttribute({ name: candidate.name, kind, settings: candidate.settings }, board.attributes);
