@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { codeAt } from '../../server/accounts/totp';
+import Pusher from 'pusher-js';
+import { createUserWithToken } from '../helpers/users';
+import { createRealtime, type PusherConstructor, type Realtime, type RealtimeEvent } from '../../sync-worker/realtime';
+import { addMember, board, item, teamWithRoles, type TeamFixture } from './sync-fixtures';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -164,5 +168,101 @@ describe('sessions', () => {
       expect(ok.statusCode, ok.body).toBe(200);
       await expectOnlyHereAlive(here, elsewhere);
     });
+  });
+});
+
+/** A session that ends takes its realtime subscriptions with it (H1's endSubscriptions, decision 0090). */
+describe('sessions: realtime ends with the session', () => {
+  let server: TestServer;
+  let t: TeamFixture;
+  let url: string;
+  let port: number;
+  const stops: Array<() => void> = [];
+  const b = board({ name: 'Session board' });
+  let ipCounter = 0;
+  const fromIp = () => ({ 'x-forwarded-for': `10.7.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}` });
+  const post = (url: string, body?: unknown, token?: string) => api(server.app, 'POST', url, { body, token, headers: fromIp() });
+
+  async function save(body: Record<string, unknown>) {
+    const res = await api(server.app, 'PUT', `/api/${t.teamId}/items/${String(body.id)}`, { token: t.owner.token, body });
+    expect(res.statusCode, res.body).toBe(200);
+    return String(body.id);
+  }
+  /** The worker's realtime client subscribed to the board with this access token; the ids that arrive. */
+  async function reader(token: string) {
+    const ids = new Set<string>();
+    const realtime: Realtime = createRealtime({
+      appVars: { broadcasting: { key: 'cairn-key', host: '127.0.0.1', port, useTLS: false } },
+      apiBase: url,
+      getToken: () => token,
+      fetch: (input, init) => fetch(input, init),
+      onEvent: (event: RealtimeEvent) => {
+        const id = (event.data as { id?: string } | null)?.id;
+        if (id) ids.add(id);
+      },
+      onError: () => {},
+      Pusher: Pusher as unknown as PusherConstructor,
+      authBatchMs: 5,
+      origin: null,
+    });
+    stops.push(() => realtime.stop());
+    await realtime.subscribeBoard(t.teamId, b.id);
+    return ids;
+  }
+  /** Saves an item and waits until the witness has it; then the others had their chance too. */
+  async function publishAndSettle(witness: Set<string>) {
+    const id = await save(item(b.id, { name: 'probe' }));
+    const deadline = Date.now() + 5000;
+    while (!witness.has(id)) {
+      if (Date.now() > deadline) throw new Error('the witness never got the record');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    return id;
+  }
+
+  beforeAll(async () => {
+    server = await createTestServer({ realtime: true });
+    url = await server.listen();
+    port = Number(new URL(url).port);
+    t = await teamWithRoles(server.ctx);
+    const res = await api(server.app, 'PUT', `/api/${t.teamId}/folders/${b.id}`, { token: t.owner.token, body: b });
+    expect(res.statusCode, res.body).toBe(200);
+  });
+  afterAll(async () => {
+    for (const stop of stops.splice(0)) stop();
+    await server.close();
+  });
+
+  it('a refresh-token replay ends the realtime subscriptions of the session', async () => {
+    const witness = await reader(t.owner.token);
+    const member = await createUserWithToken(server.ctx);
+    await addMember(server.ctx, t.teamId, member.user.id, 'full-member');
+    const r1 = member.tokens.refresh_token;
+    const r2 = (await post('/api/auth/refresh', { refresh_token: r1 })).json();
+    const r3 = (await post('/api/auth/refresh', { refresh_token: r2.refresh_token })).json();
+    const live = await reader(r3.access_token);
+    expect(live.has(await publishAndSettle(witness))).toBe(true);
+
+    expect((await post('/api/auth/refresh', { refresh_token: r1 })).statusCode).toBe(401);
+    expect(live.has(await publishAndSettle(witness))).toBe(false);
+  });
+
+  it('changing the email ends the realtime subscriptions of the other sessions, not of this one', async () => {
+    const witness = await reader(t.owner.token);
+    const signed = await post('/api/auth/register', { email: 'rt-email@example.test', name: 'Rt', password: 'a fine password' });
+    expect(signed.statusCode, signed.body).toBe(201);
+    await addMember(server.ctx, t.teamId, signed.json().user.id, 'full-member');
+    const here = signed.json().access_token as string;
+    const elsewhere = (await post('/api/auth/login', { email: 'rt-email@example.test', password: 'a fine password' })).json().access_token as string;
+    const hereIds = await reader(here);
+    const elsewhereIds = await reader(elsewhere);
+    await publishAndSettle(witness);
+
+    expect((await post('/api/auth/reauthenticate', { password: 'a fine password' }, here)).statusCode).toBe(200);
+    expect((await api(server.app, 'PUT', '/api/me/email', { token: here, body: { email: 'rt-email-2@example.test' } })).statusCode).toBe(200);
+    const after = await publishAndSettle(witness);
+    expect(hereIds.has(after)).toBe(true);
+    expect(elsewhereIds.has(after)).toBe(false);
   });
 });

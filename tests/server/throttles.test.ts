@@ -47,7 +47,7 @@ describe('throttles', () => {
   }
 
   /** Fires the requests at once and counts the answers by status. */
-  async function burst(requests: Array<() => Promise<{ statusCode: number }>>) {
+  async function burst<R extends { statusCode: number }>(requests: Array<() => Promise<R>>) {
     const answers = await Promise.all(requests.map((send) => send()));
     const counts: Record<number, number> = {};
     for (const a of answers) counts[a.statusCode] = (counts[a.statusCode] ?? 0) + 1;
