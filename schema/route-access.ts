@@ -164,6 +164,20 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /apps/:appId/batch_events': { caller: 'app-signature' },
 };
 
+/**
+ * Who may subscribe to each realtime channel (docs/api/realtime.md), answered per channel inside
+ * the 200 of POST /api/broadcasting/multi-auth: 200 with a signature, or 403 (also for anonymous
+ * callers: guests cannot subscribe). `{userId}` is the channel's user; `self` means only that user.
+ */
+export const CHANNEL_ACCESS: Readonly<Record<string, RouteAccess & { self?: boolean }>> = {
+  'private-team.{teamId}.users': member,
+  'private-team.{teamId}.permissions': member,
+  'private-App.User.{userId}': { caller: 'signed-in', self: true },
+  'private-user.{teamId}.{boardId}.timeTracking': { caller: 'signed-in', permission: Permission.VIEW_BOARD, on: 'board' },
+  'private-team.{teamId}.board.{boardId}': { caller: 'signed-in', permission: Permission.VIEW_BOARD, on: 'board' },
+  'presence-team.{teamId}.board.{boardId}': { caller: 'signed-in', permission: Permission.VIEW_BOARD, on: 'board' },
+};
+
 /** The access entry of a registered route, or undefined when the table has none. */
 export function routeAccess(method: string, url: string): RouteAccess | undefined {
   return (ROUTE_ACCESS as Record<string, RouteAccess>)[`${method.toUpperCase()} ${url}`];

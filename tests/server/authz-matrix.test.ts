@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../helpers/test-server';
-import { ROUTE_ACCESS, isApiRoute, routeAccess, type RouteAccess } from '../../schema/route-access';
+import { CHANNEL_ACCESS, ROUTE_ACCESS, isApiRoute, routeAccess, type RouteAccess } from '../../schema/route-access';
 import { MATRIX_ROLES, buildWorld, restoreMemberships, type MatrixRole, type World } from './authz-fixtures';
-import { callFor, expectedFor, judge } from './authz-calls';
+import { callFor, expectedFor, judge, permissionUser } from './authz-calls';
 
 /**
  * The authorisation matrix (issue #9): every API route the server registers × owner, admin, full
@@ -91,6 +91,34 @@ describe('authorisation matrix', () => {
       const res = await server.app.inject({ method: 'PUT', url: '/api/users', headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { board_id: 'no-such-board', user_ids: [] } });
       const expected = who === 'anonymous' ? 401 : 403;
       if (res.statusCode !== expected) problems.push(`${who}: unknown board: expected ${expected}, got ${res.statusCode} ${res.body.slice(0, 120)}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  // Channel auth answers each channel inside its 200: the channel table, per role, for the
+  // matrix board, the public board and the hidden folder's board, the owner's user channel.
+  it('POST /api/broadcasting/multi-auth answers each channel as the channel table and the model say', async () => {
+    const problems: string[] = [];
+    for (const boardId of [w.boardId, w.publicBoardId]) {
+      const channels = Object.entries(CHANNEL_ACCESS).map(([template, access]) => ({
+        access,
+        name: template.replace('{teamId}', String(w.teamId)).replace('{boardId}', boardId).replace('{userId}', String(w.users.owner.user.id)),
+      }));
+      for (const who of MATRIX_ROLES) {
+        const token = who === 'anonymous' ? undefined : w.users[who].token;
+        const res = await server.app.inject({ method: 'POST', url: '/api/broadcasting/multi-auth', headers: token ? { authorization: `Bearer ${token}` } : {}, payload: { socketId: '123.456', channelNames: channels.map((c) => c.name) } });
+        if (res.statusCode !== 200) {
+          problems.push(`${who}: multi-auth answered ${res.statusCode}`);
+          continue;
+        }
+        const answer = res.json() as Record<string, { status: number }>;
+        for (const { access, name } of channels) {
+          const expected = await expectedFor(w, access, who, null, boardId);
+          const selfOk = !access.self || permissionUser(w, who).id === w.users.owner.user.id;
+          const want = expected.allowed && selfOk ? 200 : 403;
+          if (answer[name]?.status !== want) problems.push(`${who}: ${name}: expected ${want}, got ${answer[name]?.status}`);
+        }
+      }
     }
     expect(problems).toEqual([]);
   });
