@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
-import { board, item, teamWithRoles, type TeamFixture } from './sync-fixtures';
+import { attribute, board, folder, item, newId, teamWithRoles, value, type TeamFixture } from './sync-fixtures';
 
 /**
  * Who reads which board's records (issues #3 and #6): members, a restricted member kept out of a
@@ -153,5 +153,70 @@ describe('sync read scope', () => {
     const one = await get('stranger', `changes?after=0&board_id=${other.id}`, 'sesame');
     expect(one.statusCode, one.body).toBe(200);
     expect(new Set(changed(one.json()).map((r) => r.board_id))).toEqual(new Set([other.id]));
+  });
+});
+
+/**
+ * Hidden folders on /changes and on reactions (decision 0090): no record of a folder the reader
+ * may not see, and not its id either — a trashed item's tombstone, a removed value's tombstone or
+ * a reaction on a hidden comment would otherwise name it.
+ */
+describe('sync read scope: hidden folders leave no ids', () => {
+  let server: TestServer;
+  let t: TeamFixture;
+  const b = board({ name: 'Board with a hidden folder' });
+  const hidden = folder(b.id, { name: 'Hidden', hidden: true });
+  const open = folder(b.id, { name: 'Open' });
+  const secretItem = item(b.id, { folder_id: hidden.id, name: 'SECRET item' });
+  const openItem = item(b.id, { folder_id: open.id, name: 'Open item' });
+  const text = attribute(b.id, { name: 'Notes' });
+  const secretValue = value(b.id, secretItem.id, text.id, 'SECRET value');
+  const openValue = value(b.id, openItem.id, text.id, 'open value');
+  const comment = (itemId: string) => ({ id: newId(), board_id: b.id, item_id: itemId, text: { html: '<p>comment</p>' }, row_version: 1 });
+  const secretComment = comment(secretItem.id);
+  const openComment = comment(openItem.id);
+  const reaction = (commentId: string) => ({ id: newId(), board_id: b.id, comment_id: commentId, reaction: '🎉', row_version: 1 });
+  const secretReaction = reaction(secretComment.id);
+  const openReaction = reaction(openComment.id);
+  const get = (url: string, token = t.full.token) => api(server.app, 'GET', `/api/${t.teamId}/${url}`, { token });
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    t = await teamWithRoles(server.ctx);
+    Object.assign(hidden, { user_ids: [t.owner.user.id] });
+    const records = [['folders', b], ['folders', hidden], ['folders', open], ['attributes', text], ['items', secretItem], ['items', openItem], ['values', secretValue], ['values', openValue], ['comments', secretComment], ['comments', openComment], ['comment-reaction', secretReaction], ['comment-reaction', openReaction]] as const;
+    for (const [route, rec] of records) {
+      const res = await api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token: t.owner.token, body: rec });
+      expect(res.statusCode, `${route}: ${res.body}`).toBe(200);
+    }
+  });
+  afterAll(() => server.close());
+
+  it('lists reactions only on comments the reader may read', async () => {
+    const res = await get(`comment-reaction?board_id=${b.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.map((r: any) => r.id)).toEqual([openReaction.id]);
+    expect(res.body).not.toContain(secretComment.id);
+    const owner = await get(`comment-reaction?board_id=${b.id}`, t.owner.token);
+    expect(owner.json().data.map((r: any) => r.id).sort()).toEqual([openReaction.id, secretReaction.id].sort());
+  });
+
+  it('never names a hidden record on /changes: not its trashed copy, not its tombstone', async () => {
+    const cursor = (await get('changes?after=0')).json().cursor as number;
+    for (const [route, id] of [['items', secretItem.id], ['values', secretValue.id], ['values', openValue.id]] as const) {
+      const res = await api(server.app, 'DELETE', `/api/${t.teamId}/${route}/${id}`, { token: t.owner.token });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    for (const after of [0, cursor]) {
+      const res = await get(`changes?after=${after}`);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body).not.toContain(secretItem.id);
+      expect(res.body).not.toContain('SECRET');
+    }
+    // The open value's removal still reaches the member, and the owner hears of everything.
+    const since = (await get(`changes?after=${cursor}`)).json().data;
+    expect(since).toContainEqual({ collection: 'value', id: openValue.id, op: 'deleted', record: null });
+    const owner = (await get(`changes?after=${cursor}`, t.owner.token)).json().data.map((c: any) => c.id);
+    expect(owner).toEqual(expect.arrayContaining([secretItem.id, secretValue.id, openValue.id]));
   });
 });

@@ -111,3 +111,63 @@ describe('sync: trash, restore, permanent delete', () => {
     expect(restored.statusCode, restored.body).toBe(200);
   });
 });
+
+/** The trash list answers through the read rule (decision 0090): nothing of a folder the reader may not see. */
+describe('sync: the trash list and the read scope', () => {
+  let server: TestServer;
+  let t: TeamFixture;
+  const b = board({ name: 'Public board', is_public: true });
+  const hidden = folder(b.id, { name: 'Hidden folder', hidden: true });
+  const open = folder(b.id, { name: 'Open folder' });
+  const inHidden = item(b.id, { folder_id: hidden.id, name: 'SECRET trashed item' });
+  const inOpen = item(b.id, { folder_id: open.id, name: 'Open trashed item' });
+  const subOfHidden = folder(b.id, { parent_id: hidden.id, name: 'SECRET subfolder' });
+  const trashList = (token?: string) => api(server.app, 'GET', `/api/${t.teamId}/trash?board_id=${b.id}`, token ? { token } : {});
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    t = await teamWithRoles(server.ctx);
+    Object.assign(hidden, { user_ids: [t.owner.user.id] });
+    for (const [route, rec] of [['folders', b], ['folders', hidden], ['folders', open], ['folders', subOfHidden], ['items', inHidden], ['items', inOpen]] as const) {
+      const res = await api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token: t.owner.token, body: rec });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    for (const [route, id] of [['items', inHidden.id], ['items', inOpen.id], ['folders', subOfHidden.id]] as const) {
+      const res = await api(server.app, 'DELETE', `/api/${t.teamId}/${route}/${id}`, { token: t.owner.token });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+  });
+  afterAll(() => server.close());
+
+  it('shows a member kept out of a hidden folder only what they may read', async () => {
+    const res = await trashList(t.full.token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().data.map((r: any) => r.id)).toEqual([inOpen.id]);
+    expect(res.body).not.toContain('SECRET');
+  });
+
+  it('shows the owner everything in it', async () => {
+    const res = await trashList(t.owner.token);
+    expect(res.json().data.map((r: any) => r.id).sort()).toEqual([inHidden.id, inOpen.id, subOfHidden.id].sort());
+  });
+
+  it('is for workspace members only: a visitor of the public board gets 403, an anonymous one 401', async () => {
+    expect((await trashList(t.stranger.token)).statusCode).toBe(403);
+    expect((await trashList()).statusCode).toBe(401);
+  });
+
+  it('keeps a trashed hidden folder hiding its content on every read', async () => {
+    const gone = folder(b.id, { name: 'Hidden, then trashed', hidden: true, user_ids: [t.owner.user.id] });
+    const inside = item(b.id, { folder_id: gone.id, name: 'SECRET inside a trashed folder' });
+    for (const [route, rec] of [['folders', gone], ['items', inside]] as const) {
+      expect((await api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token: t.owner.token, body: rec })).statusCode).toBe(200);
+    }
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/folders/${gone.id}`, { token: t.owner.token })).statusCode).toBe(200);
+    for (const url of [`items?board_id=${b.id}`, `changes?after=0`, `trash?board_id=${b.id}`]) {
+      const res = await api(server.app, 'GET', `/api/${t.teamId}/${url}`, { token: t.full.token });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.body, url).not.toContain(inside.id);
+      expect(res.body, url).not.toContain(gone.id);
+    }
+  });
+});
