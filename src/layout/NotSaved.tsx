@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { refusedEditText, type RefusedEditView } from '../../sync-worker/client';
 import { notSaved, useNotSaved } from '../connectivity/not-saved';
+import { translateMessage } from '../i18n/server-messages';
 import { BusyButton } from '../ui/BusyButton';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
@@ -93,7 +94,7 @@ function NotSavedRow({ entry }: { entry: RefusedEditView }) {
         ) : null}
       </div>
       <p className="not-saved-row__message">
-        <bdi>{entry.message}</bdi> <span className="not-saved-row__when">({when})</span>
+        <bdi>{translateMessage(entry.message)}</bdi> <span className="not-saved-row__when">({when})</span>
       </p>
       <div className="not-saved-row__actions">
         <BusyButton size="sm" variant="primary" onClick={() => notSaved.retry(entry)}>
