@@ -121,7 +121,7 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(names).toEqual(['Ship it now']);
     await page.getByTestId('filter-button').click();
-    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByRole('button', { name: 'Remove', exact: true }).click();
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect.poll(names).toHaveLength(2);
   });
