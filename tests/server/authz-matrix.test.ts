@@ -122,4 +122,29 @@ describe('authorisation matrix', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  // The workspace's own entries (teams.permissions) override the role defaults: with some
+  // defaults turned round, every route asking one of those permissions follows the stored entries.
+  describe('with the workspace’s own entries turning some defaults round', () => {
+    const entries: Record<string, 'allow' | 'deny'> = {
+      'CREATE_FOLDER:role:restricted-member': 'allow',
+      'MANAGE_ATTRIBUTES:role:restricted-member': 'allow',
+      'CREATE_ITEM:role:full-member': 'deny',
+      'EDIT_ITEM:role:full-member': 'deny',
+      'INVITE_MEMBERS:role:full-member': 'allow',
+      'EDIT_WORKSPACE_SETTINGS:role:admin': 'deny',
+      'VIEW_BOARD:tag:guest_user': 'deny',
+    };
+    const turned = new Set(Object.keys(entries).map((key) => key.split(':')[0]));
+    beforeAll(async () => {
+      const res = await server.app.inject({ method: 'PUT', url: `/api/${w.teamId}/permissions`, headers: { authorization: `Bearer ${w.users.owner.token}` }, payload: { permissions: entries } });
+      expect(res.statusCode, res.body).toBe(200);
+    });
+    afterAll(async () => {
+      await server.app.inject({ method: 'PUT', url: `/api/${w.teamId}/permissions`, headers: { authorization: `Bearer ${w.users.owner.token}` }, payload: { permissions: {} } });
+    });
+    it.each(ordered.filter(([, access]) => access.permission && turned.has(access.permission)))('%s follows the stored entries', async (key, access) => {
+      expect(await run(key, access, MATRIX_ROLES)).toEqual([]);
+    });
+  });
 });
