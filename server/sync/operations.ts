@@ -284,7 +284,11 @@ export async function restoreRecord(scope: WriteScope, def: CollectionDefinition
   await scope.lock();
   const stored = await ownRecord(scope, def, id);
   if (!stored) throw notFound();
-  if (!stored.deleted_at) return stored.data;
+  // Not in the trash: nothing changes, but it is judged all the same (only who may restore it reads it back).
+  if (!stored.deleted_at) {
+    await authorizeDelete(scope, def, stored);
+    return stored.data;
+  }
   // Its board (or parent folder) must be live again first.
   if (!(def.name === 'folder' && stored.data.parent_id === null)) await liveBoard(scope, stored.board_id);
   try {
