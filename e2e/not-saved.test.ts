@@ -153,4 +153,17 @@ describe('not saved: refused edits are kept and can be retried', () => {
     await apiCall(world.server.url, owner, 'POST', `/api/${world.teamId}/folders/${folderId}/restore`);
     await b.context.close();
   });
+
+  it('"Log out and remove this device\'s copy" asks, then deletes the user\'s database', async () => {
+    const a = await signedInPage(world, USERS.admin, proxy.url);
+    const userDbs = () => a.page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? '').filter((n) => /^cairn-\d+$/.test(n)));
+    await a.page.goto(`${proxy.url}/b/${boardId}`);
+    await expect.poll(userDbs, { timeout: 15_000 }).toHaveLength(1);
+    await a.page.getByRole('button', { name: "Log out and remove this device's copy" }).click();
+    const ask = a.page.getByRole('dialog', { name: "Log out and remove this device's copy?" });
+    await ask.getByRole('button', { name: 'Log out and remove' }).click();
+    await a.page.waitForURL(/\/login$/);
+    await expect.poll(userDbs, { timeout: 15_000 }).toEqual([]);
+    await a.context.close();
+  });
 });
