@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AttributeMessages, ATTRIBUTE_KINDS, attributeProblems, checkValue, findDuplicateAttribute, isValidDate, newLabel, normalizeUrl, settingsOf } from '../../schema/attributes';
+import { AttributeMessages, ATTRIBUTE_KINDS, attributeProblems, checkValue, findDuplicateAttribute, isValidDate, newLabel, hasSafeScheme, normalizeUrl, settingsOf } from '../../schema/attributes';
 
 const status = { id: 's', kind: 'status', settings: { options: [{ id: 'todo', name: 'To do' }, { id: 'done', name: 'Done', done: true }] } };
 const label = (multiple: boolean) => ({ id: 'l', kind: 'label', settings: { multiple, options: [newLabel('a', 'Red'), newLabel('b', 'Blue')] } });
@@ -94,5 +94,22 @@ describe('the duplicate name and type rule', () => {
   });
   it('allows one primary attribute per board', () => {
     expect(attributeProblems({ id: 'p2', board_id: 'b', kind: 'primary', name: 'Task' }, [{ id: 'p1', board_id: 'b', kind: 'primary', name: 'Item' }])).toEqual([AttributeMessages.onePrimary]);
+  });
+});
+
+describe('link schemes (button and attachment addresses)', () => {
+  it('accepts http:, https:, mailto: and the app’s own relative addresses only, read as the browser reads an href', () => {
+    for (const url of ['https://example.com', 'HTTP://example.com/x', 'mailto:a@example.com', '/api/files/attachments/x.bin', '//cdn.example.com/a']) expect(hasSafeScheme(url), url).toBe(true);
+    for (const url of ['javascript:alert(1)', ' JavaScript:alert(1)', 'java\tscript:alert(1)', 'java\nscript:x', 'data:text/html,x', 'vbscript:x', 'file:///etc/passwd', 'blob:https://x/y']) expect(hasSafeScheme(url), url).toBe(false);
+  });
+
+  it('refuses a button URL or an attachment with another scheme, with the catalogue message', () => {
+    expect(attributeProblems({ kind: 'button', name: 'Go', settings: { url: 'javascript:alert(1)' } }, [])).toEqual([`settings.url: ${AttributeMessages.unsafeUrl}`]);
+    expect(attributeProblems({ kind: 'button', name: 'Go', settings: { url: '' } }, [])).toEqual([]);
+    // A stored copy from before the rule falls back to no link at all.
+    expect(settingsOf('button', { label: 'Go', url: 'javascript:alert(1)' }).url).toBe('');
+    const files = { kind: 'attachments' };
+    expect(checkValue(files, [{ id: 'a', name: 'a.pdf', size: 1, url: 'javascript:alert(1)' }])).toEqual({ ok: false, message: AttributeMessages.unsafeUrl });
+    expect(checkValue(files, [{ id: 'a', name: 'a.pdf', size: 1, url: '/api/files/attachments/a.bin' }]).ok).toBe(true);
   });
 });
