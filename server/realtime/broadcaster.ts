@@ -80,7 +80,9 @@ export class EmbeddedBroadcaster implements Broadcaster {
       const record = recordOf(event.channel, event.data);
       if (!record) return;
       out[index] = new Set();
-      byTeam.set(record.teamId, [...(byTeam.get(record.teamId) ?? []), { index, record }]);
+      const list = byTeam.get(record.teamId);
+      if (list) list.push({ index, record });
+      else byTeam.set(record.teamId, [{ index, record }]);
     });
     if (!this.db) return out;
     for (const [teamId, list] of byTeam) {

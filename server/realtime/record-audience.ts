@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types';
-import type { PermissionEntries, RoleOrGuest } from '../../schema/permissions';
+import { parseEntryKey, type PermissionEntries, type RoleOrGuest } from '../../schema/permissions';
 import type { TeamRow } from '../sync/access';
 import { loadReadContext, loadTeamFolders, ReadView, type ReadContext, type TeamFolders } from '../sync/reads';
 import type { WireRecord } from '../sync/store';
@@ -65,29 +65,71 @@ export async function readersOf(db: Kysely<Database>, teamId: number, events: Re
   return judge(teamRow, folders, roles, events, contexts);
 }
 
+/**
+ * Readers whose id the rule never looks at answer alike when they have the same role: the rule
+ * reads a user's id only through `user:` entries, member lists, creators (`:owner` entries) and the
+ * record's own owner or author. So each such role is judged once, by one of them, and everyone
+ * named anywhere on its own — 500 followers of a board cost a handful of judgements, not 500.
+ */
 function judge(team: TeamRow, folders: TeamFolders, roles: Map<number, RoleOrGuest>, events: RecordEvent[], contexts: Map<string, ReadContext>): Set<number>[] {
-  const out = events.map(() => new Set<number>());
+  const named = namedUsers(team, folders, events);
+  const classes = new Map<string, number[]>();
   for (const [userId, role] of roles) {
-    const view = new ReadView(team, { id: userId, role }, folders);
+    const key = named.has(userId) ? `user:${userId}` : `role:${role}`;
+    const members = classes.get(key);
+    if (members) members.push(userId);
+    else classes.set(key, [userId]);
+  }
+  const out = events.map(() => new Set<number>());
+  for (const members of classes.values()) {
+    const judged = members[0]!;
+    const view = new ReadView(team, { id: judged, role: roles.get(judged)! }, folders);
     events.forEach((event, i) => {
       if (event.teamId !== team.id || event.record.board_id !== event.boardId) return;
-      if (view.canRead(event.collection, event.record, contexts.get(event.collection)!)) out[i]!.add(userId);
+      if (view.canRead(event.collection, event.record, contexts.get(event.collection)!)) for (const userId of members) out[i]!.add(userId);
     });
   }
   return out;
 }
 
+/** Every user id the read rule could look at for these events. */
+function namedUsers(team: TeamRow, folders: TeamFolders, events: RecordEvent[]): Set<number> {
+  const named = new Set<number>([team.owner_id]);
+  const addEntries = (entries: PermissionEntries | null | undefined) => {
+    for (const key of Object.keys(entries ?? {})) {
+      const parsed = parseEntryKey(key);
+      if (parsed?.tokenType === 'user') named.add(Number(parsed.tokenValue));
+    }
+  };
+  addEntries(team.permissions);
+  for (const { folder } of folders) {
+    addEntries(folder.permissions as PermissionEntries | undefined);
+    for (const id of folder.user_ids ?? []) named.add(id);
+    if (typeof folder.created_by === 'number') named.add(folder.created_by);
+  }
+  for (const { record } of events) {
+    for (const field of ['owner_id', 'created_by', 'user_id'] as const) if (typeof record[field] === 'number') named.add(record[field] as number);
+  }
+  return named;
+}
+
 /** Roles as memberRole gives them: the owner, a verified member's role, anyone else a guest. */
 async function rolesOf(db: Kysely<Database>, team: TeamRow, userIds: number[]): Promise<Map<number, RoleOrGuest>> {
   const roles = new Map<number, RoleOrGuest>(userIds.map((id) => [id, id === team.owner_id ? 'owner' : 'guest']));
-  const rows = await db.selectFrom('team_members').select(['user_id', 'role', 'verified_at']).where('team_id', '=', team.id).where('user_id', 'in', userIds).execute();
-  for (const row of rows) if (row.user_id !== team.owner_id && row.verified_at) roles.set(row.user_id, row.role as RoleOrGuest);
+  // Many followers: read the team's members (one index range) rather than bind hundreds of ids.
+  let query = db.selectFrom('team_members').select(['user_id', 'role', 'verified_at']).where('team_id', '=', team.id);
+  if (userIds.length <= 50) query = query.where('user_id', 'in', userIds);
+  for (const row of await query.execute()) if (roles.has(row.user_id) && row.user_id !== team.owner_id && row.verified_at) roles.set(row.user_id, row.role as RoleOrGuest);
   return roles;
 }
 
 async function contextsOf(db: Kysely<Database>, teamId: number, events: RecordEvent[]): Promise<Map<string, ReadContext>> {
   const byCollection = new Map<string, WireRecord[]>();
-  for (const e of events) byCollection.set(e.collection, [...(byCollection.get(e.collection) ?? []), e.record]);
+  for (const e of events) {
+    const list = byCollection.get(e.collection);
+    if (list) list.push(e.record);
+    else byCollection.set(e.collection, [e.record]);
+  }
   const out = new Map<string, ReadContext>();
   await Promise.all([...byCollection].map(async ([collection, records]) => out.set(collection, await loadReadContext(db, teamId, collection, records))));
   return out;

@@ -34,6 +34,8 @@ describe('realtime read scope', () => {
   let t: TeamFixture;
   let url: string;
   let port: number;
+  /** A full member let into the hidden folder by name: same role as the one kept out. */
+  let insider: SignedIn;
   const stops: Array<() => void> = [];
   const b = board({ name: 'Scoped board' });
   const hidden = folder(b.id, { name: 'Hidden folder', hidden: true });
@@ -77,8 +79,10 @@ describe('realtime read scope', () => {
     url = await server.listen();
     port = Number(new URL(url).port);
     t = await teamWithRoles(server.ctx);
-    // The hidden folder lets in the owner only; the full member is kept out.
-    Object.assign(hidden, { user_ids: [t.owner.user.id] });
+    // The hidden folder lets in the owner and the insider; the full member is kept out.
+    insider = await createUserWithToken(server.ctx);
+    await addMember(server.ctx, t.teamId, insider.user.id, 'full-member');
+    Object.assign(hidden, { user_ids: [t.owner.user.id, insider.user.id] });
     for (const [route, body] of [['folders', b], ['folders', hidden], ['folders', open], ['attributes', text], ['attributes', sharedTime], ['attributes', privateTime]] as const) await save(route, body);
   });
   afterAll(async () => {
@@ -89,6 +93,7 @@ describe('realtime read scope', () => {
   it('gives a member kept out of a hidden folder none of its records, and every record of an open folder', async () => {
     const member = await reader(t.full.token, b.id);
     const owner = await reader(t.owner.token, b.id);
+    const named = await reader(insider.token, b.id);
 
     const made: Record<'hidden' | 'open', string[]> = { hidden: [], open: [] };
     for (const where of ['hidden', 'open'] as const) {
@@ -109,7 +114,7 @@ describe('realtime read scope', () => {
     await save('items', { ...item(b.id, { id: made.hidden[0], folder_id: hidden.id, name: 'hidden item, edited' }), row_version: 2 });
     const last = await save('items', item(b.id, { folder_id: open.id, name: 'last' }));
 
-    await waitFor(() => member.ids().has(String(last.id)) && owner.ids().has(String(last.id)), 5000, 'the last record');
+    await waitFor(() => [member, owner, named].every((r) => r.ids().has(String(last.id))), 5000, 'the last record');
     for (const id of [...made.open, String(shared.id)]) expect(member.ids(), `open record ${id}`).toContain(id);
     for (const id of made.hidden) expect(member.ids(), `hidden record ${id}`).not.toContain(id);
     expect(member.ids()).not.toContain(String(personal.id));
@@ -117,6 +122,11 @@ describe('realtime read scope', () => {
     expect(member.json()).not.toContain('hidden');
     // The owner may read all of it: the filter is per reader, not a blanket cut.
     for (const id of [...made.hidden, ...made.open, String(personal.id), String(privateEntry.id)]) expect(owner.ids(), `owner gets ${id}`).toContain(id);
+    // A member of the same role named in the folder's member list reads it: readers are judged by
+    // who they are, not only by role.
+    for (const id of [...made.hidden, ...made.open]) expect(named.ids(), `insider gets ${id}`).toContain(id);
+    expect(named.ids()).not.toContain(String(personal.id));
+    expect(named.ids()).not.toContain(String(privateEntry.id));
     // The time-tracking channel follows the same rule.
     const timeEvents = member.events.filter((e) => e.scope === 'timeTracking').map((e) => (e.data as { data?: { id?: string } }).data?.id);
     expect(timeEvents).toContain(made.open[4]);
