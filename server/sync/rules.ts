@@ -85,8 +85,12 @@ const folderRules: CollectionRules = {
       if (changed(ctx, 'hidden') || changed(ctx, 'is_public')) scope.require(isBoard ? 'UPDATE_BOARD' : 'EDIT_FOLDER_SETTINGS', chain, owner);
       if (changed(ctx, 'permissions') || changed(ctx, 'final_permissions')) scope.require('MANAGE_PERMISSIONS', scope.workspaceChain());
       if (!isBoard && changed(ctx, 'parent_id')) {
+        // A move is checked at both ends: EDIT_FOLDER where it is (above), and where it goes
+        // CREATE_FOLDER in the new parent and EDIT_FOLDER on the folder as it will sit there.
         await checkNoCycle(scope, stored.id, stored.board_id, String(record.parent_id));
-        scope.require('CREATE_FOLDER', await scope.chain(String(record.board_id), String(record.parent_id)));
+        const parentChain = await scope.chain(String(record.board_id), String(record.parent_id));
+        scope.require('CREATE_FOLDER', parentChain);
+        scope.require('EDIT_FOLDER', [...parentChain, folderLevel(stored)], owner);
       }
     }
   },

@@ -79,6 +79,18 @@ describe('sync: permissions from stored records', () => {
     expect((await put('items', { ...own, folder_id: noCreate.id, row_version: 4 }, A())).statusCode).toBe(200);
   });
 
+  it('checks a folder move at both ends too', async () => {
+    // C may create folders in P but not edit folders there: C cannot move a folder of G into P.
+    const p = folder(b.id, { name: 'P', permissions: { 'EDIT_FOLDER:role:full-member': 'deny' } });
+    expect((await put('folders', p, A())).statusCode).toBe(200);
+    const x = folder(b.id, { parent_id: openG.id, name: 'X' });
+    expect((await put('folders', x, C())).statusCode).toBe(200);
+    expect((await put('folders', { ...x, parent_id: p.id, row_version: 2 }, C())).statusCode).toBe(403);
+    expect((await put('folders', { ...x, parent_id: hiddenF.id, row_version: 2 }, C())).statusCode).toBe(403);
+    expect((await put('folders', { ...x, name: 'X renamed', row_version: 2 }, C())).statusCode).toBe(200);
+    expect((await put('folders', { ...x, name: 'X renamed', parent_id: p.id, row_version: 3 }, A())).statusCode).toBe(200);
+  });
+
   it('refuses a folder_id on a comment, reaction or value (unknown field), and without it the hidden item decides', async () => {
     const comment = { id: newId(), item_id: i1.id, text: { html: 'comment by C' } };
     const planted = await put('comments', { ...comment, folder_id: openG.id }, C());
