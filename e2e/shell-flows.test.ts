@@ -142,7 +142,7 @@ describe('account and workspace journeys', () => {
 
   it('logs out, then logs in with the two-factor step and lands on the intended page', async () => {
     await page.goto(server.url + '/home');
-    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await page.waitForURL(/\/login$/);
     expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('cairn.')).length)).toBe(0);
     await page.goto(`${server.url}/team/${teamId}/members`);
