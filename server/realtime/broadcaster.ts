@@ -43,11 +43,24 @@ export class EmbeddedBroadcaster implements Broadcaster {
     return this.ctx?.db ?? null;
   }
 
+  /** Deliveries in publish order; a write's answer does not wait for its events to be judged. */
+  private tail: Promise<void> = Promise.resolve();
+
   async publish(channel: string, event: string, data: unknown, opts: { excludeSocketId?: string } = {}) {
     await this.publishMany([{ channel, event, data }], opts);
   }
 
+  /** Queues the events (resolves at once); they go out in the order published, each write's judged together. */
   async publishMany(events: OutEvent[], opts: { excludeSocketId?: string } = {}) {
+    this.tail = this.tail.then(() => this.deliver(events, opts)).catch((error) => console.error('realtime delivery failed:', error instanceof Error ? error.message : error));
+  }
+
+  /** Resolves when everything published so far has gone out (tests, shutdown). */
+  idle(): Promise<void> {
+    return this.tail;
+  }
+
+  private async deliver(events: OutEvent[], opts: { excludeSocketId?: string }) {
     const exclude = isValidSocketId(opts.excludeSocketId) ? opts.excludeSocketId : undefined;
     const readers = await this.judge(events);
     for (const [i, event] of events.entries()) {

@@ -22,6 +22,7 @@ export async function realtimeRoutes(app: FastifyInstance, ctx: AppContext) {
   // Before the HTTP server closes: open WebSockets would otherwise keep it waiting.
   app.addHook('preClose', async () => {
     unregister();
+    if (ctx.broadcaster instanceof EmbeddedBroadcaster) await ctx.broadcaster.idle();
     await embedded.close();
   });
 }
