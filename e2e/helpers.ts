@@ -41,7 +41,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
+    // A loaded 2-core machine takes a while; a server that never came up is not left running.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output}`));
+    }, 120_000);
     const check = () => {
       if (output.includes('Cairn is running at')) {
         clearTimeout(timer);

@@ -1,3 +1,5 @@
+// First: no eval under the CSP (schema/zod-jitless.ts).
+import '../schema/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';

@@ -3,6 +3,8 @@
  * Dedicated-worker entry, for browsers without SharedWorker: one per tab, leader-elected through
  * a Web Lock (leader.ts). The tab sees the same Comlink API as with the SharedWorker.
  */
+// First: no eval under the CSP (schema/zod-jitless.ts).
+import '../schema/zod-jitless';
 import * as Comlink from 'comlink';
 import { nanoid } from 'nanoid';
 import { createBrowserRuntime } from './browser-runtime';

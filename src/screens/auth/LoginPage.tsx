@@ -9,6 +9,7 @@ import { afterLoginPath, isLocalPath } from '../../navigation/session';
 import { Field, SubmitButton, useAction } from '../forms';
 import { AuthFrame, FormError } from './AuthFrame';
 import { inlineErrorOf } from './form-errors';
+import { DemoLoginHint } from './DemoLoginHint';
 
 /** Login, with the two-factor step when the account has it on. */
 export default function LoginPage() {
@@ -78,6 +79,14 @@ export default function LoginPage() {
         <FormError message={error} />
         <SubmitButton busy={busy}>{step === 'password' ? <Trans>Log in</Trans> : <Trans>Verify</Trans>}</SubmitButton>
       </form>
+      {step === 'password' ? (
+        <DemoLoginHint
+          onUse={(demo) => {
+            setEmail(demo.email);
+            setPassword(demo.password);
+          }}
+        />
+      ) : null}
       <p className="auth-links">
         <Link to={pathFor('password.reset')}>
           <Trans>Forgot your password?</Trans>
