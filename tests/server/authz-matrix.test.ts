@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, type TestServer } from '../helpers/test-server';
 import { CHANNEL_ACCESS, ROUTE_ACCESS, isApiRoute, routeAccess, type RouteAccess } from '../../schema/route-access';
 import { MATRIX_ROLES, buildWorld, restoreMemberships, type MatrixRole, type World } from './authz-fixtures';
-import { callFor, expectedFor, judge, permissionUser } from './authz-calls';
+import { callFor, chainTo, expectedFor, judge, permissionUser } from './authz-calls';
+import { can, Permission } from '../../schema/permissions';
+import { collectionList } from '../../schema/collections';
 
 /**
  * The authorisation matrix (issue #9): every API route the server registers × owner, admin, full
@@ -146,5 +148,41 @@ describe('authorisation matrix', () => {
     it.each(ordered.filter(([, access]) => access.permission && turned.has(access.permission)))('%s follows the stored entries', async (key, access) => {
       expect(await run(key, access, MATRIX_ROLES)).toEqual([]);
     });
+  });
+
+  // What the allowed reads answer: nothing of the hidden folder (its records, a trashed item's
+  // tombstone, the folder itself) reaches a role the model does not let see it, through any read.
+  it('reads answer nothing of a hidden folder to a role that may not see it', async () => {
+    const owner = w.users.owner.token;
+    const trashed = await callFor(w, 'DELETE', '/api/:teamId/items/:id', ROUTE_ACCESS['DELETE /api/:teamId/items/:id'], 'owner', { hidden: true });
+    expect((await server.app.inject({ method: 'DELETE', url: trashed.call.url, headers: { authorization: `Bearer ${owner}` } })).statusCode).toBe(200);
+    const trashedId = decodeURIComponent(trashed.call.url.split('/').pop()!);
+    const hiddenIds = [w.hidden.folderId, trashedId, ...Object.values(w.hidden.records).map((r) => r.id)];
+    const reads = [
+      ...collectionList.map((def) => `/api/${w.teamId}/${def.route}?board_id=${w.boardId}`),
+      `/api/${w.teamId}/comments/multiple?board_id=${w.boardId}&item_ids=${w.hidden.records.item.id},${w.records.item.id}`,
+      `/api/${w.teamId}/changes?after=0&board_id=${w.boardId}`,
+      `/api/${w.teamId}/trash?board_id=${w.boardId}`,
+      `/api/${w.teamId}/time-tracking/${w.boardId}`,
+      `/api/${w.teamId}/permissions/boards/${w.boardId}`,
+    ];
+    const problems: string[] = [];
+    const hiddenChain = await chainTo(w, w.boardId, w.hidden.folderId);
+    for (const who of MATRIX_ROLES) {
+      const seesHidden = can({ permission: Permission.VIEW_FOLDER, user: permissionUser(w, who), chain: hiddenChain });
+      const token = who === 'anonymous' ? null : who === 'owner' ? owner : w.users[who].token;
+      for (const url of reads) {
+        const res = await server.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+        if (res.statusCode !== 200) continue; // refusals are the matrix's business
+        const leaked = hiddenIds.filter((id) => res.body.includes(id));
+        if (!seesHidden && leaked.length) problems.push(`${who}: ${url} shows ${leaked.join(', ')}`);
+      }
+      if (seesHidden) {
+        // Not vacuous: whoever may see the folder does get its records.
+        const items = await server.app.inject({ method: 'GET', url: `/api/${w.teamId}/items?board_id=${w.boardId}`, headers: { authorization: `Bearer ${token}` } });
+        if (!items.body.includes(w.hidden.records.item.id)) problems.push(`${who}: may see the hidden folder but its item is not in the index load`);
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });
