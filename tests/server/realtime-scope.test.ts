@@ -3,7 +3,8 @@ import Pusher from 'pusher-js';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { createRealtime, type PusherConstructor, type Realtime, type RealtimeEvent } from '../../sync-worker/realtime';
-import { PusherBroadcaster } from '../../server/realtime/broadcaster';
+import { PusherBroadcaster, embeddedServerOf } from '../../server/realtime/broadcaster';
+import { endSubscriptions } from '../../server/realtime/subscriptions';
 import { addMember, attribute, board, folder, item, newId, teamWithRoles, value, type SignedIn, type TeamFixture } from './sync-fixtures';
 
 /**
@@ -55,6 +56,7 @@ describe('realtime read scope', () => {
   async function reader(token: string, boardId: string, teamId = t.teamId) {
     const events: RealtimeEvent[] = [];
     const errors: Error[] = [];
+    const signals: string[] = [];
     const realtime: Realtime = createRealtime({
       appVars: { broadcasting: { key: 'cairn-key', host: '127.0.0.1', port, useTLS: false } },
       apiBase: url,
@@ -62,6 +64,7 @@ describe('realtime read scope', () => {
       fetch: (input, init) => fetch(input, init),
       onEvent: (event) => events.push(event),
       onError: (error) => errors.push(error),
+      onConnectionChange: (signal) => signals.push(signal),
       Pusher: Pusher as unknown as PusherConstructor,
       authBatchMs: 5,
       origin: null,
@@ -71,7 +74,7 @@ describe('realtime read scope', () => {
     /** Ids of the records that arrived (saved or deleted). */
     const ids = () => new Set(events.map((e) => (e.data as { id?: string } | null)?.id).filter(Boolean));
     const json = () => JSON.stringify(events);
-    return { realtime, events, errors, ids, json };
+    return { realtime, events, errors, signals, ids, json };
   }
 
   beforeAll(async () => {
@@ -151,6 +154,22 @@ describe('realtime read scope', () => {
     // Asked again after the close, the board channel is refused.
     await waitFor(() => gone.errors.length > 0, 5000, 'the refusal');
     expect(gone.realtime.channels()).not.toContain(`private-team.${t.teamId}.board.${b.id}`);
+  });
+
+  it('lets a client whose subscriptions were ended come back where it still may (close 4210, authorised again)', async () => {
+    const stays = await createUserWithToken(server.ctx);
+    await addMember(server.ctx, t.teamId, stays.user.id, 'full-member');
+    const back = await reader(stays.token, b.id);
+    // What a revocation point does; this user keeps every right, so everything comes back.
+    expect(endSubscriptions(server.ctx.db, { userId: stays.user.id })).toBe(1);
+    await waitFor(() => back.signals.includes('reconnected'), 5000, 'the reconnect');
+    // pusher-js asks multi-auth again for the board channel; the server knows whose it is once more.
+    const channel = `private-team.${t.teamId}.board.${b.id}`;
+    await waitFor(() => embeddedServerOf(server.ctx.broadcaster)!.holdersOf(channel).some((h) => h.userId === stays.user.id), 5000, 'the subscription again');
+    const after = await save('items', item(b.id, { folder_id: open.id, name: 'after the re-authorisation' }));
+    await waitFor(() => back.ids().has(String(after.id)), 5000, 'the record after the re-authorisation');
+    expect(back.ids()).toContain(String(after.id));
+    expect(back.errors).toEqual([]);
   });
 
   it("ends a logged-out session's subscriptions", async () => {
