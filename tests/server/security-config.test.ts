@@ -7,6 +7,10 @@ import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { demoSeeding, loadConfig } from '../../server/config';
 import { ConfigError, REALTIME_SECRET_FILE } from '../../server/secrets';
+import { contentSecurityPolicy } from '../../server/http/security-headers';
+import { demoAccountsWithPublishedPassword } from '../../server/demo/leftover';
+import { seedDemo } from '../../server/demo/seed';
+import { hashPassword } from '../../server/accounts/password';
 import { startServer } from '../../e2e/helpers';
 
 /**
@@ -107,32 +111,39 @@ describe('demo accounts', () => {
     await server.stop();
     expect(fs.readFileSync(path.join(dataDir, REALTIME_SECRET_FILE), 'utf8')).toBe(secret);
   }, 180_000);
-
-  it('are offered on the login page only where the server seeds them', async () => {
-    const seeding = await createTestServer({ config: { seedDemo: true } });
-    const production = await createTestServer({ config: { seedDemo: false } });
-    try {
-      expect((await api(seeding.app, 'GET', '/api/app-vars')).json().demoLogin).toEqual({ email: 'demo@cairn.local', password: 'demo-password' });
-      expect((await api(production.app, 'GET', '/api/app-vars')).json().demoLogin).toBeNull();
-    } finally {
-      await seeding.close();
-      await production.close();
-    }
-  });
 });
 
-describe('security headers', () => {
+describe('a running server', () => {
+  /** Behind a trusted proxy (TRUST_PROXY=true), seeding demo data, serving a small built app. */
   let server: TestServer;
-  let webDir: string;
+  /** No trusted proxy, no demo data: a production-like configuration. */
+  let untrusted: TestServer;
   beforeAll(async () => {
-    webDir = tempDir();
+    const webDir = tempDir();
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
     fs.writeFileSync(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
     fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1);');
-    server = await createTestServer({ config: { webDir } });
+    server = await createTestServer({ config: { webDir, seedDemo: true } });
+    untrusted = await createTestServer({ config: { trustProxy: false, seedDemo: false } });
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server.close();
+    await untrusted.close();
+  });
+
+  it('finds demo accounts that still accept the published password (the start-up warning)', async () => {
+    expect(await demoAccountsWithPublishedPassword(untrusted.ctx)).toEqual([]);
+    await seedDemo(untrusted.ctx);
+    expect((await demoAccountsWithPublishedPassword(untrusted.ctx)).sort()).toEqual(['demo-admin@cairn.local', 'demo-full@cairn.local', 'demo-restricted@cairn.local', 'demo@cairn.local']);
+    await untrusted.ctx.db.updateTable('users').set({ password_hash: await hashPassword('a private password') }).where('email', '=', 'demo-full@cairn.local').execute();
+    expect(await demoAccountsWithPublishedPassword(untrusted.ctx)).not.toContain('demo-full@cairn.local');
+  });
+
+  it('offers the demo login in app vars only where it seeds the demo accounts', async () => {
+    expect((await api(server.app, 'GET', '/api/app-vars')).json().demoLogin).toEqual({ email: 'demo@cairn.local', password: 'demo-password' });
+    expect((await api(untrusted.app, 'GET', '/api/app-vars')).json().demoLogin).toBeNull();
+  });
 
   function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
     const csp = String(headers['content-security-policy'] ?? '');
@@ -148,13 +159,13 @@ describe('security headers', () => {
     expect(headers['strict-transport-security'], what).toBeUndefined(); // plain http
   }
 
-  it('are on API answers, errors included', async () => {
+  it('sends the security headers on API answers, errors included', async () => {
     expectSecurityHeaders((await api(server.app, 'GET', '/api/app-vars')).headers, 'app-vars');
     expectSecurityHeaders((await api(server.app, 'GET', '/api/nope')).headers, 'API 404');
     expectSecurityHeaders((await api(server.app, 'GET', '/api/me')).headers, 'API 401');
   });
 
-  it('are on the app shell, its assets, the SPA fallback and the service worker', async () => {
+  it('sends them on the app shell, its assets, the SPA fallback and the service worker', async () => {
     for (const url of ['/', '/home', '/no/such/page', '/assets/index-abc123.js', '/sw.js']) {
       const res = await api(server.app, 'GET', url);
       expect(res.statusCode, url).toBeLessThan(500);
@@ -164,7 +175,7 @@ describe('security headers', () => {
     expect((await api(server.app, 'GET', '/sw.js')).headers['service-worker-allowed']).toBe('/');
   });
 
-  it('are on uploaded files', async () => {
+  it('sends them on uploaded files', async () => {
     const { token } = await createUserWithToken(server.ctx);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
     const boundary = '----cairnSecurityBoundary';
@@ -181,60 +192,42 @@ describe('security headers', () => {
     expect(file.headers['cross-origin-resource-policy']).toBe('same-origin');
   });
 
-  it('add HSTS only when the request arrived over TLS through a trusted proxy', async () => {
+  it('adds HSTS only when the request arrived over TLS through a trusted proxy', async () => {
     const overTls = await api(server.app, 'GET', '/api/app-vars', { headers: { 'x-forwarded-proto': 'https' } });
     expect(overTls.headers['strict-transport-security']).toBe('max-age=31536000');
-    const untrusted = await createTestServer({ config: { trustProxy: false } });
-    try {
-      const forged = await api(untrusted.app, 'GET', '/api/app-vars', { headers: { 'x-forwarded-proto': 'https' } });
-      expect(forged.headers['strict-transport-security']).toBeUndefined();
-    } finally {
-      await untrusted.close();
-    }
+    const forged = await api(untrusted.app, 'GET', '/api/app-vars', { headers: { 'x-forwarded-proto': 'https' } });
+    expect(forged.headers['strict-transport-security']).toBeUndefined();
   });
 
-  it('name an external realtime service in connect-src', async () => {
-    const external = await createTestServer({ config: { pusher: { ...server.ctx.config.pusher, host: 'rt.example.test', port: 6001, useTLS: true } } });
-    try {
-      const csp = String((await api(external.app, 'GET', '/api/app-vars')).headers['content-security-policy']);
-      expect(csp).toContain("connect-src 'self' wss://rt.example.test:6001");
-    } finally {
-      await external.close();
-    }
+  it('names an external realtime service in connect-src', () => {
+    const external = contentSecurityPolicy({ ...server.ctx.config, pusher: { ...server.ctx.config.pusher, host: 'rt.example.test', port: 6001, useTLS: true } });
+    expect(external['connect-src']).toEqual(["'self'", 'wss://rt.example.test:6001']);
+    expect(contentSecurityPolicy(server.ctx.config)['connect-src']).toEqual(["'self'"]);
   });
-});
 
-describe('the refresh cookie', () => {
-  let ip = 0;
-  const register = (server: TestServer, headers: Record<string, string>) =>
-    api(server.app, 'POST', '/api/auth/register', {
-      body: { email: `cookie${++ip}-${Date.now()}@example.test`, name: 'Cookie', password: 'correct horse battery', locale: 'en-US' },
-      headers: { 'x-forwarded-for': `10.9.0.${ip}`, ...headers },
-    });
-  const refreshCookie = (res: Awaited<ReturnType<typeof register>>) => res.cookies.find((c) => c.name === 'cairn_refresh');
 
-  it('is Secure behind a TLS proxy trusted with TRUST_PROXY, and not over plain http', async () => {
-    const server = await createTestServer(); // TRUST_PROXY=true
-    try {
+  describe('the refresh cookie', () => {
+    let ip = 0;
+    const register = (on: TestServer, headers: Record<string, string>) =>
+      api(on.app, 'POST', '/api/auth/register', {
+        body: { email: `cookie${++ip}-${Date.now()}@example.test`, name: 'Cookie', password: 'correct horse battery', locale: 'en-US' },
+        headers: { 'x-forwarded-for': `10.9.0.${ip}`, ...headers },
+      });
+    const refreshCookie = (res: Awaited<ReturnType<typeof register>>) => res.cookies.find((c) => c.name === 'cairn_refresh');
+
+    it('is Secure behind a TLS proxy trusted with TRUST_PROXY, and not over plain http', async () => {
       const tls = await register(server, { 'x-forwarded-proto': 'https' });
       expect(tls.statusCode).toBe(201);
       expect(refreshCookie(tls)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict' });
       const plain = await register(server, {});
       expect(plain.statusCode).toBe(201);
       expect(refreshCookie(plain)?.secure).toBeFalsy();
-    } finally {
-      await server.close();
-    }
-  });
+    });
 
-  it('ignores X-Forwarded-Proto when no proxy is trusted', async () => {
-    const server = await createTestServer({ config: { trustProxy: false } });
-    try {
-      const forged = await register(server, { 'x-forwarded-proto': 'https' });
+    it('ignores X-Forwarded-Proto when no proxy is trusted', async () => {
+      const forged = await register(untrusted, { 'x-forwarded-proto': 'https' });
       expect(forged.statusCode).toBe(201);
       expect(refreshCookie(forged)?.secure).toBeFalsy();
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
