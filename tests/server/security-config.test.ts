@@ -143,6 +143,10 @@ describe('a running server', () => {
   it('offers the demo login in app vars only where it seeds the demo accounts', async () => {
     expect((await api(server.app, 'GET', '/api/app-vars')).json().demoLogin).toEqual({ email: 'demo@cairn.local', password: 'demo-password' });
     expect((await api(untrusted.app, 'GET', '/api/app-vars')).json().demoLogin).toBeNull();
+    // The browser gets the realtime key, never the secret.
+    const vars = (await api(server.app, 'GET', '/api/app-vars')).body;
+    expect(vars).toContain(server.ctx.config.pusher.key);
+    expect(vars).not.toContain(server.ctx.config.pusher.secret);
   });
 
   function expectSecurityHeaders(headers: Record<string, unknown>, what: string) {
