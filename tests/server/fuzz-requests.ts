@@ -28,6 +28,8 @@ export interface FuzzRequest {
   /** The raw payload (string or bytes); undefined sends none. */
   payload?: string | Buffer;
   credentials: Credentials;
+  /** The Authorization header sent with `garbage-token`. */
+  garbageAuthorization: string;
   /** The route asked: "METHOD pattern". */
   route: string;
   /** What was spoiled, for the failure report. */
@@ -175,12 +177,13 @@ export function requestArbitrary(templates: readonly Template[]): fc.Arbitrary<F
         body: bodyFor(template),
         headers: extraHeaders,
         credentials: fc.constantFrom<Credentials>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'anonymous', 'anonymous', 'garbage-token'),
+        garbageAuthorization: fc.constantFrom('Bearer not-a-token', 'Bearer ', 'Bearer', 'Basic dXNlcjpwYXNz', `Bearer ${'x'.repeat(10_000)}`, 'Bearer a b c', 'bearer %00', 'Token abc', 'Bearer ééé'),
       })
-      .map(({ path, query, body, headers, credentials }): FuzzRequest => {
+      .map(({ path, query, body, headers, credentials, garbageAuthorization }): FuzzRequest => {
         const all: Record<string, string> = { ...headers };
         if (body.contentType) all['content-type'] = body.contentType;
         const spoiled = [path.spoiled ? 'path' : null, query !== template.query ? 'query' : null, body.label].filter(Boolean).join(', ');
-        return { method: template.method, url: path.path + query, headers: all, payload: body.payload, credentials, route: `${template.method} ${template.pattern}`, label: `${template.method} ${template.pattern}: ${spoiled}` };
+        return { method: template.method, url: path.path + query, headers: all, payload: body.payload, credentials, garbageAuthorization, route: `${template.method} ${template.pattern}`, label: `${template.method} ${template.pattern}: ${spoiled}` };
       }),
   );
 }

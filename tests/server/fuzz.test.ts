@@ -94,7 +94,7 @@ describe('fuzz: malformed requests to every route', () => {
 
   async function authHeader(request: FuzzRequest, ownerToken: string): Promise<Record<string, string>> {
     if (request.credentials === 'anonymous') return {};
-    if (request.credentials === 'garbage-token') return { authorization: 'Bearer not-a-token' };
+    if (request.credentials === 'garbage-token') return { authorization: request.garbageAuthorization };
     const token = request.url.startsWith('/api/auth/logout') ? await freshToken(w, 'owner') : ownerToken;
     return { authorization: `Bearer ${token}` };
   }
