@@ -94,14 +94,15 @@ async function targetOf(w: World, def: CollectionDefinition, rec: Record<string,
   return { chain, createdBy: await ownerOfRecord(w, def, rec, createdBy), author };
 }
 
-function fill(w: World, template: string, access: RouteAccess, place: Place): string {
-  const boardId = access.board === 'public' ? w.publicBoardId : w.boardId;
+/** A route's example query with the board and item it names. */
+function fill(template: string, boardId: string, place: Place): string {
   return template.replaceAll('{boardId}', encodeURIComponent(boardId)).replaceAll('{itemId}', encodeURIComponent(place.records.item.id));
 }
 
 /**
  * The call a role makes to a route, and the record it acts on (for record-scoped permissions).
- * `board` overrides which board a board-scoped call names (the public-visitor pass).
+ * `boardId` overrides which board a board-scoped call names (the public-visitor pass), `hidden`
+ * puts the records it acts on in the hidden folder, `liveRestore` restores a record not in the trash.
  */
 export async function callFor(w: World, method: string, pattern: string, access: RouteAccess, who: MatrixRole, opts: { boardId?: string; hidden?: boolean; liveRestore?: boolean } = {}): Promise<{ call: Call; target: Target | null; boardId: string }> {
   const place: Place = opts.hidden ? w.hidden : { folderId: w.folderId, records: w.records };
@@ -165,7 +166,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
     .replace(':appId', encodeURIComponent(w.ctx.config.pusher.appId))
     .replace('*', w.filePath);
   if (id !== null) url = url.replace(':id', encodeURIComponent(id));
-  if (access.query) url += fill(w, access.query, { ...access, board: boardId === w.publicBoardId ? 'public' : 'workspace' }, place);
+  if (access.query) url += fill(access.query, boardId, place);
 
   if (body === undefined) body = bodyFor(w, method, pattern, boardId);
   if (pattern === '/api/auth/logout' && who !== 'anonymous') token = await freshToken(w, who);
