@@ -5,6 +5,7 @@ import { createTestServer, api } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { addMember, createClient, type World } from './harness';
 import { createRealtime, type PusherConstructor, type Realtime, type RealtimeEvent } from '../../sync-worker/realtime';
+import { waitFor } from '../helpers/wait';
 
 /**
  * End to end: a write accepted by the real sync endpoints is broadcast on its board channel and
@@ -12,17 +13,6 @@ import { createRealtime, type PusherConstructor, type Realtime, type RealtimeEve
  * while the writer's own socket (X-Socket-Id) is skipped.
  */
 
-function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      if (await check()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    void tick();
-  });
-}
 
 describe('sync writes over realtime', () => {
   let world: World;

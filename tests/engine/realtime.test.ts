@@ -7,6 +7,7 @@ import { AuthBatcher, createRealtime, socketAddress, RealtimeUnauthorizedError, 
 import { AUTH_BATCH_MS } from '../../schema/constants';
 import { embeddedServerOf, type RealtimeTuning } from '../../server/realtime/broadcaster';
 import type { AppContext } from '../../server/context';
+import { waitFor } from '../helpers/wait';
 
 /**
  * The worker's realtime client (pusher-js, Node build) against the real server on a real port:
@@ -42,17 +43,6 @@ interface Probe {
   clock: ManualClock | null;
 }
 
-function waitFor(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (check()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
 
 describe('worker realtime client', () => {
   let server: TestServer;

@@ -9,20 +9,10 @@ import { SyncRuntime } from '../../sync-worker/api';
 import { systemClock } from '../../sync-worker/clock';
 import { createRealtime, type PusherConstructor } from '../../sync-worker/realtime';
 import { attachRealtime } from '../../sync-worker/worker-realtime';
+import { waitFor } from '../helpers/wait';
 
 /** The worker's realtime wiring: a save in one worker reaches another worker's records live. */
 
-function waitFor(check: () => Promise<boolean>, timeoutMs = 8000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = async () => {
-      if (await check()) return resolve();
-      if (Date.now() > deadline) return reject(new Error('timed out'));
-      setTimeout(tick, 20);
-    };
-    void tick();
-  });
-}
 
 describe('attachRealtime', () => {
   let server: TestServer;
@@ -63,7 +53,7 @@ describe('attachRealtime', () => {
     await a.save('item', { id, board_id: boardId, folder_id: boardId, name: 'live', row_version: 0 }, { teamId });
     await a.flush();
     const bDb = b.current()!.db;
-    await waitFor(async () => !!(await bDb.relaxed.records.get(['item', id])));
+    await waitFor(async () => !!(await bDb.relaxed.records.get(['item', id])), 8000, 'the save in B\'s replica');
     expect(await bDb.relaxed.records.get(['item', id])).toMatchObject({ name: 'live', row_version: 1 });
     for (const off of detach) off();
     await a.signOut();

@@ -6,6 +6,7 @@ import { createRealtime, type PusherConstructor, type Realtime, type RealtimeEve
 import { PusherBroadcaster, embeddedServerOf } from '../../server/realtime/broadcaster';
 import { endSubscriptions } from '../../server/realtime/subscriptions';
 import { addMember, attribute, board, folder, item, newId, teamWithRoles, value, type SignedIn, type TeamFixture } from './sync-fixtures';
+import { waitFor } from '../helpers/wait';
 
 /**
  * Realtime shows only what reads show (decision 0090), with real pusher-js clients (the worker's
@@ -16,17 +17,6 @@ import { addMember, attribute, board, folder, item, newId, teamWithRoles, value,
  * password added).
  */
 
-function waitFor(check: () => boolean, timeoutMs = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = () => {
-      if (check()) return resolve();
-      if (Date.now() > deadline) return reject(new Error(`timed out waiting for ${what}`));
-      setTimeout(tick, 10);
-    };
-    tick();
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
