@@ -9,6 +9,7 @@ import { installErrorHandler } from './http/errors';
 import { registerSecurityHeaders } from './http/security-headers';
 import { acceptEmptyJsonBodies } from './http/json-body';
 import { installNulGuard } from './http/nul-guard';
+import { installDepthGuard } from './http/depth-guard';
 import { modules } from './modules';
 import { isAppPath } from '../schema/routes';
 import { Messages } from '../schema/messages';
@@ -25,6 +26,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   installErrorHandler(app);
   acceptEmptyJsonBodies(app);
   installNulGuard(app);
+  installDepthGuard(app);
   // First, so every response (API, app shell, assets, uploads, 404s) carries the headers.
   await registerSecurityHeaders(app, ctx.config);
   await app.register(cookie);
