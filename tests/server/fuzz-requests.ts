@@ -19,7 +19,7 @@ export interface Template {
   body: unknown;
 }
 
-export type Credentials = 'owner' | 'anonymous' | 'garbage-token';
+export type Credentials = 'owner' | 'restricted-member' | 'guest' | 'anonymous' | 'garbage-token';
 
 export interface FuzzRequest {
   method: string;
@@ -176,7 +176,7 @@ export function requestArbitrary(templates: readonly Template[]): fc.Arbitrary<F
         query: fc.oneof({ weight: 2, arbitrary: fc.constant(template.query) }, { weight: 1, arbitrary: badQuery }),
         body: bodyFor(template),
         headers: extraHeaders,
-        credentials: fc.constantFrom<Credentials>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'anonymous', 'anonymous', 'garbage-token'),
+        credentials: fc.constantFrom<Credentials>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'restricted-member', 'guest', 'anonymous', 'anonymous', 'garbage-token'),
         garbageAuthorization: fc.constantFrom('Bearer not-a-token', 'Bearer ', 'Bearer', 'Basic dXNlcjpwYXNz', `Bearer ${'x'.repeat(10_000)}`, 'Bearer a b c', 'bearer %00', 'Token abc', 'Bearer ééé'),
       })
       .map(({ path, query, body, headers, credentials, garbageAuthorization }): FuzzRequest => {

@@ -9,8 +9,9 @@ import { requestArbitrary, type FuzzRequest, type Template } from './fuzz-reques
 /**
  * The fuzz suite (issue #9): thousands of generated malformed requests across every route the
  * server registers (wrong types, missing fields, huge strings, deep nesting, prototype keys, bad
- * ids and cursors, bad query strings, wrong content types), signed in as the owner and sometimes
- * anonymous or with a dead token. No answer may be a 5xx, and the server answers normally after.
+ * ids and cursors, bad query strings, wrong content types), mostly signed in as the owner, some
+ * as a restricted member or an invited board guest, anonymous, or with a malformed token. No
+ * answer may be a 5xx, and the server answers normally after.
  *
  * The run is reproducible: the seed is printed on failure; FUZZ_SEED=<seed> replays it, and
  * FUZZ_RUNS raises the number of requests.
@@ -95,7 +96,9 @@ describe('fuzz: malformed requests to every route', () => {
   async function authHeader(request: FuzzRequest, ownerToken: string): Promise<Record<string, string>> {
     if (request.credentials === 'anonymous') return {};
     if (request.credentials === 'garbage-token') return { authorization: request.garbageAuthorization };
-    const token = request.url.startsWith('/api/auth/logout') ? await freshToken(w, 'owner') : ownerToken;
+    const who = request.credentials;
+    const own = who === 'owner' ? ownerToken : w.users[who].token;
+    const token = request.url.startsWith('/api/auth/logout') ? await freshToken(w, who) : own;
     return { authorization: `Bearer ${token}` };
   }
 });
