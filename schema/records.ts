@@ -8,7 +8,7 @@ import { z } from 'zod';
  * records let a body plant a `folder_id` on a value or comment that the permission check then
  * believed, and let any junk ride into every replica (docs/decisions/0091-permissions-from-stored-records.md).
  * A new display field is added here first. Free-form maps (an attribute's or a view's `settings`)
- * stay maps. Fields the server owns (team_id, created_by, created_at, updated_at, deleted_at,
+ * stay maps, bounded in size. Fields the server owns (team_id, created_by, created_at, updated_at, deleted_at,
  * user_id of a reaction) are accepted and overwritten by the server on save whatever the client
  * sends, so a client may send back the copy it read.
  */
@@ -19,6 +19,16 @@ export const recordId = z.string().regex(RECORD_ID_PATTERN, 'must be a client id
 const isoTime = z.iso.datetime({ offset: true });
 const userId = z.number().int().positive();
 const permissionEntries = z.record(z.string().min(1), z.enum(['allow', 'deny']));
+
+/** The largest `settings` map of an attribute or a view, as JSON (200 labels with synonyms fit). */
+export const SETTINGS_MAX_CHARS = 256 * 1024;
+/**
+ * A free-form settings map, bounded: its keys are owned by the view or attribute kind (checked
+ * there), so unknown keys stay allowed, but a map may not carry megabytes into every replica.
+ */
+const settingsMap = z
+  .record(z.string().max(64), z.unknown())
+  .refine((map) => JSON.stringify(map).length <= SETTINGS_MAX_CHARS, `settings may hold at most ${SETTINGS_MAX_CHARS / 1024} KB`);
 
 /** The 422 text for fields a record does not have ("folder_id, junk: unknown field"). */
 export const RecordMessages = {
@@ -67,7 +77,7 @@ export const folderViewRecord = baseRecord.extend({
   visibility: z.enum(FOLDER_VIEW_VISIBILITIES).default('shared'),
   owner_id: userId.nullable().optional(),
   position: z.number().finite().default(0),
-  settings: z.record(z.string(), z.unknown()).default({}),
+  settings: settingsMap.default({}),
 });
 
 export const attributeRecord = baseRecord.extend({
@@ -78,7 +88,7 @@ export const attributeRecord = baseRecord.extend({
   kind: z.string().min(1).max(64),
   position: z.number().finite().default(0),
   hidden: z.boolean().default(false),
-  settings: z.record(z.string(), z.unknown()).default({}),
+  settings: settingsMap.default({}),
   deleted_at: isoTime.nullable().optional(),
 });
 

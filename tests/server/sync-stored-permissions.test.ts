@@ -115,6 +115,16 @@ describe('sync: permissions from stored records', () => {
     expect(ownerValues.json().data.find((v: { item_id: string }) => v.item_id === i1.id)).toMatchObject({ value: 'secret value', row_version: 1 });
   });
 
+  it('bounds the free-form settings of an attribute and a view (a megabyte of junk is a 422)', async () => {
+    const huge = { junk: 'x'.repeat(1024 * 1024) };
+    const bloated = await put('attributes', attribute(b.id, { settings: huge }), A());
+    expect(bloated.statusCode).toBe(422);
+    expect(bloated.body).toContain('settings may hold at most 256 KB');
+    const view = { id: newId(), folder_id: b.id, name: 'Big', kind: 'table', settings: huge };
+    expect((await put('folder-views', view, A())).statusCode).toBe(422);
+    expect((await put('attributes', attribute(b.id, { settings: { note: 'a small extra key is the kind’s business' } }), A())).statusCode).toBe(200);
+  });
+
   it('still accepts the server-owned fields a client sends back from the copy it read', async () => {
     const read = (await api(server.app, 'GET', `/api/${t.teamId}/items?board_id=${b.id}`, { token: C() })).json().data.find((r: { id: string }) => r.id === i3.id);
     expect(read).toHaveProperty('created_by');
