@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { appVars } from '../../app-vars';
+import { AppVars } from '../../api/endpoints';
 
 export interface DemoLogin {
   email: string;
@@ -15,14 +16,20 @@ export function demoLoginOf(vars: Record<string, unknown>): DemoLogin | null {
 
 /**
  * The demo login, shown only where the server says the demo accounts exist (a local `npm start`),
- * so a production login page never advertises a known password. Asks the server afresh: a copy
- * remembered from another start could be stale.
+ * so a production login page never advertises a known password. Asks the server afresh (a copy
+ * remembered from another start could be stale) without storing the answer: the login page is where
+ * a signed-out device must hold nothing the app wrote.
  */
 export function DemoLoginHint({ onUse }: { onUse: (demo: DemoLogin) => void }) {
   const [demo, setDemo] = useState<DemoLogin | null>(() => demoLoginOf(appVars.get()));
   useEffect(() => {
     let live = true;
-    void appVars.load().then((vars) => live && setDemo(demoLoginOf(vars)));
+    AppVars.get().then(
+      (vars) => live && setDemo(demoLoginOf(vars)),
+      () => {
+        /* offline: keep what the shell already knows */
+      },
+    );
     return () => {
       live = false;
     };
