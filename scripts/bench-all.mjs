@@ -12,6 +12,7 @@ const benches = [
   ['server-saves.ts'],
   ['sync-engine.ts'],
   ['realtime-fanout.ts'],
+  ['realtime-judged.ts'],
   ...(chromium ? [['sync-chromium.ts'], ['app-shell.ts'], ['board-open.ts']] : []),
 ];
 for (const [file, ...args] of benches) {
