@@ -110,12 +110,21 @@ export class EmbeddedBroadcaster implements Broadcaster {
 }
 
 /**
+ * A workspace's member and permission channels. On an external cluster a removed member's open
+ * socket cannot be closed, so these carry only a ping too (member e-mails stay behind the REST
+ * read); the app reads members and permissions through REST today and subscribes to neither.
+ */
+const TEAM_CHANNEL = /^private-team\.(\d+)\.(?:users|permissions)$/;
+
+/**
  * What an external cluster may carry (decision 0090): it cannot judge readers per socket nor be
  * told reliably to end a subscription, so record channels carry no records there. A record event
  * becomes a content-free `changed` on the board channel (the client catches up through /changes,
  * the read scope); the time-tracking copy is dropped; `refresh` loses its folder. Null: not sent.
  */
 export function externalForm(event: OutEvent): OutEvent | null {
+  const team = TEAM_CHANNEL.exec(event.channel);
+  if (team) return { channel: event.channel, event: 'changed', data: { team_id: Number(team[1]) } };
   const owner = recordChannelOf(event.channel);
   if (!owner) return event;
   const refresh = contentFreeRefresh(event);

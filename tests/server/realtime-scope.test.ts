@@ -3,7 +3,7 @@ import Pusher from 'pusher-js';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { createRealtime, type PusherConstructor, type Realtime, type RealtimeEvent } from '../../sync-worker/realtime';
-import { PusherBroadcaster, embeddedServerOf } from '../../server/realtime/broadcaster';
+import { PusherBroadcaster, embeddedServerOf, externalForm } from '../../server/realtime/broadcaster';
 import { endSubscriptions } from '../../server/realtime/subscriptions';
 import { addMember, attribute, board, folder, item, newId, teamWithRoles, value, type SignedIn, type TeamFixture } from './sync-fixtures';
 import { waitFor } from '../helpers/wait';
@@ -194,6 +194,17 @@ describe('realtime read scope', () => {
     expect(listener.json()).not.toContain(secret.id);
     expect(listener.json()).not.toContain(hidden.id);
     expect(listener.json()).not.toContain('external secret');
+  });
+
+  it('sends an external cluster only a ping on the member and permission channels (no e-mail)', () => {
+    const member = { user_id: 7, email: 'someone@example.test', role: 'full-member' };
+    const users = externalForm({ channel: `private-team.${t.teamId}.users`, event: 'member.saved', data: { team_id: t.teamId, member } });
+    const permissions = externalForm({ channel: `private-team.${t.teamId}.permissions`, event: 'saved', data: { collection: 'permission', data: { id: 'p1' } } });
+    expect(users).toEqual({ channel: `private-team.${t.teamId}.users`, event: 'changed', data: { team_id: t.teamId } });
+    expect(permissions).toEqual({ channel: `private-team.${t.teamId}.permissions`, event: 'changed', data: { team_id: t.teamId } });
+    // The user's own channel is theirs alone and keeps its content.
+    const own = { channel: 'private-App.User.7', event: 'notification', data: { id: 'n1' } };
+    expect(externalForm(own)).toEqual(own);
   });
 
   describe('a board whose access narrows', () => {
