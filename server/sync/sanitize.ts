@@ -1,13 +1,13 @@
 import DOMPurify from 'isomorphic-dompurify';
+import { COMMENT_ALLOWED_ATTR, COMMENT_ALLOWED_TAGS, keepValidMentions } from '../../schema/comment-html';
 
 /**
- * Comment html as the server stores it: formatting, links, lists, code, images and mentions kept;
- * scripts, event handlers, styles and javascript: urls removed. Every client renders the stored
- * html, so this is the one place that makes it safe.
+ * Comment html as the server stores it: formatting, links, lists, code, images and mentions
+ * (`<span data-mention="{userId}">`, schema/comment-html.ts) kept; scripts, event handlers, styles
+ * and javascript: urls removed, and a data-mention that is not a user id dropped. Every client
+ * renders the stored html (sanitising it again, for what a device wrote offline), so this is the
+ * one place that makes it safe for everyone else.
  */
-const ALLOWED_TAGS = ['p', 'br', 'b', 'strong', 'i', 'em', 'u', 's', 'strike', 'del', 'a', 'ul', 'ol', 'li', 'blockquote', 'code', 'pre', 'span', 'h1', 'h2', 'h3', 'img', 'hr'];
-const ALLOWED_ATTR = ['href', 'target', 'rel', 'src', 'alt', 'title', 'class', 'data-type', 'data-id', 'data-label'];
-
 export function sanitizeCommentHtml(html: string): string {
-  return DOMPurify.sanitize(html, { ALLOWED_TAGS, ALLOWED_ATTR, ALLOW_DATA_ATTR: false });
+  return keepValidMentions(DOMPurify.sanitize(html, { ALLOWED_TAGS: COMMENT_ALLOWED_TAGS, ALLOWED_ATTR: COMMENT_ALLOWED_ATTR, ALLOW_DATA_ATTR: false }));
 }

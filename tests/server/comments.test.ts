@@ -79,4 +79,17 @@ describe('comments', () => {
     expect(await server.ctx.db.selectFrom('records').select('id').where('id', 'in', [parent, reply]).execute()).toEqual([]);
     expect((await api(server.app, 'GET', `/api/${t.teamId}/comments/multiple`, { token: t.full.token })).statusCode).toBe(422);
   });
+  it('keeps a mention <span data-mention="{userId}"> through sanitising, and drops a data-mention that is not a user id', async () => {
+    const id = newId();
+    const html = `<p>Hi <span data-mention="${t.full.user.id}" onclick="x()">@Full</span> and <span data-mention="1 onmouseover=x">@Bad</span> <span data-foo="1">x</span></p>`;
+    const res = await putComment(id, { text: { html }, board_id: b.id, item_id: i.id, parent_id: null }, t.owner.token);
+    expect(res.statusCode, res.body).toBe(200);
+    const stored = res.json().data.text.html as string;
+    expect(stored).toContain(`<span data-mention="${t.full.user.id}">@Full</span>`);
+    expect(stored).toContain('<span>@Bad</span>');
+    expect(stored).not.toMatch(/onclick|onmouseover|data-foo/);
+    // What others read back (comments/multiple) is the same stored html.
+    const multiple = await api(server.app, 'GET', `/api/${t.teamId}/comments/multiple?item_ids=${i.id}`, { token: t.full.token });
+    expect(multiple.json().data.find((c: any) => c.id === id).text.html).toBe(stored);
+  });
 });
