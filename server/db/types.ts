@@ -10,8 +10,9 @@ import type { SyncTables } from './tables/sync';
 import type { RealtimeTables } from './tables/realtime';
 import type { BoardAccessTables } from './tables/board-access';
 import type { FilesTables } from './tables/files';
+import type { NotificationTables } from './tables/notifications';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
