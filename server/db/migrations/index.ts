@@ -9,7 +9,6 @@ import { m0010_account_tokens } from './0010_account_tokens';
 import { m0011_token_rotation_grace } from './0011_token_rotation_grace';
 import { m0091_uploads } from './0091_uploads';
 import { m0101_notifications } from './0101_notifications';
-import { m0103_records_board_paging } from './0103_records_board_paging';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
@@ -23,5 +22,4 @@ export const migrations: Migration[] = [
   m0090_throttles_and_sessions,
   m0091_uploads,
   m0101_notifications,
-  m0103_records_board_paging,
 ];
