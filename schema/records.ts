@@ -126,6 +126,8 @@ export const commentRecord = baseRecord.extend({
   text: z.object({ html: z.string().min(1).max(100_000) }),
   pinned: z.boolean().default(false),
   created_by: userId.nullable().optional(),
+  /** Server-owned: when the text was last rewritten (null if never); pinning is not an edit. */
+  edited_at: isoTime.nullable().optional(),
 });
 
 export const commentReactionRecord = baseRecord.extend({

@@ -139,11 +139,14 @@ folderViewRules.authorizeDelete = async (scope, def, stored) => {
 };
 
 const commentRules: CollectionRules = {
-  prepare({ record }) {
+  prepare({ record, existing, scope }) {
     const text = record.text as { html: string };
     const html = sanitizeCommentHtml(text.html);
     if (html.replace(/<[^>]*>/g, '').trim() === '' && !/<img\b/i.test(html)) throw validation(['text.html: the comment is empty']);
     record.text = { ...text, html };
+    // "Edited" is the server's word: set when the stored text changes, whatever the client sent.
+    const before = existing ? ((existing.data.text as { html?: string } | undefined)?.html ?? null) : null;
+    record.edited_at = !existing ? null : before !== html ? scope.now.toISOString() : ((existing.data.edited_at as string | null | undefined) ?? null);
   },
   async authorize(ctx, byDefault) {
     const { scope, existing } = ctx;

@@ -92,4 +92,19 @@ describe('comments', () => {
     const multiple = await api(server.app, 'GET', `/api/${t.teamId}/comments/multiple?item_ids=${i.id}`, { token: t.full.token });
     expect(multiple.json().data.find((c: any) => c.id === id).text.html).toBe(stored);
   });
+  it('marks a comment edited (edited_at, server-owned) when its text changes, not when it is pinned', async () => {
+    const id = newId();
+    const base = { text: { html: 'first words' }, board_id: b.id, item_id: i.id, parent_id: null };
+    const created = await putComment(id, { ...base, edited_at: '2020-01-01T00:00:00Z' }, t.owner.token);
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().data.edited_at).toBeNull();
+    const pinned = await putComment(id, { ...base, pinned: true, row_version: 1 }, t.owner.token);
+    expect(pinned.json().data.edited_at).toBeNull();
+    const edited = await putComment(id, { ...base, pinned: true, text: { html: 'second words' }, row_version: 2 }, t.owner.token);
+    expect(edited.statusCode, edited.body).toBe(200);
+    const editedAt = edited.json().data.edited_at;
+    expect(Date.parse(editedAt)).toBeGreaterThan(Date.parse('2025-01-01T00:00:00Z'));
+    const unpinned = await putComment(id, { ...base, text: { html: 'second words' }, pinned: false, edited_at: null, row_version: 3 }, t.owner.token);
+    expect(unpinned.json().data.edited_at).toBe(editedAt);
+  });
 });
