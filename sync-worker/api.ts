@@ -16,6 +16,7 @@ import { Emitter, type EngineEvents, type EventName } from './events';
 import { SyncEngine, type WriteOptions } from './engine';
 import { HttpClient, type FetchLike } from './http';
 import { WorkspaceMembership } from './membership';
+import { WorkerNotifications } from './notifications';
 import { validateTokenRecord } from './token';
 import { OfflineError } from './queue';
 import type { ConflictEntry, DraftEntry, SyncRecord, TokenRecord } from './types';
@@ -62,6 +63,11 @@ export interface SyncWorkerApi {
   request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
   /** A tab relays the browser's online/offline events (workers get them too; this is a backup). */
   reportOnline(online: boolean): Promise<void>;
+  /** The unread notification count the worker keeps live (null while unknown or signed out; notifications.ts). */
+  notificationCount(): Promise<number | null>;
+  /** Marks the user's own notifications read (or unread); false when the server refused or was unreachable. */
+  markNotifications(ids: (string | number)[], read: boolean): Promise<boolean>;
+  markAllNotificationsRead(): Promise<boolean>;
   /** Events to every tab: conflict, rejected, not-saved, quota-exceeded, storage-freed, update-required, session-expired, connection, failed-requests, syncing, loaded. */
   subscribe(listener: SyncListener): Promise<number>;
   unsubscribe(id: number): Promise<void>;
@@ -89,6 +95,8 @@ export interface Session {
   db: UserDb;
   http: HttpClient;
   engine: SyncEngine;
+  /** The unread count and the mark calls; worker-realtime.ts hands it the user channel's events. */
+  notifications: WorkerNotifications;
 }
 
 export class SyncRuntime implements SyncWorkerApi {
@@ -279,6 +287,21 @@ export class SyncRuntime implements SyncWorkerApi {
     else connection.browserOffline();
   }
 
+  async notificationCount(): Promise<number | null> {
+    await this.ready;
+    return this.session?.notifications.unread ?? null;
+  }
+
+  async markNotifications(ids: (string | number)[], read: boolean): Promise<boolean> {
+    await this.engine();
+    return this.session!.notifications.mark(ids, read);
+  }
+
+  async markAllNotificationsRead(): Promise<boolean> {
+    await this.engine();
+    return this.session!.notifications.markAllRead();
+  }
+
   async subscribe(listener: SyncListener): Promise<number> {
     const id = this.nextListener++;
     const off = this.events.on((event, payload) => {
@@ -335,14 +358,17 @@ export class SyncRuntime implements SyncWorkerApi {
       readsPerBoard: (teamId) => membership.isOutside(teamId),
     });
     engine.setPreview(this.preview);
-    this.session = { userId, db, http, engine };
+    const notifications = new WorkerNotifications({ http, events: this.events, clock: this.opts.clock });
+    this.session = { userId, db, http, engine, notifications };
     for (const hook of this.sessionHooks) hook(this.session);
+    void notifications.refresh();
   }
 
   private async endSession(): Promise<void> {
     const session = this.session;
     if (!session) return;
     this.session = null;
+    session.notifications.stop();
     session.engine.stop();
     session.db.close();
     for (const hook of this.sessionHooks) hook(null);

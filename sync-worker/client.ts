@@ -13,6 +13,7 @@ export { refusedEditText } from './refused';
 export type { EngineEvents, EventName, FailedRequestSummary } from './events';
 export type { SyncRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
 export type { WriteOptions } from './engine';
+export type { NotificationRecord, NotificationsEvent } from './notifications';
 
 export interface SyncConnection {
   api: Comlink.Remote<SyncWorkerApi>;

@@ -3,6 +3,7 @@
  * app subscribes to; payloads are plain data so they cross postMessage.
  */
 import type { ConflictEntry } from './types';
+import type { NotificationsEvent } from './notifications';
 
 export interface FailedRequestSummary {
   key: string;
@@ -36,6 +37,8 @@ export interface EngineEvents {
   syncing: Record<string, never>;
   /** A board's records were (re)loaded from its index address. */
   loaded: { teamId: number; boardId: string };
+  /** The unread notification count (null while unknown) and the notification event that moved it (notifications.ts). */
+  notifications: NotificationsEvent;
 }
 
 export type EventName = keyof EngineEvents;

@@ -36,6 +36,11 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
       getToken: () => session.http.currentToken()?.access_token ?? null,
       fetch: (input, init) => fetch(input, init),
       onEvent: (event) => {
+        // private-App.User.{id}: "notification saved", "all notifications read" (notifications.ts).
+        if (event.scope === 'user') {
+          if (event.userId === session.userId) session.notifications.onRealtime(event.event, event.data);
+          return;
+        }
         if (event.scope !== 'board') return;
         if (event.event === 'changed') {
           pulls.request(event.teamId, event.boardId);
@@ -49,11 +54,14 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
         if (signal === 'pong' || signal === 'connected') engine.connection.realtimePong();
         else if (signal === 'reconnected') engine.connection.realtimeReconnected();
         else engine.connection.realtimeDropped();
+        // Events sent while we were away are lost: the unread count is asked again.
+        if (signal === 'reconnected') void session.notifications.refresh();
       },
     });
     const realtime = entry.realtime;
     session.http.useSocketId(() => realtime.socketId());
-    void entry.realtime.subscribeUser(session.userId).catch(() => undefined);
+    // Once subscribed, ask the count again: anything saved before the subscription is in it.
+    void entry.realtime.subscribeUser(session.userId).then(() => session.notifications.refresh(), () => undefined);
     if (engine.openBoardRef) follow(engine.openBoardRef);
   };
 
