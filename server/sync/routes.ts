@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectionList, type CollectionDefinition } from '../../schema/collections';
+import { collectionList } from '../../schema/collections';
 import type { AppContext } from '../context';
 import { sql } from 'kysely';
 import { unauthenticated, unauthorized, validation } from '../http/errors';
@@ -8,8 +8,8 @@ import { readChanges } from './changes';
 import { dispatchWrite } from './dispatch';
 import { teamIdParam } from './params';
 import { changesScope, readScope } from './read-scope';
-import { boardRecords, teamFolders, type WireRecord } from './store';
-import { changeHorizon } from './cursor';
+import { type WireRecord } from './store';
+import { indexLoad } from './index-load';
 import { batchLockMode, requestLockMode } from './lock-plan';
 import { runWrite } from './write';
 import { timeTrackingRoutes } from './time-tracking';
@@ -25,26 +25,6 @@ type TeamParams = { Params: { teamId: string; id: string }; Querystring: Record<
 
 function queryString(value: unknown): string | null {
   return typeof value === 'string' && value.length > 0 ? value : null;
-}
-
-/** GET /api/{teamId}/{route}?board_id= — the records and the cursor to ask /changes from, read in one snapshot. */
-async function indexLoad(ctx: AppContext, request: FastifyRequest<TeamParams>, def: CollectionDefinition) {
-  const teamId = teamIdParam(request.params.teamId);
-  const boardId = queryString(request.query.board_id);
-  if (!boardId && def.name !== 'folder') throw validation(['board_id: required']);
-  const { view } = await readScope(ctx, request, teamId, boardId);
-  // The cursor is the change horizon taken before the records' snapshot (cursor.ts): every change
-  // up to it is in the records read, and /changes?after=cursor brings whatever is newer (some of
-  // it possibly again, which merging ignores).
-  const cursor = await changeHorizon(ctx.db);
-  return ctx.db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .execute(async (trx) => {
-      const rows = boardId ? await boardRecords(trx, teamId, boardId, def.name) : await teamFolders(trx, teamId);
-      const data = await view.filter(trx, def.name, rows.map((r) => r.data));
-      return { data, cursor };
-    });
 }
 
 export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
+import { eventsForWrittenSql, type EventRow } from '../events/outbox';
 
 /** Storage of synced records and their change log. No rules here: see operations.ts. */
 
@@ -66,6 +67,20 @@ export async function boardRecords(db: Db, teamId: number, boardId: string, coll
   return rows.map(toStored);
 }
 
+/**
+ * One page of the live records of one collection, in id order after `after` (a keyset page of a
+ * paged index load): a board's (`boardId`) or, for folders without a board, the team's. Fetches
+ * one row more than asked, so the caller knows whether another page follows.
+ */
+export async function recordsPage(db: Db, teamId: number, boardId: string | null, collection: string, after: string | null, limit: number): Promise<{ rows: StoredRecord[]; more: boolean }> {
+  let query = db.selectFrom('records').select(columns).where('team_id', '=', teamId).where('collection', '=', collection).where('deleted_at', 'is', null);
+  if (boardId !== null) query = query.where('board_id', '=', boardId);
+  if (after !== null) query = query.where('id', '>', after);
+  const rows = await query.orderBy('id').limit(limit + 1).execute();
+  const more = rows.length > limit;
+  return { rows: (more ? rows.slice(0, limit) : rows).map(toStored), more };
+}
+
 /** Every live folder of the team (boards and their folders): the input of permission chains. */
 export async function teamFolders(db: Db, teamId: number): Promise<StoredRecord[]> {
   const rows = await db
@@ -85,8 +100,10 @@ export async function teamFolders(db: Db, teamId: number): Promise<StoredRecord[
  * itself checks that: when another transaction changed or created the row meanwhile (saves of
  * one team run concurrently), nothing is written and it returns false (the caller answers 409).
  */
-export async function writeLogged(db: Db, collection: string, teamId: number, record: WireRecord, createdBy: number | null, deletedAt: Date | null, now: Date, op: ChangeKind): Promise<boolean> {
+export async function writeLogged(db: Db, collection: string, teamId: number, record: WireRecord, createdBy: number | null, deletedAt: Date | null, now: Date, op: ChangeKind, event?: EventRow | null): Promise<boolean> {
   const data = JSON.stringify(record);
+  // Its domain event goes in the same statement, stored only if the record was (server/events/outbox.ts).
+  const events = event ? sql`, events as (${eventsForWrittenSql([event], now)})` : sql``;
   const { rows } = await sql<{ n: string }>`
     with written as (
       insert into records (collection, id, team_id, board_id, row_version, data, created_by, created_at, updated_at, deleted_at)
@@ -95,12 +112,12 @@ export async function writeLogged(db: Db, collection: string, teamId: number, re
         set board_id = excluded.board_id, row_version = excluded.row_version, data = excluded.data,
             updated_at = excluded.updated_at, deleted_at = excluded.deleted_at
         where records.row_version = excluded.row_version - 1 and records.team_id = excluded.team_id
-      returning team_id, board_id, id
+      returning team_id, board_id, id, collection
     ), logged as (
       insert into change_log (team_id, board_id, collection, record_id, op, at)
       select team_id, board_id, ${collection}, id, ${op}, ${now} from written
       returning 1
-    )
+    )${events}
     select count(*) as n from logged`.execute(db);
   return Number(rows[0]?.n ?? 0) > 0;
 }
@@ -112,6 +129,8 @@ export interface LoggedWrite {
   createdBy: number | null;
   deletedAt: Date | null;
   op: ChangeKind;
+  /** Its domain event (none when the save changed nothing but bookkeeping). */
+  event?: EventRow | null;
 }
 
 /**
@@ -126,6 +145,7 @@ export async function writeManyLogged(db: Db, teamId: number, now: Date, writes:
   const input = JSON.stringify(
     writes.map((w, ord) => ({ ord, collection: w.collection, id: w.record.id, board_id: w.record.board_id, row_version: w.record.row_version, data: w.record, created_by: w.createdBy, deleted_at: w.deletedAt, op: w.op })),
   );
+  const events = writes.flatMap((w) => (w.event ? [w.event] : []));
   const { rows } = await sql<{ n: string }>`
     with input as materialized (
       select * from jsonb_to_recordset(${input}::jsonb)
@@ -145,7 +165,7 @@ export async function writeManyLogged(db: Db, teamId: number, now: Date, writes:
       from written w join input i on i.collection = w.collection and i.id = w.id
       order by i.ord
       returning 1
-    )${alongside ? sql`, alongside as (${alongside})` : sql``}
+    )${events.length ? sql`, events as (${eventsForWrittenSql(events, now)})` : sql``}${alongside ? sql`, alongside as (${alongside})` : sql``}
     select count(*) as n from logged`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

@@ -8,7 +8,10 @@ import { m0002_workspaces } from './0002_workspaces';
 import { m0010_account_tokens } from './0010_account_tokens';
 import { m0011_token_rotation_grace } from './0011_token_rotation_grace';
 import { m0091_uploads } from './0091_uploads';
+import { m0100_events_jobs } from './0100_events_jobs';
 import { m0101_notifications } from './0101_notifications';
+import { m0102_server_identity } from './0102_server_identity';
+import { m0103_records_board_paging } from './0103_records_board_paging';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
@@ -21,5 +24,8 @@ export const migrations: Migration[] = [
   m0070_board_passwords,
   m0090_throttles_and_sessions,
   m0091_uploads,
+  m0100_events_jobs,
   m0101_notifications,
+  m0102_server_identity,
+  m0103_records_board_paging,
 ];
