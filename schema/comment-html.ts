@@ -13,23 +13,40 @@ export const COMMENT_ALLOWED_ATTR = ['href', 'target', 'rel', 'src', 'alt', 'tit
 /** The attribute a mention's user id rides in. */
 export const MENTION_ATTRIBUTE = 'data-mention';
 
-// Sanitised html always quotes attribute values with ", and escapes a " inside them.
-const MENTION_PATTERN = /\sdata-mention="([^"]*)"/g;
+// Sanitised html is serialised: every attribute value is double-quoted and a " inside it is
+// escaped, a < in text is escaped. So tags and their attributes can be read token by token, and
+// text that merely looks like an attribute (typed by someone) is never taken for one.
+const TAG = /<([a-zA-Z][\w-]*)((?:\s+[^\s"'>/=]+(?:="[^"]*")?)*)(\s*\/?)>/g;
+const ATTRIBUTE = /\s+([^\s"'>/=]+)(?:="([^"]*)")?/g;
+const USER_ID = /^[1-9]\d{0,15}$/;
+
+/** The value of data-mention in a tag's attribute list, or undefined. */
+function mentionIn(attributes: string): string | undefined {
+  for (const [, name, value] of attributes.matchAll(ATTRIBUTE)) if (name!.toLowerCase() === MENTION_ATTRIBUTE) return value ?? '';
+  return undefined;
+}
 
 /**
  * Drops data-mention attributes whose value is not a user id, from html a sanitiser already
- * serialised (so attributes are double-quoted). The span and its text stay: it reads as plain text.
+ * serialised. The span and its text stay: it reads as plain text.
  */
 export function keepValidMentions(html: string): string {
-  return html.replace(MENTION_PATTERN, (whole, id: string) => (/^[1-9]\d{0,15}$/.test(id) ? whole : ''));
+  return html.replace(TAG, (whole, tag: string, attributes: string, end: string) => {
+    const mention = mentionIn(attributes);
+    if (mention === undefined || USER_ID.test(mention)) return whole;
+    const kept = [...attributes.matchAll(ATTRIBUTE)].filter(([, name]) => name!.toLowerCase() !== MENTION_ATTRIBUTE).map(([token]) => token).join('');
+    return `<${tag}${kept}${end}>`;
+  });
 }
 
 /** The user ids mentioned in sanitised comment html, each once, in the order they first appear. */
 export function mentionedUserIds(html: string): number[] {
   const ids: number[] = [];
-  for (const match of html.matchAll(MENTION_PATTERN)) {
-    const id = Number(match[1]);
-    if (Number.isSafeInteger(id) && id > 0 && !ids.includes(id)) ids.push(id);
+  for (const [, , attributes] of html.matchAll(TAG)) {
+    const mention = mentionIn(attributes!);
+    if (mention === undefined || !USER_ID.test(mention)) continue;
+    const id = Number(mention);
+    if (Number.isSafeInteger(id) && !ids.includes(id)) ids.push(id);
   }
   return ids;
 }

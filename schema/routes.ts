@@ -61,6 +61,7 @@ export const routes: RouteDef[] = [
   { name: 'team.boards', path: '/team/:teamId', params: { teamId: 'number' }, shell: true },
   { name: 'create-board', path: '/team/:teamId/boards/create', params: { teamId: 'number' }, shell: true, noSidebar: true, query: ['start', 'template', 'name'] },
   { name: 'board.permissions', path: '/team/:teamId/boards/:boardId/permissions', params: { teamId: 'number' }, shell: true },
+  { name: 'board.activity', path: '/team/:teamId/boards/:boardId/activity', params: { teamId: 'number' }, shell: true },
   { name: 'edit-board', path: '/team/:teamId/boards/:boardId/edit', params: { teamId: 'number' }, shell: true },
   { name: 'team.members', path: '/team/:teamId/members', params: { teamId: 'number' }, shell: true },
   { name: 'team.settings', path: '/team/:teamId/settings', params: { teamId: 'number' }, shell: true },

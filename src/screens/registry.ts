@@ -28,4 +28,5 @@ export const screens: Record<string, Loader> = {
   'create-board': () => import('../boards/screens/CreateBoardPage'),
   'edit-board': () => import('../boards/screens/EditBoardPage'),
   'board.permissions': () => import('../boards/screens/BoardPermissionsPage'),
+  'board.activity': () => import('../boards/screens/BoardActivityPage'),
 };

@@ -22,6 +22,7 @@ export const routeTitles: Record<string, MessageDescriptor> = {
   'team.boards': msg`Boards`,
   'create-board': msg`Create a board`,
   'board.permissions': msg`Board permissions`,
+  'board.activity': msg`Board activity`,
   'edit-board': msg`Edit board`,
   'team.members': msg`Members`,
   'team.settings': msg`Workspace settings`,

@@ -18,6 +18,7 @@ describe('the route table (shell.md §2)', () => {
     ['/team/7/boards/create', 'create-board', { teamId: 7 }],
     ['/team/7/boards/b1/edit', 'edit-board', { teamId: 7, boardId: 'b1' }],
     ['/team/7/boards/b1/permissions', 'board.permissions', { teamId: 7, boardId: 'b1' }],
+    ['/team/7/boards/b1/activity', 'board.activity', { teamId: 7, boardId: 'b1' }],
     ['/team/7/members', 'team.members', { teamId: 7 }],
     ['/team/7/import/trello/auth/b1/f1', 'trello-import', { teamId: 7, boardId: 'b1', folderId: 'f1' }],
     ['/team/7/import/trello/b1/tb/f1', 'trello-import-board', { teamId: 7, boardId: 'b1', trelloBoardId: 'tb', folderId: 'f1' }],

@@ -1,18 +1,23 @@
-import { useState } from 'react';
-import { useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense, useState } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
+import { Spinner } from '../../ui/Spinner';
 import { confirm } from '../../ui/confirm-store';
 import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 
+// Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
+const CommentsTab = lazy(() => import('../comments/CommentsTab'));
+const ItemActivityTab = lazy(() => import('../activity/ItemActivityTab'));
+
 /**
  * The item panel (board/{folderId}/{itemId}): the item's name and every attribute with its editor
- * (the attributes tab), plus duplicate and delete. Other tabs (comments, usage) belong to their
- * own issues and show an empty state here.
+ * (the attributes tab), its comments (`?t=comments`, `&comment={id}` highlights one) and its
+ * activity (`?t=activity`, needs VIEW_ACTIVITY_LOG), plus duplicate and delete.
  */
 export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   const { t } = useLingui();
@@ -21,6 +26,7 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   const item = useRecord<Item>('item', itemId);
   const values = useItemValues(itemId);
   const [editing, setEditing] = useState<string | null>(null);
+  const highlightComment = (useSearch({ strict: false }) as { comment?: string }).comment ?? null;
   const close = () => board.openItem(null, item?.folder_id);
   const tabHref = (name: string) => pathFor('folder', { rootId: board.boardId, folderId: item?.folder_id ?? board.boardId, itemId }) + `?t=${name}`;
 
@@ -37,6 +43,7 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   }
   const editable = board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
   const shown = board.attributes.filter((a) => !a.hidden);
+  const mayViewActivity = board.can('VIEW_ACTIVITY_LOG', item.folder_id);
   return (
     <aside className="item-panel" data-testid="item-panel" aria-label={t`Item`} data-item-id={item.id} onKeyDown={(e) => e.key === 'Escape' && !editing && close()}>
       <header className="item-panel-head">
@@ -52,9 +59,20 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
         <button type="button" role="tab" aria-selected={tab === 'comments'} onClick={() => void navigate({ href: tabHref('comments') })}>
           <Trans>Comments</Trans>
         </button>
+        {mayViewActivity && (
+          <button type="button" role="tab" aria-selected={tab === 'activity'} onClick={() => void navigate({ href: tabHref('activity') })}>
+            <Trans>Activity</Trans>
+          </button>
+        )}
       </nav>
       {tab === 'comments' ? (
-        <EmptyState title={t`Comments are on their way.`} />
+        <Suspense fallback={<Spinner />}>
+          <CommentsTab item={item} highlightId={highlightComment} />
+        </Suspense>
+      ) : tab === 'activity' && mayViewActivity ? (
+        <Suspense fallback={<Spinner />}>
+          <ItemActivityTab item={item} />
+        </Suspense>
       ) : (
         <dl className="item-attributes" data-testid="item-attributes">
           {shown.map((attribute) => {
