@@ -105,6 +105,11 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
               <Trans>Permissions</Trans>
             </Link>
           )}
+          {folder.parent_id === null && board.can('VIEW_ACTIVITY_LOG', folder.id) && (
+            <Link to={pathFor('board.activity', { teamId: board.teamId, boardId: board.boardId })} className="link-button">
+              <Trans>Activity</Trans>
+            </Link>
+          )}
           {!board.readOnly && (
             <Button variant="secondary" size="sm" onClick={() => setTrashOpen(true)}>
               <Trans>Trash</Trans>
