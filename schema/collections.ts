@@ -240,6 +240,9 @@ export interface DeltaChange {
 export interface DeltaResponse {
   data: DeltaChange[];
   cursor: number;
+  has_more?: boolean;
+  /** The database's identity (decision 0102). */
+  server_id?: string;
 }
 export interface BatchRequest {
   method: 'put' | 'delete' | 'post';

@@ -66,3 +66,9 @@ export const LOCALES = ['en', 'sr', 'es', 'it', 'de', 'fr', 'pl', 'ar', 'tr', 'z
 export type Locale = (typeof LOCALES)[number];
 export const RTL_LANGUAGES = ['ar', 'he', 'fa', 'ur'] as const;
 export const THEME_MODE = { light: 0, dark: 1, system: 2 } as const;
+
+/**
+ * The response header naming the database the server answers from (decision 0102). A client
+ * whose replica holds another id loads again; lower case, as Fetch's Headers reports it.
+ */
+export const SERVER_ID_HEADER = 'x-server-id';

@@ -87,6 +87,7 @@ const timeEntries = collectionList.find((def) => def.name === 'time_entry')!;
 export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // App variables and files
   'GET /api/app-vars': anyone,
+  'GET /api/server': anyone, // the database's identity and change horizon (decision 0102)
   'GET /api/files/*': anyone, // public by unguessable name
 
   // Session and accounts (docs/api/accounts.md)

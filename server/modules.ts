@@ -7,12 +7,15 @@ import { realtimeRoutes } from './realtime/routes';
 import { workspacesRoutes } from './workspaces/routes';
 import { syncRoutes } from './sync/routes';
 import { boardAccessRoutes } from './board-access/routes';
+import { serverIdentityRoutes } from './sync/identity';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
 
 /** Every API module, registered in this order. Add a line for yours. */
 export const modules: Module[] = [
+  // First: its onSend hook names the database on every answer (decision 0102).
+  serverIdentityRoutes,
   appVarsRoutes,
   accountsRoutes,
   filesRoutes,

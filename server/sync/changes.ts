@@ -2,6 +2,7 @@ import { collectionByName, type DeltaChange, type SyncedCollectionName } from '.
 import { loadReadContext, type ReadView } from './reads';
 import type { Db, WireRecord } from './store';
 import { changeHorizon } from './cursor';
+import { serverIdentity } from './identity';
 
 /**
  * GET /api/{teamId}/changes?after={seq}[&board_id=] — every record changed after the cursor, once,
@@ -19,11 +20,18 @@ export interface DeltaPage {
   data: DeltaChange[];
   cursor: number;
   has_more: boolean;
+  /** The database's identity (decision 0102): a replica made from another one must load again. */
+  server_id: string;
 }
 
 export async function readChanges(db: Db, view: ReadView, after: number, boardId: string | null): Promise<DeltaPage> {
   // Its own statement, before the rows' snapshot.
   const horizon = await changeHorizon(db);
+  const server_id = await serverIdentity(db);
+  // A cursor past the horizon was never handed out by this database: the client's replica comes
+  // from another one (a reset, a restored backup). Answer the horizon, below what it asked from,
+  // so it knows to load again (decision 0102) instead of waiting for numbers that mean other things.
+  if (after > horizon) return { data: [], cursor: horizon, has_more: false, server_id };
   let query = db
     .selectFrom('change_log')
     .select(['seq', 'collection', 'record_id', 'board_id'])
@@ -38,7 +46,7 @@ export async function readChanges(db: Db, view: ReadView, after: number, boardId
   const page = hasMore ? rows.slice(0, DELTA_PAGE) : rows;
   // A full page ends at its last change; otherwise everything up to the horizon was read (the
   // numbers between belong to other teams or to rolled-back writes).
-  const cursor = hasMore ? Number(page[page.length - 1]!.seq) : Math.max(after, horizon);
+  const cursor = hasMore ? Number(page[page.length - 1]!.seq) : horizon;
 
   // One entry per record, in the order of its last change.
   const latest = new Map<string, { collection: string; id: string; board_id: string; seq: number }>();
@@ -47,7 +55,7 @@ export async function readChanges(db: Db, view: ReadView, after: number, boardId
     latest.delete(key);
     latest.set(key, { collection: row.collection, id: row.record_id, board_id: row.board_id, seq: Number(row.seq) });
   }
-  if (latest.size === 0) return { data: [], cursor, has_more: hasMore };
+  if (latest.size === 0) return { data: [], cursor, has_more: hasMore, server_id };
 
   const current = await currentCopies(db, view.team.id, [...latest.values()]);
   const byCollection = new Map<string, WireRecord[]>();
@@ -77,7 +85,7 @@ export async function readChanges(db: Db, view: ReadView, after: number, boardId
       data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: 'deleted', record: null });
     }
   }
-  return { data, cursor, has_more: hasMore };
+  return { data, cursor, has_more: hasMore, server_id };
 }
 
 /**
