@@ -1,5 +1,5 @@
 import { commentPlainText } from '../../../schema/comment-html';
-import { settingsOf, type DateRange, type LinkValue } from '../../../schema/attributes';
+import type { DateRange, LinkValue } from '../../../schema/attributes';
 
 /**
  * The activity log's entries (domain events from GET /api/{teamId}/activity, decision 0110) turned
@@ -109,9 +109,11 @@ export function valueWords(attribute: AttributeInfo | undefined, value: unknown,
   switch (attribute?.kind) {
     case 'status':
     case 'label': {
-      const options = settingsOf(attribute.kind, attribute.settings).options;
+      // Read as stored, not re-validated: an option saved under older rules still has its name.
+      const raw = (attribute.settings as { options?: unknown } | null | undefined)?.options;
+      const options = Array.isArray(raw) ? (raw as { id?: unknown; name?: unknown }[]) : [];
       const ids = Array.isArray(value) ? value : [value];
-      return ids.map((id) => options.find((o) => o.id === id)?.name ?? words.unknown).join(', ');
+      return ids.map((id) => String(options.find((o) => o.id === id)?.name ?? words.unknown)).join(', ');
     }
     case 'members':
       return (Array.isArray(value) ? value : [value]).map((id) => lookup.memberName(Number(id)) ?? words.formerMember).join(', ');
