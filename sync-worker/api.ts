@@ -13,7 +13,8 @@ import type { Clock, Random } from './clock';
 import { CairnDexie, DirectoryDexie, dbNameFor, openUserDb, type IdbFactories, type UserDb } from './db';
 import type { RefusedEditView } from './refused';
 import { Emitter, type EngineEvents, type EventName } from './events';
-import { SyncEngine, type WriteOptions } from './engine';
+import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
+import type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
 import { HttpClient, type FetchLike } from './http';
 import { WorkspaceMembership } from './membership';
 import { WorkerNotifications } from './notifications';
@@ -37,6 +38,8 @@ export interface SyncWorkerApi {
   currentUser(): Promise<number | null>;
   openBoard(teamId: number, boardId: string): Promise<void>;
   refresh(teamId: number, collection: string, boardId: string | null): Promise<void>;
+  /** One user action: a named mutator, one transaction, one request (decision 0100). */
+  apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: ApplyOptions): Promise<ApplyResult>;
   save(collection: string, record: SyncRecord, options?: WriteOptions): Promise<SyncRecord | null>;
   delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
   addDraft(collection: string, record: SyncRecord): Promise<void>;
@@ -194,6 +197,10 @@ export class SyncRuntime implements SyncWorkerApi {
 
   async refresh(teamId: number, collection: string, boardId: string | null): Promise<void> {
     await (await this.engine()).refresh(teamId, collection, boardId);
+  }
+
+  async apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: ApplyOptions): Promise<ApplyResult> {
+    return (await this.engine()).apply(name, args, options);
   }
 
   async save(collection: string, record: SyncRecord, options?: WriteOptions) {

@@ -56,6 +56,8 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
     pairs.forEach(([c, id], i) => locals.set(pairKey(c, id), fromStored(stored[i])));
 
     const removeKeys = new Set<string>();
+    /** Actions (transactions) that lost a request to a refusal or conflict. */
+    const brokenActions = new Set<string>();
     const puts: StoredRecord[] = [];
     const deletes: [string, string][] = [];
     for (const { request, outcome } of results) {
@@ -73,12 +75,14 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
         const { conflict, adopt } = afterConflict(latest.method === 'delete' ? null : latest.item, outcome.remote);
         conflicts.push({ collection: request.collection, id: request.id, ...conflict, time: now });
         for (const r of [request, ...later]) removeKeys.add(r.key);
+        for (const r of [request, ...later]) if (r.transaction) brokenActions.add(r.transaction);
         // A copy in the trash is gone from the board's point of view.
         next = adopt && adopt.deleted_at ? null : adopt;
       } else if (outcome.kind === 'rejected') {
         // Later edits were built on the refused one: they leave the queue too, and each is
         // reported. All of them are kept, whole, for the user to retry, copy or discard.
         for (const r of [request, ...later]) removeKeys.add(r.key);
+        for (const r of [request, ...later]) if (r.transaction) brokenActions.add(r.transaction);
         for (const r of [request, ...later]) rejected.push({ request: r, status: outcome.status, message: outcome.message });
         const existing = refused.get(k) ?? (await t.refusedEdits.get([request.collection, request.id]));
         refused.set(k, refusedEditOf(existing, request, later, outcome.status, outcome.message, now));
@@ -96,6 +100,15 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
       }
       decide(puts, deletes, request.collection, request.id, next);
     }
+    if (brokenActions.size) {
+      // Later actions with a request built on one that just failed cannot land whole: each goes
+      // whole, every record of it, to the Not saved list (decision 0100), never half sent.
+      const dropped = await dropBrokenActions(t, brokenActions, removeKeys, refused, now);
+      for (const d of dropped) {
+        rejected.push({ request: d.requests[0]!, status: DEPENDENT_STATUS, message: DEPENDENT_MESSAGE });
+        decide(puts, deletes, d.requests[0]!.collection, d.requests[0]!.id, d.requests[0]!.old);
+      }
+    }
     if (removeKeys.size) await t.failedRequests.bulkDelete([...removeKeys]);
     if (deletes.length) await t.records.bulkDelete(deletes);
     if (puts.length) await t.records.bulkPut(dedupeLast(puts));
@@ -107,6 +120,47 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
     events.emit('rejected', { collection: r.request.collection, id: r.request.id, method: r.request.method, status: r.status, message: r.message });
   }
   if (refused.size) events.emit('not-saved', { count: await db.relaxed.refusedEdits.count() });
+}
+
+/** The answer a request gets when its action fell with an earlier edit it was built on. */
+export const DEPENDENT_STATUS = 424;
+export const DEPENDENT_MESSAGE = 'Not applied: the action was built on an edit that was not saved.';
+
+/**
+ * Takes every queued request of the broken actions out of the queue, each with the later
+ * requests of its record (built on it); those belong to actions that break in turn. Each record's
+ * requests become one refused edit; its local copy goes back to the first dropped request's `old`.
+ */
+async function dropBrokenActions(
+  t: UserDb['strict'],
+  broken: Set<string>,
+  removeKeys: Set<string>,
+  refused: Map<string, RefusedEdit>,
+  now: number,
+): Promise<{ requests: QueuedRequest[] }[]> {
+  const queued = (await t.failedRequests.orderBy('seq').toArray()).filter((r) => !removeKeys.has(r.key));
+  const out: { requests: QueuedRequest[] }[] = [];
+  const done = new Set<string>();
+  let next = new Set(broken);
+  while (next.size) {
+    const current = next;
+    next = new Set();
+    for (const tx of current) done.add(tx);
+    const members = queued.filter((r) => r.transaction && current.has(r.transaction) && !removeKeys.has(r.key));
+    for (const member of members) {
+      if (removeKeys.has(member.key)) continue;
+      const k = pairKey(member.collection, member.id);
+      const chain = queued.filter((r) => pairKey(r.collection, r.id) === k && r.seq >= member.seq && !removeKeys.has(r.key));
+      for (const r of chain) {
+        removeKeys.add(r.key);
+        if (r.transaction && !done.has(r.transaction)) next.add(r.transaction);
+      }
+      const existing = refused.get(k) ?? (await t.refusedEdits.get([member.collection, member.id]));
+      refused.set(k, refusedEditOf(existing, chain[0]!, chain.slice(1), DEPENDENT_STATUS, DEPENDENT_MESSAGE, now));
+      out.push({ requests: chain });
+    }
+  }
+  return out;
 }
 
 /** Later puts of the same record replace earlier ones (bulkPut keeps the last anyway; this keeps it explicit). */

@@ -20,6 +20,8 @@ import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
 import { OfflineError, RequestQueue } from './queue';
 import { refusedLabel, retryRecord, type RefusedEditView } from './refused';
+import { BufferedTx, mutatorNamed, valuesSignature, type ApplyResult, type Mutator, type ReadSet } from './mutators';
+import type { HistoryEntry, HistoryRecord } from './undo';
 import type { DraftEntry, QueuedRequest, RemoteEvent, SyncRecord } from './types';
 
 /** A request answered with an error status (reads and direct calls; queued writes never throw this). */
@@ -47,6 +49,9 @@ export const PROBE_MAX_MS = 60_000;
  */
 export const BOARD_FRESH_MS = 24 * 60 * 60 * 1000;
 
+/** How often an action runs again when what it read changed before it could be stored. */
+export const MUTATION_ATTEMPTS = 3;
+
 /** Edits the quota refused are tried again this often (and on every successful write). */
 export const OVERFLOW_RETRY_MS = 10_000;
 
@@ -67,6 +72,11 @@ export interface EngineOptions {
    * the server answers the workspace-wide feed to members only. Default: a member.
    */
   readsPerBoard?: (teamId: number) => boolean | Promise<boolean>;
+}
+
+export interface ApplyOptions {
+  /** The workspace; defaults to the open board's workspace. */
+  teamId?: number;
 }
 
 export interface WriteOptions {
@@ -197,6 +207,103 @@ export class SyncEngine {
     }
   }
 
+  // ── actions (decision 0100) ──────────────────────────────────────────────────────────────
+  /**
+   * Runs a named action (sync-worker/mutators/) as ONE Dexie transaction: every record it writes,
+   * the drafts it replaces and its queued requests are stored together, and the requests share one
+   * transaction id, so the queue sends them as one batch the server applies all or none. Answers
+   * the before- and after-image of each record it changed (for undo).
+   */
+  apply(name: string, args: unknown, options: ApplyOptions = {}): Promise<ApplyResult> {
+    return this.runMutation(mutatorNamed(name), args, options);
+  }
+
+  /** `apply` with the mutator itself (tests run spoiled ones through here). */
+  async runMutation<A>(mutator: Mutator<A>, args: A, options: ApplyOptions = {}): Promise<ApplyResult> {
+    const teamId = options.teamId ?? this.openRef?.teamId;
+    if (teamId === undefined) throw new Error('No workspace for this action: open a board or pass teamId.');
+    const write = async () => {
+      for (let attempt = 1; ; attempt++) {
+        const tx = await this.runMutator(mutator, args, teamId);
+        const entries = await this.strictTx(() => this.commitMutation(tx, teamId, attempt < MUTATION_ATTEMPTS));
+        if (entries) return entries;
+      }
+    };
+    const stored = await this.writeOrHold(write);
+    if (stored === 'held') return { entries: [], held: true };
+    this.afterWrite();
+    return { entries: stored.value };
+  }
+
+  /** Runs the mutator over the replica as it is now, collecting its writes (nothing stored yet). */
+  private async runMutator<A>(mutator: Mutator<A>, args: A, teamId: number): Promise<BufferedTx> {
+    const t = this.db.relaxed;
+    const tx = new BufferedTx(teamId, {
+      get: async (collection, id) => fromStored(await t.records.get([collection, id])),
+      valuesOf: async (itemId) => (await t.records.where('[collection+item_id]').equals(['value', itemId]).toArray()).map((r) => fromStored(r)!),
+    });
+    await mutator(tx, args);
+    for (const w of tx.writes()) this.definition(w.collection);
+    return tx;
+  }
+
+  /**
+   * Stores a mutator's writes and their requests, inside the strict transaction. When something
+   * the mutator read changed meanwhile (a remote save landed), answers null so it runs again —
+   * unless this is the last attempt, when the writes go on over the newer copies (the queue's
+   * row_version check still guards the server).
+   */
+  private async commitMutation(tx: BufferedTx, teamId: number, mayRetry: boolean): Promise<HistoryEntry[] | null> {
+    const t = this.db.strict;
+    if (mayRetry && (await this.readSetChanged(tx.readSet()))) return null;
+    const writes = tx.writes();
+    const options: WriteOptions = { teamId, transaction: writes.length > 1 ? this.opts.newId() : null };
+    const entries: HistoryEntry[] = [];
+    for (const w of writes) {
+      const def = this.definition(w.collection);
+      const before = fromStored(await t.records.get([def.name, w.id]));
+      let after: SyncRecord | null = null;
+      let unsynced = false;
+      if (w.kind === 'put') {
+        checkRecord({ ...w.record, row_version: 0 });
+        after = await this.saveInTx(def, teamId, { ...w.record, row_version: before?.row_version ?? 0 }, options);
+      } else if (w.kind === 'delete') {
+        unsynced = (await this.deleteInTx(def, w.id, options)) === 'revert';
+      } else {
+        after = await this.restoreInTx(def, teamId, w.record, options);
+      }
+      if (before === null && after === null) continue;
+      if (before && after && before.row_version === after.row_version) continue;
+      entries.push({ collection: def.name, id: w.id, before: before as HistoryRecord | null, after: after as HistoryRecord | null, ...(unsynced ? { unsynced } : {}) });
+    }
+    return entries;
+  }
+
+  private async readSetChanged(reads: ReadSet): Promise<boolean> {
+    const t = this.db.strict;
+    const rows = await t.records.bulkGet(reads.records.map((r) => [r.collection, r.id] as [string, string]));
+    if (rows.some((row, i) => (row?.row_version ?? null) !== reads.records[i]!.version)) return true;
+    for (const v of reads.values) {
+      const now = await t.records.where('[collection+item_id]').equals(['value', v.itemId]).toArray();
+      if (valuesSignature(now.map((r) => fromStored(r)!)) !== v.signature) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Brings back a record the server keeps in its trash: shown at once as `record`, and a
+   * restore request is queued (it goes out like any write, in the action's batch).
+   */
+  private async restoreInTx(def: CollectionDefinition, teamId: number, record: SyncRecord, options: WriteOptions): Promise<SyncRecord> {
+    const t = this.db.strict;
+    const shown = { ...record, deleted_at: null };
+    await t.records.put(toStored(def.name, shown));
+    if (this.preview) return shown;
+    const request = this.newRequest(def, teamId, record.id, 'restore', shown, null, typeof record.board_id === 'string' ? record.board_id : undefined, options);
+    await t.failedRequests.add({ ...request, route: `${def.route}/${encodeURIComponent(record.id)}/restore` });
+    return shown;
+  }
+
   /** Deletes a record: removed locally at once, then the delete is sent. */
   async delete(collection: string, id: string, options: WriteOptions = {}): Promise<void> {
     const def = this.definition(collection);
@@ -204,20 +311,21 @@ export class SyncEngine {
     if (stored !== 'held') this.afterWrite();
   }
 
-  private async deleteInTx(def: CollectionDefinition, id: string, options: WriteOptions): Promise<void> {
+  /** Answers the plan's kind: 'revert' when the record never reached the server (its create was dropped). */
+  private async deleteInTx(def: CollectionDefinition, id: string, options: WriteOptions): Promise<'unchanged' | 'revert' | 'send'> {
     const t = this.db.strict;
     const current = fromStored(await t.records.get([def.name, id]));
     const draft = await t.drafts.get([def.name, id]);
     const base = draft ? draft.previous : current;
     if (draft) await t.drafts.delete([def.name, id]);
     await t.records.delete([def.name, id]);
-    if (this.preview) return;
-    const tail = await this.tailOf(def.name, id);
+    if (this.preview) return 'unchanged';
+    const tail = mergeable(await this.tailOf(def.name, id), options);
     const plan = planDelete(base, tail);
-    if (plan.kind === 'unchanged') return;
+    if (plan.kind === 'unchanged') return 'unchanged';
     if (plan.kind === 'revert') {
       await t.failedRequests.delete(plan.drop.key);
-      return;
+      return 'revert';
     }
     const teamId = this.teamFor(plan.old, options);
     if (plan.replaces) {
@@ -239,6 +347,7 @@ export class SyncEngine {
       if (isQuotaError(error)) this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store the draft.', held: this.overflow.length });
       throw error;
     }
+    return 'send';
   }
 
   private async writeDraft(def: CollectionDefinition, record: SyncRecord): Promise<void> {
@@ -602,7 +711,7 @@ export class SyncEngine {
       await t.records.put(toStored(def.name, item));
       return item;
     }
-    const tail = await this.tailOf(def.name, record.id);
+    const tail = mergeable(await this.tailOf(def.name, record.id), options);
     const plan = planSave(current, record, tail);
     if (plan.kind === 'unchanged') {
       if (draft && current) await t.records.put(toStored(def.name, current));
@@ -627,7 +736,7 @@ export class SyncEngine {
     def: CollectionDefinition,
     teamId: number,
     id: string,
-    method: 'put' | 'delete',
+    method: QueuedRequest['method'],
     item: SyncRecord | null,
     old: SyncRecord | null,
     boardId: string | undefined,
@@ -684,6 +793,16 @@ export class SyncEngine {
     if (teamId === undefined) throw new Error('No workspace for this record: open a board or pass teamId.');
     return teamId;
   }
+}
+
+/**
+ * The queued request a new write may merge into (merge.ts canCoalesce), or null. Only single
+ * writes merge: a request of a transaction must go out with the rest of its action, and a restore
+ * carries no record to merge into.
+ */
+function mergeable(tail: QueuedRequest | null, options: WriteOptions): QueuedRequest | null {
+  if (!tail || tail.transaction || options.transaction || tail.method === 'restore') return null;
+  return tail;
 }
 
 function checkRecord(record: SyncRecord): void {

@@ -78,7 +78,7 @@ export function newerOf(local: SyncRecord | null | undefined, incoming: SyncReco
 
 /** A pending request the next edit of the same record may replace: it never went out. */
 export function canCoalesce(tail: QueuedRequest | null | undefined): tail is QueuedRequest {
-  return !!tail && tail.attempts === 0 && tail.reserved_at === null;
+  return !!tail && tail.attempts === 0 && tail.reserved_at === null && tail.method !== 'restore';
 }
 
 export type SavePlan =
@@ -151,7 +151,7 @@ function messageOf(data: unknown, fallback: string): string {
 export function outcomeOf(request: Pick<QueuedRequest, 'method' | 'item'>, status: number, body: unknown): Outcome {
   const inner = body && typeof body === 'object' && 'data' in body ? (body as { data: unknown }).data : body;
   if (status >= 200 && status < 300) {
-    return { kind: 'applied', record: request.method === 'put' ? asRecord(inner) ?? request.item : null };
+    return { kind: 'applied', record: request.method !== 'delete' ? asRecord(inner) ?? request.item : null };
   }
   if (status === 409) {
     const remote = asRecord(inner);

@@ -234,7 +234,7 @@ export class RequestQueue {
         if (row.error?.kind === 'session' && !this.deps.http.hasSession()) continue;
         heads.push(row);
       }
-      const calls = groupIntoCalls(heads, this.batchSize, this.deps.newId);
+      const calls = groupIntoCalls(completeTransactions(rows, heads), this.batchSize, this.deps.newId);
       const reserved: QueuedRequest[] = [];
       for (const call of calls) {
         call.before = call.requests;
@@ -271,7 +271,7 @@ export class RequestQueue {
     try {
       if (!call.batch) {
         const request = call.requests[0]!;
-        const response = await http.request(request.method, `/api/${request.teamId}/${request.route}`, {
+        const response = await http.request(wireMethod(request.method), `/api/${request.teamId}/${request.route}`, {
           body: request.method === 'put' ? stripLocal(request.item) : undefined,
           idempotencyKey: request.key,
         });
@@ -282,7 +282,7 @@ export class RequestQueue {
       const response = await http.request('post', `/api/${first.teamId}/batch`, {
         body: {
           transaction: first.transaction,
-          requests: call.requests.map((r) => ({ method: r.method, route: r.route, ...(r.method === 'put' ? { payload: stripLocal(r.item) } : {}) })),
+          requests: call.requests.map((r) => ({ method: wireMethod(r.method), route: r.route, ...(r.method === 'put' ? { payload: stripLocal(r.item) } : {}) })),
         },
         idempotencyKey: call.key,
       });
@@ -290,7 +290,8 @@ export class RequestQueue {
       const body = response.body as BatchResult[] | { data?: unknown } | null;
       const results = (Array.isArray(body) ? body : Array.isArray(body?.data) ? body.data : null) as BatchResult[] | null;
       if (results && results.length === call.requests.length) {
-        const f = this.finish(call.requests.map((request, i) => ({ request, outcome: outcomeOf(request, results[i]!.status, results[i]!.data) })));
+        const outcomes = wholeTransaction(call.requests.map((request, i) => outcomeOf(request, results[i]!.status, results[i]!.data)), first.transaction);
+        const f = this.finish(call.requests.map((request, i) => ({ request, outcome: outcomes[i]! })));
         return done(f.result, f.work);
       }
       // The whole call was refused (no per-request answers).
@@ -355,6 +356,33 @@ interface Call {
   before?: QueuedRequest[];
 }
 
+/** The HTTP method of a queued request ('restore' is POST {route}/restore). */
+const wireMethod = (method: QueuedRequest['method']): 'put' | 'delete' | 'post' => (method === 'restore' ? 'post' : method);
+
+/**
+ * The heads that may go now: a request of a transaction (one user action, decision 0100) only
+ * when every request of that transaction is a head too, so the action goes out whole in one call.
+ * A member waiting behind an earlier request of its record holds the rest of its action back.
+ */
+export function completeTransactions(queued: QueuedRequest[], heads: QueuedRequest[]): QueuedRequest[] {
+  const members = new Map<string, number>();
+  for (const r of queued) if (r.transaction) members.set(r.transaction, (members.get(r.transaction) ?? 0) + 1);
+  const ready = new Map<string, number>();
+  for (const r of heads) if (r.transaction) ready.set(r.transaction, (ready.get(r.transaction) ?? 0) + 1);
+  return heads.filter((r) => !r.transaction || ready.get(r.transaction) === members.get(r.transaction));
+}
+
+/**
+ * A transaction's answers as one: when the server could not decide (a retry, an ended session)
+ * for any member, the whole transaction waits and goes again; the others' 424 "not applied" must
+ * not settle them alone.
+ */
+function wholeTransaction(outcomes: Outcome[], transaction: string | null): Outcome[] {
+  if (!transaction) return outcomes;
+  const undecided = outcomes.find((o) => o.kind === 'retry' || o.kind === 'session');
+  return undecided ? outcomes.map(() => undecided) : outcomes;
+}
+
 /** The record as sent: without the local table's `collection` tag. */
 function stripLocal(item: QueuedRequest['item']): unknown {
   if (!item) return undefined;
@@ -387,7 +415,8 @@ export function groupIntoCalls(requests: QueuedRequest[], batchSize: number, new
       byBatch.set(r.batch_key, list);
       continue;
     }
-    const g = `${r.teamId}\u0000${r.channel}\u0000${r.transaction ?? ''}`;
+    // A transaction is one action: whole in one call, whichever channels its records are on.
+    const g = r.transaction ? `${r.teamId}\u0000\u0000${r.transaction}` : `${r.teamId}\u0000${r.channel}\u0000`;
     const list = groups.get(g) ?? [];
     list.push(r);
     groups.set(g, list);

@@ -16,7 +16,8 @@ export interface SyncRecord {
 /** A record as the `records` table stores it: the collection name beside its fields. */
 export type StoredRecord = SyncRecord & { collection: string };
 
-export type RequestMethod = 'put' | 'delete';
+/** 'restore' brings a record back from the server's trash (POST {route}/restore; an undone delete). */
+export type RequestMethod = 'put' | 'delete' | 'restore';
 
 /**
  * The request record of shell.md §3: the item to send, its route, method, transaction batch,

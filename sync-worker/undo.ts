@@ -1,10 +1,12 @@
 /**
- * Undo and redo of one's own recent edits (Ctrl+Z, Ctrl+Shift+Z). Pure: it records what the user
- * changed and, when asked, plans the writes that take it back; the caller sends those writes
- * through the engine like any other edit (so they are optimistic, queued offline and synced).
+ * Undo and redo of one's own recent edits (Ctrl+Z, Ctrl+Shift+Z). Pure: the history keeps the
+ * steps the user made (the before- and after-images an action answered, decision 0100), and
+ * `planInverse` plans the writes that take one back. The inverse runs as an action of its own
+ * (the `revert` mutator): one Dexie transaction in the worker, one request, like any edit — so it
+ * is optimistic, queued offline, synced, and lands whole or not at all.
  *
  * Rules:
- *  - Only the user's own edits are recorded (the caller records what it sent).
+ *  - Only the user's own edits are recorded (the caller records what the action answered).
  *  - Undo restores only the fields the edit changed, and only while they still hold the edited
  *    value: if someone else changed a field since, that field is left alone (their edit wins; we
  *    never overwrite other people's work with an old copy).
@@ -24,6 +26,11 @@ export interface HistoryEntry {
   id: string;
   before: HistoryRecord | null;
   after: HistoryRecord | null;
+  /**
+   * The record never reached the server (its create was still queued when it was deleted): a
+   * later undo creates it anew instead of asking the server's trash for it.
+   */
+  unsynced?: boolean;
 }
 
 export interface HistoryStep {
@@ -36,7 +43,7 @@ export type UndoWrite =
   | { kind: 'save'; collection: string; record: HistoryRecord }
   | { kind: 'delete'; collection: string; id: string }
   /** Bring back a deleted record: restore it from trash, or (never synced) save `record` anew. */
-  | { kind: 'restore'; collection: string; id: string; record: HistoryRecord };
+  | { kind: 'restore'; collection: string; id: string; record: HistoryRecord; unsynced?: boolean };
 
 /** Fields that are bookkeeping, never restored by an undo. */
 const IGNORED = new Set(['row_version', 'updated_at', 'created_at', 'deleted_at', 'team_id', 'created_by']);
@@ -53,11 +60,11 @@ export function changedFields(before: HistoryRecord, after: HistoryRecord): stri
  * Plans the writes that turn `from` back into `to` for one entry, given the current local copy
  * (null when the record is not there, e.g. trashed). Returns null when nothing can be done.
  */
-export function planRevert(entry: { collection: string; id: string }, from: HistoryRecord | null, to: HistoryRecord | null, current: HistoryRecord | null): UndoWrite | null {
+export function planRevert(entry: { collection: string; id: string; unsynced?: boolean }, from: HistoryRecord | null, to: HistoryRecord | null, current: HistoryRecord | null): UndoWrite | null {
   if (from === null && to !== null) {
     // Undoing a delete (or redoing a create): bring it back.
     if (current) return null;
-    return { kind: 'restore', collection: entry.collection, id: entry.id, record: to };
+    return { kind: 'restore', collection: entry.collection, id: entry.id, record: to, ...(entry.unsynced ? { unsynced: true } : {}) };
   }
   if (to === null) {
     // Undoing a create (or redoing a delete): remove it if it is still there.
@@ -73,6 +80,40 @@ export function planRevert(entry: { collection: string; id: string }, from: Hist
   }
   if (Object.keys(patch).length === 0) return null;
   return { kind: 'save', collection: entry.collection, record: { ...current, ...patch } };
+}
+
+/**
+ * The writes that turn a step's records back into their `to` images (undo: 'before', redo:
+ * 'after'), planned against the current copies; undo goes last entry first.
+ */
+export async function planInverse(
+  entries: HistoryEntry[],
+  to: 'before' | 'after',
+  current: (collection: string, id: string) => Promise<HistoryRecord | null>,
+): Promise<UndoWrite[]> {
+  const ordered = to === 'before' ? [...entries].reverse() : entries;
+  const writes: UndoWrite[] = [];
+  for (const entry of ordered) {
+    const from = to === 'before' ? entry.after : entry.before;
+    const target = to === 'before' ? entry.before : entry.after;
+    const write = planRevert(entry, from, target, await current(entry.collection, entry.id));
+    if (write) writes.push(write);
+  }
+  return writes;
+}
+
+/**
+ * After a step's inverse ran: which of its records are now only local. A delete that dropped a
+ * still-queued create leaves nothing on the server, so the next redo/undo creates it anew; a
+ * record brought back is known to the server again (or will be).
+ */
+export function noteUndone(step: HistoryStep, answered: HistoryEntry[]): void {
+  for (const a of answered) {
+    const entry = step.entries.find((e) => e.collection === a.collection && e.id === a.id);
+    if (!entry) continue;
+    if (a.after === null) entry.unsynced = a.unsynced === true;
+    else if (a.before === null) entry.unsynced = false;
+  }
 }
 
 export class UndoHistory {
@@ -110,34 +151,22 @@ export class UndoHistory {
     this.emit();
   }
 
-  /**
-   * Takes the last step off the undo stack and plans its writes against the current copies
-   * (`current(collection, id)`), last entry first. The step moves to the redo stack.
-   */
-  async undo(current: (collection: string, id: string) => Promise<HistoryRecord | null>): Promise<{ step: HistoryStep; writes: UndoWrite[] } | null> {
+  /** Takes the last step off the undo stack (onto the redo stack); the caller applies its inverse. */
+  takeUndo(): HistoryStep | null {
     const step = this.undoStack.pop();
     if (!step) return null;
-    const writes: UndoWrite[] = [];
-    for (const entry of [...step.entries].reverse()) {
-      const write = planRevert(entry, entry.after, entry.before, await current(entry.collection, entry.id));
-      if (write) writes.push(write);
-    }
     this.redoStack.push(step);
     this.emit();
-    return { step, writes };
+    return step;
   }
 
-  async redo(current: (collection: string, id: string) => Promise<HistoryRecord | null>): Promise<{ step: HistoryStep; writes: UndoWrite[] } | null> {
+  /** Takes the last undone step off the redo stack (back onto the undo stack). */
+  takeRedo(): HistoryStep | null {
     const step = this.redoStack.pop();
     if (!step) return null;
-    const writes: UndoWrite[] = [];
-    for (const entry of step.entries) {
-      const write = planRevert(entry, entry.before, entry.after, await current(entry.collection, entry.id));
-      if (write) writes.push(write);
-    }
     this.undoStack.push(step);
     this.emit();
-    return { step, writes };
+    return step;
   }
 
   clear(): void {

@@ -151,17 +151,25 @@ describe('queueing and batches', () => {
     c.close();
   });
 
-  it('requests of one transaction batch apply all or none', async () => {
-    const c = await client();
+  it('an action goes out whole as one batch, online and never paused: a refused record takes the rest with it', async () => {
+    const w = wire();
+    const c = await client({ fetch: w.fetch });
     const ok = newItem(world, { name: 'together' });
     const bad = newItem(world, { folder_id: 'missing' });
-    await c.engine.setQueueing(true);
-    await c.engine.save('item', ok, { teamId: world.teamId, transaction: 't1' });
-    await c.engine.save('item', bad, { teamId: world.teamId, transaction: 't1' });
-    await c.engine.setQueueing(false);
+    // As the app runs: one apply per user action, the queue sending as soon as it is stored.
+    const result = await c.engine.apply('createRecords', { records: [{ collection: 'item', record: ok }, { collection: 'item', record: bad }] }, { teamId: world.teamId });
+    expect(result.entries.map((e) => e.id)).toEqual([ok.id, bad.id]);
+    await c.engine.idle();
+    const sent = w.calls.filter((call) => call.method !== 'GET');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.url).toMatch(/\/batch$/);
+    expect((sent[0]!.body as any).requests.map((r: any) => r.route)).toEqual([`items/${ok.id}`, `items/${bad.id}`]);
+    expect((sent[0]!.body as any).transaction).toBeTruthy();
     expect(await serverCopy(world, 'items', ok.id)).toBeUndefined();
     expect(await c.local('item', ok.id)).toBeUndefined();
     expect(c.of('rejected').map((r) => r.id).sort()).toEqual([ok.id, bad.id].sort());
+    // Both wait whole in the Not saved list (decision 0094), nothing dropped.
+    expect((await c.engine.refusedEdits()).map((r) => r.id).sort()).toEqual([ok.id, bad.id].sort());
     c.close();
   });
 });

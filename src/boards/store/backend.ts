@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { CairnDexie } from '../../../sync-worker/db';
 import type { SyncRecord } from '../../../sync-worker/types';
+import type { ApplyResult, MutatorArgs, MutatorName } from '../../../sync-worker/mutators';
 import type { PendingWrites } from './pending';
 
 /**
@@ -24,6 +25,11 @@ export interface BoardBackend {
    * `team` query of a shared public link, used for anonymous visitors (docs/boards.md).
    */
   findBoardTeam(boardId: string, hint?: number | null): Promise<number | null>;
+  /**
+   * One user action: the named mutator runs in the engine as one transaction and goes out as one
+   * request (decision 0100). Answers the before/after images of what it changed (for undo).
+   */
+  apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: { teamId?: number }): Promise<ApplyResult>;
   save(collection: string, record: SyncRecord, options?: { teamId?: number; transaction?: string | null }): Promise<SyncRecord | null>;
   /** Items, folders and attributes go to trash on the server; others are removed. */
   remove(collection: string, id: string, options?: { teamId?: number }): Promise<void>;

@@ -151,6 +151,7 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
       }
       return null;
     },
+    apply: (name, args, options) => (syncToken(), sync.apply(name, args, options ?? {})),
     save: (collection, record, options) => (syncToken(), sync.save(collection, record, options ?? {})),
     remove: (collection, id, options) => (syncToken(), sync.delete(collection, id, options ?? {})),
     async restore(teamId, collection, id) {

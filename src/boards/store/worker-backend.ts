@@ -55,6 +55,7 @@ export function createWorkerBackend(userId: number | null, connection: SyncConne
       }
       return null;
     },
+    apply: (name, args, options) => api.apply(name, args, options),
     save: (collection, record, options) => api.save(collection, record, options),
     remove: (collection, id, options) => api.delete(collection, id, options),
     async restore(teamId, collection, id) {
