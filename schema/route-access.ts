@@ -159,6 +159,21 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/:teamId/boards/:boardId/password': onBoard(Permission.VIEW_BOARD),
   'PUT /api/:teamId/boards/:boardId/password': { caller: 'owner-or-admin' },
 
+  // Notifications (docs/api.md, Notifications): each caller's own; follows need read access to the item.
+  'GET /api/notifications': signedIn,
+  'GET /api/notifications/unread-count': signedIn,
+  'PUT /api/notifications/read': signedIn,
+  'PUT /api/notifications/unread': signedIn,
+  'PUT /api/notifications/read-all': signedIn,
+  'POST /api/notifications/device-tokens': signedIn,
+  'DELETE /api/notifications/device-tokens': signedIn,
+  'GET /api/notifications/vapid-public-key': signedIn,
+  'GET /api/me/notification-settings': signedIn,
+  'PUT /api/me/notification-settings': signedIn,
+  'GET /api/:teamId/items/:itemId/follow': { caller: 'signed-in', permission: Permission.VIEW_FOLDER, on: 'record' },
+  'PUT /api/:teamId/items/:itemId/follow': { caller: 'signed-in', permission: Permission.VIEW_FOLDER, on: 'record' },
+  'DELETE /api/:teamId/items/:itemId/follow': { caller: 'signed-in', permission: Permission.VIEW_FOLDER, on: 'record' },
+
   // Realtime (docs/api/realtime.md): channel auth answers per channel inside a 200.
   'POST /api/broadcasting/multi-auth': anyone,
   'POST /apps/:appId/events': { caller: 'app-signature' },

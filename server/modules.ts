@@ -7,6 +7,7 @@ import { realtimeRoutes } from './realtime/routes';
 import { workspacesRoutes } from './workspaces/routes';
 import { syncRoutes } from './sync/routes';
 import { boardAccessRoutes } from './board-access/routes';
+import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
 
 /** A domain module: registers its routes on the app with the shared context. */
@@ -23,4 +24,5 @@ export const modules: Module[] = [
   workspacesRoutes,
   syncRoutes,
   boardAccessRoutes,
+  notificationsModule,
 ];

@@ -152,6 +152,10 @@ export async function callFor(w: World, method: string, pattern: string, access:
     const rec = newRecord(w, collectionList.find((d) => d.name === 'time_entry')!, { place });
     body = rec;
     target = { ...(await targetOf(w, collectionList.find((d) => d.name === 'time_entry')!, rec, userIdOf(w, who), true)), author: userIdOf(w, who) };
+  } else if (pattern.includes('/items/:itemId/')) {
+    // Calls about one item (following it): asked on the item's folder.
+    const item = await stored(w, 'item', place.records.item.id);
+    target = { chain: await chainTo(w, w.boardId, String(item.data.folder_id)), createdBy: item.created_by, author: item.created_by };
   } else if (pattern === '/api/:teamId/attachments') {
     const item = await stored(w, 'item', place.records.item.id);
     target = { chain: await chainTo(w, w.boardId, String(item.data.folder_id)), createdBy: item.created_by, author: item.created_by };
@@ -163,6 +167,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
     // Member calls name the owner: an allowed caller gets 422 owner_protected, nothing changes.
     .replace(':memberId', String(w.users.owner.user.id))
     .replace(':boardId', encodeURIComponent(boardId))
+    .replace(':itemId', encodeURIComponent(place.records.item.id))
     .replace(':appId', encodeURIComponent(w.ctx.config.pusher.appId))
     .replace('*', w.filePath);
   if (id !== null) url = url.replace(':id', encodeURIComponent(id));

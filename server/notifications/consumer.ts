@@ -1,0 +1,105 @@
+import type { DomainEvent } from '../events/types';
+import { commentPlainText, mentionedUserIds } from '../../schema/comment-html';
+import type { NotificationType } from '../../schema/notifications';
+import { findRecord } from '../sync/store';
+import { ItemAudience } from './audience';
+import { followAutomatically, followersOf } from './follows';
+import { existingUsers, notify, type NotifyContext } from './notify';
+import { itemFacts } from './facts';
+import type { NotificationDraft } from './store';
+
+/**
+ * The notifications consumer: turns domain events into notifications and automatic follows.
+ *   item.created             → the creator follows the item
+ *   value.created / updated  → people added to a members attribute are told, and follow
+ *   comment.created          → mentioned people are told (and follow); followers are told of the comment;
+ *                              the author follows
+ *   comment.updated          → people newly mentioned by the edit are told
+ *   reaction.created         → the comment's author is told
+ * Nobody is told of their own action, and nobody who cannot read the item (ItemAudience).
+ */
+export async function notificationsForEvent(event: DomainEvent, c: NotifyContext): Promise<void> {
+  switch (event.type) {
+    case 'item.created':
+      if (event.actor_id !== null && event.record_id) await followAutomatically(c.db, event.team_id, event.record_id, [event.actor_id], 'creator', c.now());
+      return;
+    case 'value.created':
+    case 'value.updated':
+      return membersAdded(event, c);
+    case 'comment.created':
+      return commentWritten(event, c, true);
+    case 'comment.updated':
+      return commentWritten(event, c, false);
+    case 'reaction.created':
+      return reactionAdded(event, c);
+    default:
+      return;
+  }
+}
+
+const userIds = (value: unknown): number[] => (Array.isArray(value) ? value.filter((v): v is number => Number.isSafeInteger(v) && v > 0) : []);
+
+async function membersAdded(event: DomainEvent, c: NotifyContext): Promise<void> {
+  if (!event.item_id || !event.record_id || !event.after || !('value' in event.after)) return;
+  const attributeId = typeof event.after.attribute_id === 'string' ? event.after.attribute_id : event.record_id.slice(event.item_id.length + 1);
+  const attribute = await findRecord(c.db, 'attribute', attributeId);
+  if (!attribute || attribute.data.kind !== 'members') return;
+  const before = new Set(event.type === 'value.created' ? [] : userIds(event.before?.value));
+  const added = userIds(event.after.value).filter((id) => !before.has(id));
+  if (added.length === 0) return;
+  const audience = await ItemAudience.load(c.db, event.team_id, event.item_id, added);
+  if (!audience?.item) return;
+  const known = await existingUsers(c.db, added);
+  const readers = audience.readers(added.filter((id) => known.has(id)));
+  await followAutomatically(c.db, event.team_id, event.item_id, readers, 'assignee', c.now());
+  const facts = await itemFacts(c.db, event.team_id, audience, event.actor_id);
+  const attribute_name = typeof attribute.data.name === 'string' ? attribute.data.name : null;
+  await notify(c, readers.map((user_id) => ({ ...facts, user_id, notification_type: 'members_attribute_added', dedupe_key: `${event.id}:members_attribute_added`, attribute_name })),
+  );
+}
+
+async function commentWritten(event: DomainEvent, c: NotifyContext, created: boolean): Promise<void> {
+  const html = htmlOf(event.after);
+  if (!event.item_id || !event.record_id || html === null) return;
+  // An edit tells only the people it mentions for the first time.
+  const before = created ? new Set<number>() : new Set(mentionedUserIds(htmlOf(event.before) ?? ''));
+  const known = await existingUsers(
+    c.db,
+    mentionedUserIds(html).filter((id) => !before.has(id)),
+  );
+  const mentioned = [...known];
+  const followers = created ? await followersOf(c.db, event.item_id) : [];
+  const audience = await ItemAudience.load(c.db, event.team_id, event.item_id, [...mentioned, ...followers]);
+  if (!audience?.item) return;
+  const mentionedReaders = audience.readers(mentioned);
+  const now = c.now();
+  if (created && event.actor_id !== null) await followAutomatically(c.db, event.team_id, event.item_id, [event.actor_id], 'commenter', now);
+  await followAutomatically(c.db, event.team_id, event.item_id, mentionedReaders, 'mentioned', now);
+
+  const facts = { ...(await itemFacts(c.db, event.team_id, audience, event.actor_id)), comment_id: event.record_id, body: commentPlainText(html) };
+  const draft = (user_id: number, type: NotificationType): NotificationDraft => ({ ...facts, user_id, notification_type: type, dedupe_key: `${event.id}:${type}` });
+  // A mention says more than "a comment on an item you follow": one notification each, the mention.
+  const told = new Set(mentionedReaders);
+  const drafts = [...mentionedReaders.map((id) => draft(id, 'comment_mentioned')), ...audience.readers(followers.filter((id) => !told.has(id))).map((id) => draft(id, 'comment_created'))];
+  await notify(c, drafts);
+}
+
+function htmlOf(fields: Record<string, unknown> | null): string | null {
+  const text = fields?.text as { html?: unknown } | undefined;
+  return typeof text?.html === 'string' ? text.html : null;
+}
+
+async function reactionAdded(event: DomainEvent, c: NotifyContext): Promise<void> {
+  const commentId = typeof event.after?.comment_id === 'string' ? event.after.comment_id : null;
+  if (!commentId || !event.record_id) return;
+  const comment = await findRecord(c.db, 'comment', commentId);
+  if (!comment || comment.deleted_at !== null) return;
+  const author = typeof comment.data.created_by === 'number' ? comment.data.created_by : comment.created_by;
+  const itemId = event.item_id ?? (typeof comment.data.item_id === 'string' ? comment.data.item_id : null);
+  if (author === null || author === event.actor_id || !itemId) return;
+  const audience = await ItemAudience.load(c.db, event.team_id, itemId, [author]);
+  if (!audience?.item || !audience.canRead(author)) return;
+  const facts = await itemFacts(c.db, event.team_id, audience, event.actor_id);
+  const reaction = typeof event.after?.reaction === 'string' ? event.after.reaction : null;
+  await notify(c, [{ ...facts, user_id: author, notification_type: 'comment_reaction_created', dedupe_key: `${event.id}:comment_reaction_created`, comment_id: commentId, body: reaction }]);
+}

@@ -1,0 +1,42 @@
+import type { Db } from '../sync/store';
+import type { Database } from '../db/types';
+
+/**
+ * Who follows which item. The creator, assignees (members attributes), commenters and mentioned
+ * people follow automatically; anyone who may read the item follows or unfollows by hand. An
+ * unfollow is kept as a row (following = false) so a later automatic follow — another comment,
+ * being assigned again — does not undo the choice; only following by hand does.
+ */
+
+export type FollowReason = Database['item_follows']['reason'];
+
+/** Automatic follows: adds users who have no row for the item yet; leaves every existing choice alone. */
+export async function followAutomatically(db: Db, teamId: number, itemId: string, userIds: number[], reason: Exclude<FollowReason, 'manual'>, now: Date): Promise<void> {
+  const users = [...new Set(userIds)];
+  if (users.length === 0) return;
+  await db
+    .insertInto('item_follows')
+    .values(users.map((user_id) => ({ item_id: itemId, user_id, team_id: teamId, following: true, reason, created_at: now })))
+    .onConflict((oc) => oc.columns(['item_id', 'user_id']).doNothing())
+    .execute();
+}
+
+/** Following or unfollowing by hand (the item panel's button). */
+export async function setFollowing(db: Db, teamId: number, itemId: string, userId: number, following: boolean, now: Date): Promise<void> {
+  await db
+    .insertInto('item_follows')
+    .values({ item_id: itemId, user_id: userId, team_id: teamId, following, reason: 'manual', created_at: now })
+    .onConflict((oc) => oc.columns(['item_id', 'user_id']).doUpdateSet({ following, reason: 'manual', created_at: now }))
+    .execute();
+}
+
+export async function isFollowing(db: Db, itemId: string, userId: number): Promise<boolean> {
+  const row = await db.selectFrom('item_follows').select('following').where('item_id', '=', itemId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.following ?? false;
+}
+
+/** The users following the item now. */
+export async function followersOf(db: Db, itemId: string): Promise<number[]> {
+  const rows = await db.selectFrom('item_follows').select('user_id').where('item_id', '=', itemId).where('following', '=', true).orderBy('user_id').execute();
+  return rows.map((r) => r.user_id);
+}

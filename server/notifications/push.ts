@@ -1,0 +1,112 @@
+import webPush from 'web-push';
+import { ApiError } from '../http/errors';
+import type { Db } from '../sync/store';
+import type { Notification } from '../../schema/notifications';
+import { notificationBody, notificationPath, notificationTitle } from './texts';
+import type { VapidKeys } from './vapid';
+
+/**
+ * Web Push (RFC 8030/8291/8292): device tokens are the browser's PushSubscription as JSON. The
+ * web-push library builds the encrypted, VAPID-signed request; we send it ourselves so the one
+ * rule about where the server may send requests lives here (a subscription's endpoint is an
+ * address a user chose: only https to a public host name, never a bare IP or a local name).
+ */
+
+export interface PushSubscriptionJson {
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** PUSH_ALLOW_INSECURE_ENDPOINTS=true also allows http and local hosts (a local test push service). */
+const allowInsecure = () => process.env.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true';
+
+const invalidToken = (why: string) => new ApiError(422, `Validation Error: token: ${why}`, 'validation', [`token: ${why}`]);
+
+/** The subscription a token holds; a 422 naming what is wrong otherwise. */
+export function parseDeviceToken(token: string): PushSubscriptionJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(token);
+  } catch {
+    throw invalidToken('must be a Web Push subscription (the JSON of a PushSubscription)');
+  }
+  const sub = value as Partial<PushSubscriptionJson> | null;
+  const keys = sub?.keys;
+  if (typeof sub?.endpoint !== 'string' || typeof keys?.p256dh !== 'string' || typeof keys?.auth !== 'string' || !keys.p256dh || !keys.auth) {
+    throw invalidToken('must have an endpoint and keys.p256dh and keys.auth');
+  }
+  if (!isAllowedEndpoint(sub.endpoint)) throw invalidToken('the endpoint must be an https address of a push service');
+  return { endpoint: sub.endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } };
+}
+
+export function isAllowedEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (allowInsecure()) return url.protocol === 'https:' || url.protocol === 'http:';
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  const isIp = /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
+  return !isIp && host.includes('.') && !host.endsWith('.local') && !host.endsWith('.localhost') && !host.endsWith('.internal');
+}
+
+/** What the service worker receives: texts to show, where a click leads, and the notification itself. */
+export function pushPayload(n: Notification): string {
+  return JSON.stringify({ title: notificationTitle(n), body: notificationBody(n), url: notificationPath(n), tag: `notification-${n.id}`, notification: n });
+}
+
+export type PushOutcome = 'sent' | 'gone' | 'failed';
+
+/**
+ * Sends one push. 'gone': the push service no longer knows the subscription (404/410), so the
+ * caller removes it; 'failed': worth retrying (network, 429, 5xx).
+ */
+export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJson, payload: string): Promise<{ outcome: PushOutcome; detail?: string }> {
+  if (!isAllowedEndpoint(subscription.endpoint)) return { outcome: 'gone', detail: 'endpoint not allowed' };
+  const request = webPush.generateRequestDetails(subscription, payload, {
+    vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+    TTL: 24 * 60 * 60,
+    contentEncoding: 'aes128gcm',
+  });
+  try {
+    const response = await fetch(request.endpoint, {
+      method: request.method,
+      headers: request.headers as Record<string, string>,
+      body: new Uint8Array(request.body as Buffer),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return { outcome: 'sent' };
+    if (response.status === 404 || response.status === 410) return { outcome: 'gone', detail: `push service answered ${response.status}` };
+    if (response.status === 400 || response.status === 403 || response.status === 413) return { outcome: 'gone', detail: `push service refused it (${response.status})` };
+    return { outcome: 'failed', detail: `push service answered ${response.status}` };
+  } catch (error) {
+    return { outcome: 'failed', detail: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** Saves a device's subscription for this session (a device that changed hands moves to its new user). */
+export async function saveDeviceToken(db: Db, userId: number, sessionId: number | null, token: string, now: Date): Promise<void> {
+  const sub = parseDeviceToken(token);
+  const stored = JSON.stringify(sub);
+  await db
+    .insertInto('push_subscriptions')
+    .values({ user_id: userId, session_id: sessionId, token: stored, endpoint: sub.endpoint, created_at: now })
+    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, session_id: sessionId, token: stored, created_at: now, last_error: null }))
+    .execute();
+}
+
+/** Removes the user's own subscription with this token's endpoint (nothing when it is not theirs). */
+export async function deleteDeviceToken(db: Db, userId: number, token: string): Promise<void> {
+  const sub = parseDeviceToken(token);
+  await db.deleteFrom('push_subscriptions').where('user_id', '=', userId).where('endpoint', '=', sub.endpoint).execute();
+}
+
+/** Signing out of a session removes the push subscriptions it registered (workspace.md §4). */
+export async function deleteSessionDeviceTokens(db: Db, sessionId: number): Promise<void> {
+  await db.deleteFrom('push_subscriptions').where('session_id', '=', sessionId).execute();
+}
