@@ -22,6 +22,7 @@ import {
   resetPasswordBody,
   verifyEmailBody,
 } from './validators';
+import { deleteSessionDeviceTokens } from '../notifications/push';
 
 export const INVALID_CREDENTIALS = 'These credentials do not match our records.';
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
@@ -123,10 +124,17 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
   app.post('/api/auth/logout', async (request, reply) => {
     const body = parseBody(logoutBody, request.body);
     const now = ctx.now();
-    if (await optionalUser(ctx.db, request, { deadTokenIsAnonymous: true })) await revokeSession(ctx.db, request.sessionId!, now);
+    // The session's push subscriptions go with it (workspace.md §4: device tokens removed on logout).
+    if (await optionalUser(ctx.db, request, { deadTokenIsAnonymous: true })) {
+      await revokeSession(ctx.db, request.sessionId!, now);
+      await deleteSessionDeviceTokens(ctx.db, request.sessionId!);
+    }
     const refresh = body.refresh_token ?? refreshCookieOf(request);
     const byRefresh = refresh ? await sessionForRefreshToken(ctx.db, refresh, now) : null;
-    if (byRefresh) await revokeSession(ctx.db, byRefresh.sessionId, now);
+    if (byRefresh) {
+      await revokeSession(ctx.db, byRefresh.sessionId, now);
+      await deleteSessionDeviceTokens(ctx.db, byRefresh.sessionId);
+    }
     clearRefreshCookie(ctx, reply);
     return { redirect: '/login' };
   });
