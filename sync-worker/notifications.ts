@@ -14,31 +14,10 @@
 import type { Clock } from './clock';
 import type { Emitter } from './events';
 import type { HttpClient } from './http';
+import { NotificationEvents, type Notification } from '../schema/notifications';
 
-/** A notification as the server sends it (workspace.md §3). Ids may come as numbers or strings. */
-export interface NotificationRecord {
-  id: string | number;
-  notification_type: string;
-  item_id?: string | null;
-  folder_id?: string | null;
-  board_id?: string | null;
-  comment_id?: string | null;
-  template_id?: string | number | null;
-  team_id?: number | null;
-  subscribeable_type?: string | null;
-  subscribeable_id?: string | null;
-  read_at: string | null;
-  created_at: string;
-  created_by_name?: string | null;
-  board_name?: string | null;
-  item_name?: string | null;
-  attribute_name?: string | null;
-  template_name?: string | null;
-  form_name?: string | null;
-  body?: string | null;
-  usage?: number | null;
-  limit?: number | null;
-}
+/** A notification as the server sends it (workspace.md §3; schema/notifications.ts). */
+export type NotificationRecord = Notification;
 
 /** What tabs hear: the count (null while unknown) and, when an event caused it, what changed. */
 export interface NotificationsEvent {
@@ -47,8 +26,8 @@ export interface NotificationsEvent {
 }
 
 /** Realtime event names on private-App.User.{id} (workspace.md §7). */
-export const NOTIFICATION_SAVED = 'notification saved';
-export const ALL_NOTIFICATIONS_READ = 'all notifications read';
+export const NOTIFICATION_SAVED = NotificationEvents.saved;
+export const ALL_NOTIFICATIONS_READ = NotificationEvents.allRead;
 
 /** How many notification ids the counter remembers the read state of (enough for any open list). */
 const KNOWN_LIMIT = 1000;
@@ -150,7 +129,7 @@ export function notificationOf(payload: unknown): NotificationRecord | null {
   if (!isRecord(record) || (typeof record.id !== 'string' && typeof record.id !== 'number')) return null;
   if (typeof record.notification_type !== 'string') return null;
   const readAt = record.read_at;
-  return { ...(record as unknown as NotificationRecord), read_at: typeof readAt === 'string' ? readAt : null };
+  return { ...(record as unknown as NotificationRecord), id: String(record.id), read_at: typeof readAt === 'string' ? readAt : null };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -8,10 +8,10 @@ describe('UnreadCounter', () => {
   it('is unknown until fetched; a fresh unread notification adds one', () => {
     const c = new UnreadCounter();
     expect(c.value).toBeNull();
-    expect(c.saved({ id: 1, read_at: null })).toBe('uncertain');
+    expect(c.saved({ id: '1', read_at: null })).toBe('uncertain');
     expect(c.value).toBeNull();
     fetchedAs(c, 3);
-    expect(c.saved({ id: 2, read_at: null })).toBe('certain');
+    expect(c.saved({ id: '2', read_at: null })).toBe('certain');
     expect(c.value).toBe(4);
   });
 
@@ -79,13 +79,13 @@ describe('UnreadCounter', () => {
 });
 
 describe('notificationOf', () => {
-  const record = { id: 7, notification_type: 'comment_mention', read_at: null, created_at: '2026-01-01T00:00:00Z' };
+  const record = { id: 7, notification_type: 'comment_mentioned', read_at: null, created_at: '2026-01-01T00:00:00Z' };
 
   it('reads the record bare, wrapped or as JSON text', () => {
-    expect(notificationOf(record)?.id).toBe(7);
-    expect(notificationOf({ notification: record })?.id).toBe(7);
-    expect(notificationOf({ data: record })?.id).toBe(7);
-    expect(notificationOf(JSON.stringify(record))?.id).toBe(7);
+    expect(notificationOf(record)?.id).toBe('7');
+    expect(notificationOf({ notification: record })?.id).toBe('7');
+    expect(notificationOf({ data: record })?.id).toBe('7');
+    expect(notificationOf(JSON.stringify(record))?.id).toBe('7');
   });
 
   it('refuses what is not a notification', () => {
