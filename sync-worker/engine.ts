@@ -20,6 +20,7 @@ import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
 import { OfflineError, RequestQueue } from './queue';
 import { refusedLabel, retryRecord, type RefusedEditView } from './refused';
+import { SERVER_META_KEY, startOver } from './reset';
 import { BufferedTx, mutatorNamed, valuesSignature, type ApplyResult, type Mutator, type ReadSet } from './mutators';
 import type { HistoryEntry, HistoryRecord } from './undo';
 import type { DraftEntry, QueuedRequest, RemoteEvent, SyncRecord } from './types';
@@ -98,7 +99,10 @@ export class SyncEngine {
   private seq = 0;
   private overflow: Overflow[] = [];
   private stopped = false;
-  private readonly tombstones = new Tombstones();
+  private tombstones = new Tombstones();
+  /** The database the replica was loaded from (decision 0102); null until an answer names one. */
+  private serverId: string | null = null;
+  private startingOver: Promise<void> | null = null;
   private probeTimer: unknown = null;
   private overflowTimer: unknown = null;
   private retryingOverflow: Promise<void> | null = null;
@@ -135,6 +139,9 @@ export class SyncEngine {
     const engine = new SyncEngine(opts);
     const last = await opts.db.relaxed.failedRequests.orderBy('seq').last();
     engine.seq = last?.seq ?? 0;
+    const server = (await opts.db.relaxed.meta.get(SERVER_META_KEY))?.value;
+    engine.serverId = typeof server === 'string' ? server : null;
+    opts.http.useServerCheck((id) => engine.acceptServer(id));
     return engine;
   }
 
@@ -567,6 +574,11 @@ export class SyncEngine {
       const changes: RemoteChange[] = response.body.data.map((c) => ({ collection: c.collection, op: c.op, record: c.record, id: c.id }));
       applied += await applyRemoteChanges(this.db, changes, this.tombstones);
       const next = response.body.cursor;
+      // Below ours: this database never handed out our cursor (restored from a backup, reset).
+      if (typeof next === 'number' && next < cursor) {
+        void this.startOver((response.body as { server_id?: string }).server_id ?? this.serverId, 'cursor');
+        break;
+      }
       if (typeof next !== 'number' || next <= cursor) break;
       cursor = next;
       await this.db.relaxed.meta.put({ key, value: cursor });
@@ -585,6 +597,51 @@ export class SyncEngine {
       if (c.initialized) await c.refresh();
     }
     await this.catchUp(teamId, boardId);
+  }
+
+  // ── a server that was reset or restored (decision 0102) ─────────────────────────────────────
+  /**
+   * Sees every answer's database id before it is used (http.ts). The first id a replica meets is
+   * its own; another one starts over and its answers are refused (the requests stay queued, as
+   * if no answer had come) until the replica is ready for it.
+   */
+  private acceptServer(id: string): boolean {
+    if (this.startingOver) return false;
+    if (this.serverId === id) return true;
+    if (this.serverId === null) {
+      this.serverId = id;
+      void this.db.strict.meta.put({ key: SERVER_META_KEY, value: id }).catch(() => undefined);
+      return true;
+    }
+    void this.startOver(id, 'identity');
+    return false;
+  }
+
+  /**
+   * The replica belongs to another database: drop it but keep every unsent edit, rebased for the
+   * new server (reset.ts), tell the app once, then reconnect — the queue replays the edits (what
+   * the server refuses goes to "Not saved") — and load the open board again.
+   */
+  startOver(serverId: string | null, reason: 'identity' | 'cursor'): Promise<void> {
+    if (this.startingOver) return this.startingOver;
+    const run = (async () => {
+      const { queued } = await startOver(this.db, serverId);
+      this.serverId = serverId;
+      this.collections.clear();
+      this.tombstones = new Tombstones();
+      this.opts.events.emit('server-reset', { reason, queued });
+    })();
+    this.startingOver = run.finally(() => {
+      this.startingOver = null;
+    });
+    return this.startingOver.then(() => {
+      if (this.stopped) return;
+      // Answers were refused as missing while starting over: the connection is back now.
+      if (this.connection.online) void this.queue.flush();
+      else this.connection.browserOnline();
+      const open = this.openRef;
+      if (open) void this.openBoard(open.teamId, open.boardId).catch(() => undefined);
+    });
   }
 
   // ── changes from elsewhere ────────────────────────────────────────────────────────────────

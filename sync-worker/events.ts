@@ -31,6 +31,12 @@ export interface EngineEvents {
   /** force: x-force-reload (reload at once); headers: both values as sent, for the shell's rules (src/sw/update-rules.ts). */
   'update-required': { force: boolean; headers: { 'x-update-required': string | null; 'x-force-reload': string | null } };
   'session-expired': Record<string, never>;
+  /**
+   * The server answers from another database than the replica was loaded from, or is behind our
+   * cursor (reset, restored from a backup): the replica was dropped and is being loaded again;
+   * queued edits were kept and go to the new server (decision 0102). Told once per start-over.
+   */
+  'server-reset': { reason: 'identity' | 'cursor'; queued: number };
   /** Debounced list of requests waiting after a failure (shell.md §4: 500 ms). */
   'failed-requests': { count: number; pending: number; failed: FailedRequestSummary[] };
   /** The delayed full sync after a reconnect started (the app toasts "syncing"). */

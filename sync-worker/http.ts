@@ -8,7 +8,7 @@
  * HTTP statuses are answers, not exceptions; only a missing answer throws (NetworkError), and a
  * cancel by the caller throws CancelError.
  */
-import { CLIENT_VERSION } from '../schema/constants';
+import { CLIENT_VERSION, SERVER_ID_HEADER } from '../schema/constants';
 import type { Clock } from './clock';
 import type { Emitter } from './events';
 import { tokenState, validateTokenRecord } from './token';
@@ -22,6 +22,17 @@ export class NetworkError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'NetworkError';
+  }
+}
+
+/**
+ * The answer came from another database than the replica's (decision 0102): it is not used, and
+ * counts as no answer (the request stays queued) while the engine starts over.
+ */
+export class ServerChangedError extends NetworkError {
+  constructor(readonly serverId: string) {
+    super('answered by another database (the server was reset or restored)');
+    this.name = 'ServerChangedError';
   }
 }
 
@@ -75,6 +86,8 @@ export class HttpClient {
   private refreshing: Promise<void> | null = null;
   /** The realtime socket of this client, sent as X-Socket-Id so the server leaves it out of its echo. */
   private socketIdOf: (() => string | null) | null = null;
+  /** Judges each answer's X-Server-Id (the engine's replica check); false refuses the answer. */
+  private serverCheck: ((serverId: string) => boolean) | null = null;
 
   constructor(private readonly opts: HttpClientOptions) {}
 
@@ -98,6 +111,14 @@ export class HttpClient {
 
   useSocketId(getter: (() => string | null) | null): void {
     this.socketIdOf = getter;
+  }
+
+  /**
+   * Every answer naming its database (X-Server-Id) is shown to `check` before it is used; when it
+   * says no, the request throws ServerChangedError as if no answer had come (decision 0102).
+   */
+  useServerCheck(check: ((serverId: string) => boolean) | null): void {
+    this.serverCheck = check;
   }
 
   setPassword(password: string | null): void {
@@ -148,6 +169,11 @@ export class HttpClient {
       options.signal?.removeEventListener('abort', onCallerAbort);
     }
 
+    const serverId = response.headers.get(SERVER_ID_HEADER);
+    if (serverId && this.serverCheck && !this.serverCheck(serverId)) {
+      this.opts.onResult?.({ method, ok: false, networkError: true });
+      throw new ServerChangedError(serverId);
+    }
     this.noticeUpdateHeaders(response.headers);
     let body: unknown = null;
     if (text) {

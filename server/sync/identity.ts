@@ -33,10 +33,9 @@ export function serverIdentity(db: Db): Promise<string> {
 /**
  * Gives the database a new identity: run after restoring a backup, whose id (and change numbers)
  * clients may already have gone past. Every client then loads its boards again and replays its
- * unsent edits. Returns the new id.
+ * unsent edits. Returns the new id (tests may name it, to stand for a backup of a given database).
  */
-export async function rotateServerIdentity(db: Db): Promise<string> {
-  const id = randomUUID();
+export async function rotateServerIdentity(db: Db, id: string = randomUUID()): Promise<string> {
   await sql`update server_identity set id = ${id}, created_at = now()`.execute(db);
   identities.delete(db as object);
   return id;
