@@ -10,9 +10,10 @@
  */
 import { boardChannel, collectionByName, collectionList, type CollectionDefinition } from '../schema/collections';
 import { toastMessageFor, type ApiErrorBody } from '../schema/api-error';
-import { applyRemoteChanges, fromStored, replaceIndex, settleRequests, Tombstones, toStored, type RemoteChange } from './apply';
+import { applyRemoteChanges, fromStored, settleRequests, Tombstones, toStored, type RemoteChange } from './apply';
 import type { Clock, Random } from './clock';
 import { Collection, type IndexAnswer } from './collection';
+import { streamIndex, type PageFetcher } from './stream';
 import { Connection } from './connection';
 import { isQuotaError, type UserDb } from './db';
 import type { Emitter } from './events';
@@ -94,6 +95,8 @@ export class SyncEngine {
   readonly connection: Connection;
   readonly queue: RequestQueue;
   private readonly collections = new Map<string, Collection>();
+  /** Boards whose streaming load is still storing pages, by `{teamId}:{boardId}`. */
+  private readonly streams = new Map<string, Promise<void>>();
   private openRef: { teamId: number; boardId: string } | null = null;
   private preview = false;
   private seq = 0;
@@ -340,6 +343,7 @@ export class SyncEngine {
     } else {
       await t.failedRequests.add(this.newRequest(def, teamId, id, 'delete', null, plan.old, plan.old.board_id, options));
     }
+    return 'send';
   }
 
   // ── drafts ────────────────────────────────────────────────────────────────────────────────
@@ -354,7 +358,6 @@ export class SyncEngine {
       if (isQuotaError(error)) this.opts.events.emit('quota-exceeded', { message: 'The browser refused to store the draft.', held: this.overflow.length });
       throw error;
     }
-    return 'send';
   }
 
   private async writeDraft(def: CollectionDefinition, record: SyncRecord): Promise<void> {
@@ -498,7 +501,9 @@ export class SyncEngine {
    * whose index was loaded in this session, or by this device within BOARD_FRESH_MS, only
    * catches up through /changes (DESIGN.md §3): reloading ~100k records of a large board on every
    * open held IndexedDB for seconds, and reads and the user's own writes queued behind it.
-   * Otherwise every collection's index is loaded.
+   * Otherwise every collection's index is loaded, streaming (decision 0101): this answers once
+   * the first page of each is stored, so the board shows while the rest streams in behind it
+   * (`boardComplete` answers when it is all in).
    */
   async openBoard(teamId: number, boardId: string): Promise<void> {
     this.openRef = { teamId, boardId };
@@ -513,13 +518,30 @@ export class SyncEngine {
       return;
     }
     const answers = await Promise.all(collections.map((c) => c.init()));
+    // The first page's cursor: every later page was read after it, so /changes from it misses nothing.
     const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
     if (!known && cursors.length) await this.db.relaxed.meta.put({ key, value: Math.min(...cursors) });
-    // Only with a cursor (the team's, or this board's for a reader outside the workspace) does
-    // /changes cover what happens to this board from now on.
-    if (known || cursors.length) await this.db.relaxed.meta.put({ key: loadedKey, value: this.opts.clock.now() });
     this.opts.events.emit('loaded', { teamId, boardId });
-    if (known) await this.catchUp(teamId, boardId);
+    const finish = async () => {
+      await Promise.all(answers.map((a) => a.complete));
+      // Only with a cursor (the team's, or this board's for a reader outside the workspace) does
+      // /changes cover what happens to this board from now on; only a complete load counts.
+      if (known || cursors.length) await this.db.relaxed.meta.put({ key: loadedKey, value: this.opts.clock.now() });
+      if (known) await this.catchUp(teamId, boardId);
+    };
+    if (answers.every((a) => a.done)) return finish();
+    const streaming = finish();
+    this.streams.set(`${teamId}:${boardId}`, streaming);
+    streaming
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.streams.get(`${teamId}:${boardId}`) === streaming) this.streams.delete(`${teamId}:${boardId}`);
+      });
+  }
+
+  /** Settles when the board's streaming load (openBoard) has stored every page; at once when none runs. */
+  boardComplete(teamId: number, boardId: string): Promise<void> {
+    return this.streams.get(`${teamId}:${boardId}`) ?? Promise.resolve();
   }
 
   /**
@@ -830,13 +852,18 @@ export class SyncEngine {
     return t.transaction('rw', [t.records, t.failedRequests, t.drafts], fn);
   }
 
+  /** Streams one index address into the replica (stream.ts): answers once its first page is stored. */
   private async loadIndex(collection: string, boardId: string, address: string): Promise<IndexAnswer> {
-    if (!this.connection.online) throw new OfflineError();
-    const response = await this.opts.http.request<{ data: SyncRecord[]; cursor?: number }>('get', address);
-    if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
-    const data = Array.isArray(response.body?.data) ? response.body.data : [];
-    await replaceIndex(this.db, collection, boardId, data);
-    return { data, cursor: typeof response.body.cursor === 'number' ? response.body.cursor : null };
+    const fetchPage: PageFetcher = async (after, limit) => {
+      if (!this.connection.online) throw new OfflineError();
+      const page = `${address}&limit=${limit}${after === null ? '' : `&after=${encodeURIComponent(after)}`}`;
+      const response = await this.opts.http.request<{ data: SyncRecord[]; cursor?: number; next?: string | null }>('get', page);
+      if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
+      const body = response.body;
+      return { data: Array.isArray(body?.data) ? body.data : [], cursor: typeof body?.cursor === 'number' ? body.cursor : null, next: typeof body?.next === 'string' ? body.next : null };
+    };
+    const streamed = await streamIndex({ db: this.db, collection, boardId, fetchPage, tombstones: () => this.tombstones });
+    return { data: streamed.first.data, cursor: streamed.first.cursor, done: streamed.done, complete: streamed.complete };
   }
 
   private definition(collection: string): CollectionDefinition {

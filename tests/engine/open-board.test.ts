@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/test-server';
 import { ManualClock } from '../../sync-worker/clock';
 import { BOARD_FRESH_MS } from '../../sync-worker/engine';
+import type { FetchLike } from '../../sync-worker/http';
+import { FIRST_PAGE, NEXT_PAGE } from '../../sync-worker/stream';
 import { createClient, createWorld, newItem, wire, type World } from './harness';
 
 /** Opening a board already in the replica asks only for the delta (DESIGN.md §3), not every index. */
@@ -55,5 +57,94 @@ describe('opening a board', () => {
     await third.engine.openBoard(world.teamId, world.boardId);
     expect(indexLoads(w3)).toBe(loads);
     third.close();
+  });
+});
+
+describe('a cold open streams', () => {
+  const ITEMS = 600; // more than the first page (FIRST_PAGE), so the rest streams behind it
+  // A world of its own: the test above moves its clients' clocks a day on, which refreshes (and so
+  // rotates away) the owner's token.
+  let world: World;
+  beforeAll(async () => {
+    world = await createWorld();
+  });
+  afterAll(() => world.close());
+
+  /** Real fetch that holds back every later page (`after=`) of an index load until released. */
+  function gatedWire() {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const pages: string[] = [];
+    const fetchLike: FetchLike = async (input, init) => {
+      if (/[?&]board_id=/.test(input) && /[?&]limit=/.test(input)) pages.push(input);
+      if (/[?&]after=/.test(input)) await gate;
+      return fetch(input, init);
+    };
+    return { fetch: fetchLike, release, pages };
+  }
+
+  it('answers once the first page is stored, lets the user write meanwhile, then stores every page', async () => {
+    const items = Array.from({ length: ITEMS }, (_, i) => newItem(world, { name: `Streamed ${i}`, position: i, row_version: 1 }));
+    const put = await api(world.server.app, 'PUT', `/api/${world.teamId}/items`, { token: world.owner.token, body: items });
+    expect(put.statusCode, put.body).toBe(200);
+    const gate = gatedWire();
+    const client = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id, fetch: gate.fetch });
+    const countItems = () => client.db.relaxed.records.where('[collection+board_id]').equals(['item', world.boardId]).count();
+
+    await client.engine.openBoard(world.teamId, world.boardId);
+    // The board is open with its first page only: later pages are held back on the wire.
+    const firstCount = await countItems();
+    expect(firstCount).toBeLessThanOrEqual(FIRST_PAGE);
+    expect(firstCount).toBeGreaterThan(0);
+    expect(gate.pages.some((p) => p.includes('/items?') && p.includes(`limit=${FIRST_PAGE}`))).toBe(true);
+    expect(await client.db.relaxed.meta.get(`board-loaded:${world.teamId}:${world.boardId}`)).toBeUndefined();
+
+    // The user's own write does not wait for the stream.
+    const mine = newItem(world, { name: 'Written while streaming' });
+    await client.engine.save('item', mine, { teamId: world.teamId });
+    expect(await client.local('item', mine.id)).toMatchObject({ name: 'Written while streaming' });
+    // A rename made elsewhere between pages arrives with the delta from the first page's cursor.
+    const renamed = items[ITEMS - 1]!;
+    expect((await api(world.server.app, 'PUT', `/api/${world.teamId}/items/${renamed.id}`, { token: world.owner.token, body: { ...renamed, name: 'Renamed mid-stream', row_version: 2 } })).statusCode).toBe(200);
+
+    gate.release();
+    await client.engine.boardComplete(world.teamId, world.boardId);
+    await client.engine.idle();
+    const all = await client.db.relaxed.records.where('[collection+board_id]').equals(['item', world.boardId]).toArray();
+    for (const it of items) expect(all.some((r) => r.id === it.id)).toBe(true);
+    expect(all.some((r) => r.id === mine.id)).toBe(true);
+    expect(typeof (await client.db.relaxed.meta.get(`board-loaded:${world.teamId}:${world.boardId}`))?.value).toBe('number');
+    await client.engine.catchUp(world.teamId, world.boardId);
+    expect(await client.local('item', renamed.id)).toMatchObject({ name: 'Renamed mid-stream', row_version: 2 });
+    // The stream was paged: one first page and later pages of NEXT_PAGE.
+    const itemPages = gate.pages.filter((p) => p.includes('/items?'));
+    expect(itemPages.length).toBe(2);
+    expect(itemPages[1]).toContain(`limit=${NEXT_PAGE}`);
+    client.close();
+  }, 120_000);
+
+  it('a refresh removes what the server no longer lists, but keeps drafts and queued edits', async () => {
+    const client = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id });
+    await client.engine.openBoard(world.teamId, world.boardId);
+    await client.engine.boardComplete(world.teamId, world.boardId);
+    const all = await client.db.relaxed.records.where('[collection+board_id]').equals(['item', world.boardId]).toArray();
+    const [gone, drafted, kept] = all.filter((r) => String(r.name).startsWith('Streamed'));
+    // Gone from the server (trashed): a refresh drops it.
+    expect((await api(world.server.app, 'DELETE', `/api/${world.teamId}/items/${gone!.id}`, { token: world.owner.token })).statusCode).toBe(200);
+    // Trashed too, but with a draft open here: stays as the user sees it.
+    expect((await api(world.server.app, 'DELETE', `/api/${world.teamId}/items/${drafted!.id}`, { token: world.owner.token })).statusCode).toBe(200);
+    await client.engine.addDraft('item', { ...drafted!, name: 'Draft text' } as never);
+    // A newer server copy of a listed record replaces ours.
+    expect((await api(world.server.app, 'PUT', `/api/${world.teamId}/items/${kept!.id}`, { token: world.owner.token, body: { ...kept, collection: undefined, name: 'Newer on the server', row_version: kept!.row_version + 1 } })).statusCode).toBe(200);
+    // Queued, not yet on the server: the server does not list it, and it stays.
+    await client.engine.setQueueing(true);
+    const queued = newItem(world, { name: 'Queued, not sent' });
+    await client.engine.save('item', queued, { teamId: world.teamId });
+    await client.engine.refresh(world.teamId, 'item', world.boardId);
+    expect(await client.local('item', gone!.id)).toBeUndefined();
+    expect(await client.local('item', queued.id)).toMatchObject({ name: 'Queued, not sent' });
+    expect(await client.local('item', drafted!.id)).toMatchObject({ name: 'Draft text' });
+    expect(await client.local('item', kept!.id)).toMatchObject({ name: 'Newer on the server' });
+    client.close();
   });
 });
