@@ -1,7 +1,7 @@
 import { connectSyncWorker, type SyncConnection, type TokenRecord } from '../../sync-worker/client';
 import { followEngine } from '../connectivity/engine-bridge';
 import { notSaved } from '../connectivity/not-saved';
-import { toastStorageFreed, toastStorageFull } from '../connectivity/messages';
+import { toastServerReset, toastStorageFreed, toastStorageFull } from '../connectivity/messages';
 import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from './client';
 import { session } from './session';
 import { isExpired, type AccessToken } from './token';
@@ -42,6 +42,8 @@ export function syncConnection(): SyncConnection {
       else if (event === 'not-saved') void notSaved.refresh();
       else if (event === 'quota-exceeded') toastStorageFull();
       else if (event === 'storage-freed') toastStorageFreed();
+      // The server answers from another database: the replica was loaded again (decision 0102).
+      else if (event === 'server-reset') toastServerReset();
       // x-update-required / x-force-reload seen by the worker's HTTP client: the same rules as on the
       // shell's own calls (`force` → reload after 60–160 s, x-force-reload → at once; decision 0080).
       else if (event === 'update-required') {

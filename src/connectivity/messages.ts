@@ -29,3 +29,15 @@ export function toastStorageFreed() {
   toast.dismiss('storage-full');
   toast.show(i18n._(msg`Storage space is available again. Your held changes are stored.`), { kind: 'success', id: 'storage-freed' });
 }
+
+/**
+ * The server came back on another database (reset, restored from a backup; decision 0102): the
+ * worker dropped its copy and loads the boards again. Shown until dismissed, once per start-over.
+ */
+export function toastServerReset() {
+  toast.show(i18n._(msg`The server's data was reset or restored from a backup, so your boards were loaded again. Edits it could not take are listed under Not saved.`), {
+    kind: 'info',
+    duration: null,
+    id: 'server-reset',
+  });
+}
