@@ -136,6 +136,8 @@ export default function CommentComposer({ members, label, placeholder, submitLab
 
   const editor = useEditor({
     extensions,
+    // TipTap's own <style> would break the CSP (style-src 'self'); its rules are in comments.css.
+    injectCSS: false,
     content: initialHtml ?? '',
     autofocus: autoFocus ? 'end' : false,
     immediatelyRender: true,
@@ -157,10 +159,20 @@ export default function CommentComposer({ members, label, placeholder, submitLab
     onUpdate: ({ editor: e }) => setEmpty(e.isEmpty),
   });
 
+  // The view exists only once the editor is mounted ('create' follows the mount).
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    if (!editor) return;
+    const onCreate = () => setMounted(true);
+    if (editor.isInitialized) setMounted(true);
+    editor.on('create', onCreate);
+    return () => void editor.off('create', onCreate);
+  }, [editor]);
+
   // The textbox says which member is highlighted while the list is open (combobox pattern).
   useEffect(() => {
-    const dom = editor?.view.dom;
-    if (!dom) return;
+    if (!editor || !mounted || editor.isDestroyed) return;
+    const dom = editor.view.dom;
     if (menu && menu.items.length) {
       dom.setAttribute('aria-expanded', 'true');
       dom.setAttribute('aria-controls', listId);
@@ -170,7 +182,7 @@ export default function CommentComposer({ members, label, placeholder, submitLab
       dom.removeAttribute('aria-controls');
       dom.removeAttribute('aria-activedescendant');
     }
-  }, [editor, menu, listId]);
+  }, [editor, mounted, menu, listId]);
 
   const submit = async () => {
     if (!editor || busy || editor.isEmpty) return;

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Member } from '../../api/endpoints';
 import { Avatar } from '../../ui/Avatar';
@@ -19,6 +19,9 @@ import './comments.css';
 
 // The editor (TipTap and ProseMirror) is its own chunk, fetched when a box is first shown.
 const CommentComposer = lazy(() => import('./CommentComposer'));
+
+/** How long a highlighted comment is kept in view while comments are still arriving. */
+const HIGHLIGHT_FOLLOW_MS = 5000;
 
 /** The reactions offered by the picker (any short text is a valid reaction for the server). */
 export const REACTIONS = ['👍', '❤️', '😄', '🎉', '👀', '🙏'] as const;
@@ -44,14 +47,22 @@ export default function CommentsTab({ item, highlightId }: Props) {
   const reactions = useMemo(() => reactionsByComment(data?.reactions ?? []), [data]);
   const canAdd = board.backend.userId !== null && board.can('ADD_COMMENT', item.folder_id);
 
-  // ?comment={id}: bring it into view once it is rendered (it may arrive with the board's load).
+  // ?comment={id}: bring it into view once it is rendered (it may arrive with the board's load),
+  // and again while more comments arrive in the first seconds (newer ones above push it down);
+  // after that the reader's scrolling is left alone.
   const highlightShown = Boolean(highlightId && data?.comments.some((c) => c.id === highlightId));
+  const commentCount = data?.comments.length ?? 0;
+  const highlightSince = useMemo(() => (highlightId ? Date.now() : 0), [highlightId]);
+  const focused = useRef<string | null>(null);
   useEffect(() => {
-    if (!highlightId || !highlightShown) return;
+    if (!highlightId || !highlightShown || Date.now() - highlightSince > HIGHLIGHT_FOLLOW_MS) return;
     const element = document.getElementById(commentElementId(highlightId));
     element?.scrollIntoView({ block: 'center' });
-    element?.focus({ preventScroll: true });
-  }, [highlightId, highlightShown]);
+    if (element && focused.current !== highlightId) {
+      focused.current = highlightId;
+      element.focus({ preventScroll: true });
+    }
+  }, [highlightId, highlightShown, highlightSince, commentCount]);
 
   const add = async (html: string) => {
     try {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -13,6 +13,17 @@ import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 // Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
 const CommentsTab = lazy(() => import('../comments/CommentsTab'));
 const ItemActivityTab = lazy(() => import('../activity/ItemActivityTab'));
+
+/** A tab that fails (or whose chunk cannot load) shows a note; the panel and its other tabs stay. */
+class TabBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
 
 /**
  * The item panel (board/{folderId}/{itemId}): the item's name and every attribute with its editor
@@ -66,13 +77,17 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
         )}
       </nav>
       {tab === 'comments' ? (
-        <Suspense fallback={<Spinner />}>
-          <CommentsTab item={item} highlightId={highlightComment} />
-        </Suspense>
+        <TabBoundary key="comments" fallback={<EmptyState title={t`This tab could not be shown. Reload the page to try again.`} />}>
+          <Suspense fallback={<Spinner />}>
+            <CommentsTab item={item} highlightId={highlightComment} />
+          </Suspense>
+        </TabBoundary>
       ) : tab === 'activity' && mayViewActivity ? (
-        <Suspense fallback={<Spinner />}>
-          <ItemActivityTab item={item} />
-        </Suspense>
+        <TabBoundary key="activity" fallback={<EmptyState title={t`This tab could not be shown. Reload the page to try again.`} />}>
+          <Suspense fallback={<Spinner />}>
+            <ItemActivityTab item={item} />
+          </Suspense>
+        </TabBoundary>
       ) : (
         <dl className="item-attributes" data-testid="item-attributes">
           {shown.map((attribute) => {
