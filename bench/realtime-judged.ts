@@ -32,6 +32,7 @@ import { openDatabase } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { issueTokens } from '../server/auth/tokens';
 import { createBroadcaster, embeddedServerOf } from '../server/realtime/broadcaster';
+import { createJobs } from '../server/jobs/index';
 
 const now = () => performance.timeOrigin + performance.now();
 const BUDGET_P95_MS = 100;
@@ -67,6 +68,7 @@ async function runServer(clients: number, insiders: number) {
     mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
     // Every client comes from 127.0.0.1: lift the per-address connection cap.
     broadcaster: createBroadcaster(config, { maxConnectionsPerIp: 100_000 }),
+    jobs: createJobs(handle.db, { now: () => new Date() }),
     now: () => new Date(),
   };
   const app = await buildApp(ctx, { logger: false });

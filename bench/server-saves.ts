@@ -21,6 +21,7 @@ import { silentBroadcaster, type AppContext } from '../server/context';
 import { openDatabase, type DatabaseHandle } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
 import { issueTokens } from '../server/auth/tokens';
+import { createJobs } from '../server/jobs/index';
 
 const SAVES = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -75,6 +76,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
     config,
     mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
     broadcaster: silentBroadcaster,
+    jobs: createJobs(handle.db, { now: () => new Date() }),
     now: () => new Date(),
   };
   const app = await buildApp(ctx, { logger: false });

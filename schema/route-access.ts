@@ -149,6 +149,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // The trash is the workspace's, not a visitor's: members who may view the board.
   'GET /api/:teamId/trash': { caller: 'member', permission: Permission.VIEW_BOARD, on: 'board', query: '?board_id={boardId}' },
   'GET /api/:teamId/comments/multiple': onBoard(Permission.VIEW_BOARD, { query: '?board_id={boardId}&item_ids={itemId}' }),
+  // The board's activity log; one item's (?item_id=) is for anyone who may read the item (server/activity).
+  'GET /api/:teamId/activity': onBoard(Permission.VIEW_ACTIVITY_LOG, { query: '?board_id={boardId}' }),
   'GET /api/:teamId/time-tracking/:boardId': onBoard(Permission.VIEW_BOARD),
   'POST /api/:teamId/time-tracking': { caller: 'signed-in', permission: timeEntries.permissions.create as PermissionName, on: 'record', membersOnly: true },
   'POST /api/:teamId/attachments': { caller: 'signed-in', permission: Permission.EDIT_ITEM, on: 'record', query: '?item_id={itemId}' },

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/types';
 import type { ServerConfig } from './config';
 import type { Mailer } from './mail/mailer';
+import type { JobQueue } from './jobs/types';
 
 /** Publishes realtime events; the realtime module provides the real one (embedded or external). */
 export interface Broadcaster {
@@ -16,6 +17,8 @@ export interface AppContext {
   config: ServerConfig;
   mailer: Mailer;
   broadcaster: Broadcaster;
+  /** Background jobs and domain event consumers (server/jobs, server/events; decision 0110). */
+  jobs: JobQueue;
   now(): Date;
 }
 

@@ -10,6 +10,7 @@ import { seedDemo } from './demo/seed';
 import { startUploadSweeper } from './files/sweep';
 import { demoAccountsWithPublishedPassword } from './demo/leftover';
 import { ConfigError, REALTIME_SECRET_FILE } from './secrets';
+import { createJobs } from './jobs/index';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -21,6 +22,7 @@ async function main() {
     config,
     mailer: createMailer({ outboxDir: path.join(config.dataDir, 'outbox'), smtpUrl: config.smtpUrl, from: config.mailFrom }),
     broadcaster: createBroadcaster(config, realtimeTuningFromEnv()),
+    jobs: createJobs(handle.db, { now: () => new Date() }),
     now: () => new Date(),
   };
   const app = await buildApp(ctx);
@@ -35,6 +37,9 @@ async function main() {
   // Removes uploads nothing references any more, now and then; stops when the app closes.
   const sweeper = startUploadSweeper(ctx, app.log);
   app.addHook('onClose', () => sweeper.stop());
+  // Jobs and event consumers run in every server process (they share the work through the database).
+  ctx.jobs.start();
+  app.addHook('onClose', () => ctx.jobs.stop());
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -9,6 +9,7 @@ import { syncRoutes } from './sync/routes';
 import { boardAccessRoutes } from './board-access/routes';
 import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
+import { eventsRoutes } from './events/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -25,4 +26,6 @@ export const modules: Module[] = [
   syncRoutes,
   boardAccessRoutes,
   notificationsModule,
+  // Domain events, jobs and the activity log (decision 0110).
+  eventsRoutes,
 ];

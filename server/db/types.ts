@@ -11,8 +11,9 @@ import type { RealtimeTables } from './tables/realtime';
 import type { BoardAccessTables } from './tables/board-access';
 import type { FilesTables } from './tables/files';
 import type { NotificationTables } from './tables/notifications';
+import type { EventsTables } from './tables/events';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -32,7 +32,7 @@ export interface DomainEvent {
   item_id: string | null;
   /** Who did it (null: the system). */
   actor_id: number | null;
-  /** Changed fields before the write; null on create. On delete/trash: the whole record before. */
+  /** The changed fields' values before the write; null on create; the whole record on deleted. */
   before: Record<string, unknown> | null;
   /** The whole record on create, the changed fields on update/trash/restore, null on delete. */
   after: Record<string, unknown> | null;

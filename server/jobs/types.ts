@@ -29,6 +29,10 @@ export type JobHandler<P = unknown> = (payload: P, ctx: JobContext) => Promise<v
 export interface JobQueue {
   enqueue(name: string, payload: unknown, opts?: EnqueueOptions): Promise<void>;
   register<P>(name: string, handler: JobHandler<P>): void;
+  /** Creates the cursors of newly registered event consumers (the app does it when ready). */
+  prepare(): Promise<void>;
+  /** Wakes a started runner at once (a write just committed events). */
+  kick(): void;
   /** Runs due jobs (and event consumers) until none is left; for tests and benches. */
   drain(): Promise<void>;
   /** Starts polling (main.ts); tests normally do not start it and call drain(). */

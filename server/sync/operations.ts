@@ -9,6 +9,8 @@ import { saveLockMode } from './lock-plan';
 import { cascadeDelete } from './cascade';
 import { validateBoardRecord } from './validate-board-values';
 import { refuseUnknownFields, unknownFields, withoutFields } from './unknown-fields';
+import { eventOfWrite } from '../events/record-events';
+import { appendEvents } from '../events/outbox';
 
 /**
  * The generic write operations over the registry: save (create or update with the row_version
@@ -253,7 +255,8 @@ export async function deleteRecord(scope: WriteScope, def: CollectionDefinition,
   if (def.trash && !opts.permanent) {
     if (stored.deleted_at) return stored.data; // already in the trash: deleting again changes nothing
     const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: scope.now.toISOString(), updated_at: scope.now.toISOString() };
-    if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, 'trashed'))) throw await lostRace(scope, def, id);
+    const event = await eventOfWrite(scope, def.name, record, 'trashed');
+    if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, 'trashed', event))) throw await lostRace(scope, def, id);
     scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: scope.now });
     scope.publish(boardChannel(scope.team.id, stored.board_id), 'deleted', { collection: def.name, data: record });
     return record;
@@ -272,6 +275,8 @@ export async function removeWithChildren(scope: WriteScope, stored: StoredRecord
 }
 
 async function removeOne(scope: WriteScope, stored: StoredRecord): Promise<void> {
+  const event = await eventOfWrite(scope, stored.collection, stored.data, 'deleted');
+  if (event) await appendEvents(scope.trx, [event], scope.now);
   await removeRecord(scope.trx, stored.collection, stored.id);
   await appendChange(scope.trx, scope.team.id, stored.board_id, stored.collection, stored.id, 'deleted', scope.now);
   scope.remember(stored.collection, stored.id, null);
@@ -298,7 +303,8 @@ export async function restoreRecord(scope: WriteScope, def: CollectionDefinition
     throw error;
   }
   const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: null, updated_at: scope.now.toISOString() };
-  if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, 'restored'))) throw await lostRace(scope, def, id);
+  const event = await eventOfWrite(scope, def.name, record, 'restored');
+  if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, 'restored', event))) throw await lostRace(scope, def, id);
   scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: null });
   scope.publish(boardChannel(scope.team.id, stored.board_id), 'saved', { collection: def.name, data: record });
   return record;

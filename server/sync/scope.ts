@@ -7,6 +7,7 @@ import { Messages } from '../../schema/messages';
 import { allowed, chainTo, workspaceLevel, type TeamRow, type Viewer } from './access';
 import { boardRecords, findRecord, findRecordsAndFolders, writeLogged, writeManyLogged, type ChangeKind, type LoggedWrite, type StoredRecord, type WireRecord } from './store';
 import { registerFloor, teamLock } from './cursor';
+import { eventOfWrite } from '../events/record-events';
 
 /**
  * How a write holds its team (docs/decisions/0031-change-cursor.md): plain saves of items, values,
@@ -75,11 +76,13 @@ export class WriteScope {
 
   /** Writes a record and its change (writeLogged), or defers it. False: overtaken, nothing written. */
   async writeLogged(collection: string, record: WireRecord, createdBy: number | null, deletedAt: Date | null, op: ChangeKind): Promise<boolean> {
-    if (!this.deferred) return writeLogged(this.trx, collection, this.team.id, record, createdBy, deletedAt, this.now, op);
+    // Its domain event is written with it, in the same statement (server/events/outbox.ts).
+    const event = await eventOfWrite(this, collection, record, op);
+    if (!this.deferred) return writeLogged(this.trx, collection, this.team.id, record, createdBy, deletedAt, this.now, op, event);
     const key = `${collection}:${record.id}`;
     // One statement cannot write a row twice: a second write of the same record flushes first.
     if (this.deferredKeys.has(key)) await this.flushWrites();
-    this.deferred.push({ collection, record, createdBy, deletedAt, op });
+    this.deferred.push({ collection, record, createdBy, deletedAt, op, event });
     this.deferredKeys.add(key);
     return true;
   }

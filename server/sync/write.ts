@@ -63,7 +63,11 @@ export async function runWrite(
     });
 
   if (replayed) reply.header('x-idempotent-replay', 'true');
-  else await publishAll(ctx, request, events);
+  else {
+    // The write's domain events are committed: wake this server's runner for its consumers.
+    ctx.jobs.kick();
+    await publishAll(ctx, request, events);
+  }
   if (key) void purgeExpiredKeys(ctx.db, now).catch((error) => request.log.warn({ err: error }, 'idempotency purge failed'));
   return reply.status(response.status).send(response.body);
 }

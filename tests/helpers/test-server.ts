@@ -8,6 +8,7 @@ import { createMailer, readOutbox } from '../../server/mail/mailer';
 import { silentBroadcaster, type AppContext, type Broadcaster } from '../../server/context';
 import { freshDatabase } from './test-db';
 import { createBroadcaster, type RealtimeTuning } from '../../server/realtime/broadcaster';
+import { createJobs } from '../../server/jobs/index';
 
 /** The realtime secret of every test server (a fixed one, so protocol tests can sign by hand). */
 export const TEST_REALTIME_SECRET = 'test-realtime-secret-0123456789';
@@ -35,6 +36,8 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
     mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
     // `realtime` attaches the embedded Pusher-protocol server (reach it after listen()).
     broadcaster: opts.broadcaster ?? (opts.realtime ? createBroadcaster(config, opts.realtime === true ? {} : opts.realtime) : silentBroadcaster),
+    // Not started: tests run jobs and event consumers with `await ctx.jobs.drain()`.
+    jobs: createJobs(handle.db, { now: () => new Date(Date.now() + offset) }),
     now: () => new Date(Date.now() + offset),
   };
   const app = await buildApp(ctx, { logger: false });
