@@ -1,16 +1,18 @@
-import { useMemo, useRef, useSyncExternalStore } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
 import type { StoredRecord } from '../../../sync-worker/types';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
+import { recordList } from './record-lists';
 
 /**
- * Live reads of the local replica (useLiveQuery on the read-only Dexie handle). Each hook reads the
- * narrowest index it can, so an edit re-runs only the queries whose range it touches: a value
- * edit re-reads that item's values (and, when sorted or filtered by it, that attribute's column),
- * never the whole board.
+ * Live reads of the local replica (the read-only Dexie handle). The board's lists (folders,
+ * items, attributes, views) and the columns a view sorts or filters by are read once and then
+ * updated in place from change notices (record-lists.ts, decision 0101): a rename, a value edit
+ * or a remote save reads only the records it wrote. The rest are narrow live queries (one item's
+ * values, the values of the rows on screen).
  */
 
 export type Folder = FolderRecord & { collection?: string; team_id?: number };
@@ -21,37 +23,25 @@ export type Value = ValueRecord & { collection?: string };
 
 function useBoardRecords<T extends { id: string; row_version: number } & object>(collection: string, boardId: string | null): T[] | undefined {
   const { db, pending } = useBoardBackend();
-  const stored = useLiveQuery(
-    () => (boardId ? db.records.where('[collection+board_id]').equals([collection, boardId]).toArray() : Promise.resolve([])) as Promise<T[]>,
+  // One list per board and collection, read once and then patched from change notices
+  // (record-lists.ts): a rename re-reads the renamed item, not the board. The last few lists stay
+  // current after their board closes, so a board opened again shows at once.
+  const list = useMemo(
+    () =>
+      recordList(db, `board\u0000${collection}\u0000${boardId ?? ''}`, () => ({
+        collection,
+        load: (d) => (boardId ? d.records.where('[collection+board_id]').equals([collection, boardId]).toArray() : Promise.resolve([])),
+        belongs: (r) => r.board_id === boardId,
+      })),
     [db, collection, boardId],
   );
+  const stored = useSyncExternalStore(list.subscribe, list.snapshot) as T[] | undefined;
   const version = usePendingVersion(pending, collection);
-  const cacheKey = `${db.name}\u0000${collection}\u0000${boardId ?? ''}`;
-  const last = useRef<T[] | undefined>(undefined);
-  const list = useMemo(() => {
-    const merged = stored && pending ? mergeList(pending, collection, boardId, stored) : { list: stored, touched: false };
-    // A re-read that brought the same records keeps the previous array, so the sort, filter and
-    // rows built on it are not redone (a rename re-reads every item of the board).
-    if (!merged.touched && merged.list && last.current && sameRecords(last.current, merged.list)) return last.current;
-    last.current = merged.list;
-    return merged.list;
+  return useMemo(
+    () => (stored && pending ? mergeList(pending, collection, boardId, stored).list : stored),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stored, version, pending, collection, boardId]);
-  if (list) rememberList(cacheKey, list);
-  // Until the first read answers, a board opened again in this tab shows what it showed last
-  // (the read of 10,000 items alone takes longer than the warm-open budget); it then refreshes.
-  return list ?? (listCache.get(cacheKey) as T[] | undefined);
-}
-
-/** The last lists read per board and collection, for a board opened again (a few boards' worth). */
-const listCache = new Map<string, unknown[]>();
-const LIST_CACHE_SIZE = 16;
-
-function rememberList(key: string, list: unknown[]): void {
-  if (listCache.get(key) === list) return;
-  listCache.delete(key);
-  listCache.set(key, list);
-  if (listCache.size > LIST_CACHE_SIZE) listCache.delete(listCache.keys().next().value as string);
+    [stored, version, pending, collection, boardId],
+  );
 }
 
 export const useFolders = (boardId: string | null) => useBoardRecords<Folder>('folder', boardId);
@@ -124,40 +114,46 @@ const EMPTY = new Map<string, unknown>();
 export function useAttributeValues(attributeIds: readonly string[]): Map<string, unknown> | undefined {
   const { db, pending } = useBoardBackend();
   const key = [...new Set(attributeIds)].sort().join('|');
-  const live = useLiveQuery(async (): Promise<VersionedValues> => {
+  // Patched in place like the board lists: a value edit reads that value, not the column.
+  const list = useMemo(
+    () =>
+      recordList(db, `values\u0000${key}`, () => {
+        const attributes = new Set(key ? key.split('|') : []);
+        return {
+          collection: 'value',
+          load: async (d) => {
+            const rows: StoredRecord[] = [];
+            for (const attributeId of attributes) rows.push(...(await d.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()));
+            return rows;
+          },
+          belongs: (r) => attributes.has(String(r.attribute_id)),
+        };
+      }),
+    [db, key],
+  );
+  const rows = useSyncExternalStore(list.subscribe, list.snapshot) as unknown as Value[] | undefined;
+  const live = useMemo((): VersionedValues | undefined => {
+    if (!rows) return undefined;
     const values = new Map<string, unknown>();
     const versions = new Map<string, number>();
-    if (key) {
-      for (const attributeId of key.split('|')) {
-        const rows = (await db.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()) as unknown as Value[];
-        for (const row of rows) {
-          values.set(row.id, row.value);
-          versions.set(row.id, row.row_version);
-        }
-      }
+    for (const row of rows) {
+      values.set(row.id, row.value);
+      versions.set(row.id, row.row_version);
     }
     return { values, versions };
-  }, [db, key]);
+  }, [rows]);
   const version = usePendingVersion(pending, 'value');
-  const last = useRef<Map<string, unknown> | undefined>(undefined);
   return useMemo(() => {
     if (!live) return undefined;
-    let map = live.values;
     const attributes = new Set(key.split('|'));
     const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e))) : [];
     const shown = entries.filter((e) => !pending!.replicaWins(e, versionOf(live.versions, e.id)));
-    if (shown.length) {
-      map = new Map(map);
-      for (const e of shown) {
-        if (e.record) map.set(e.id, e.record.value);
-        else map.delete(e.id);
-      }
-    } else if (last.current && sameValues(last.current, map)) {
-      // Same values as before (a re-read after our own write): keep the map, so the sort and
-      // groups built on it are not redone.
-      return last.current;
+    if (shown.length === 0) return live.values;
+    const map = new Map(live.values);
+    for (const e of shown) {
+      if (e.record) map.set(e.id, e.record.value);
+      else map.delete(e.id);
     }
-    last.current = map;
     return map;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [live, version, pending, key]);
@@ -256,28 +252,6 @@ function mergeList<T extends { id: string; row_version: number }>(pending: Pendi
   }
   for (const e of byId.values()) if (e.record && !storedIds.has(e.id) && e.record.board_id === boardId) list.push(e.record as unknown as T);
   return { list, touched: true };
-}
-
-/** Same records in the same order, field by field (a conflict adopts another copy at the same row_version). */
-function sameRecords<T extends object>(a: T[], b: T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!sameRecord(a[i]!, b[i]!)) return false;
-  return true;
-}
-
-function sameRecord(a: object, b: object): boolean {
-  if (a === b) return true;
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  const keys = Object.keys(x);
-  if (keys.length !== Object.keys(y).length) return false;
-  for (const k of keys) {
-    const v = x[k];
-    const w = y[k];
-    if (v === w) continue;
-    if (typeof v !== 'object' || typeof w !== 'object' || v === null || w === null || JSON.stringify(v) !== JSON.stringify(w)) return false;
-  }
-  return true;
 }
 
 function sameValues(a: Map<string, unknown>, b: Map<string, unknown>): boolean {

@@ -1,0 +1,113 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { RangeSet } from 'dexie';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CairnDexie, openUserDb, type UserDb } from '../../sync-worker/db';
+import { writeIndexRecords } from '../../sync-worker/stream';
+import type { StoredRecord } from '../../sync-worker/types';
+import { keysOfRangeSet, RecordList, type ListSource } from '../../src/boards/store/record-lists';
+import { waitFor } from '../helpers/wait';
+
+/**
+ * Updates in place (decision 0101): a board list in the tab is read once, then patched from
+ * Dexie's change notices — a rename or a remote save reads the record it wrote, not the board.
+ * The writer is a second handle on the same database, as the worker is for a tab.
+ */
+
+const item = (id: string, board: string, fields: Record<string, unknown> = {}): StoredRecord => ({ collection: 'item', id, board_id: board, folder_id: board, name: `Item ${id}`, row_version: 1, ...fields });
+const itemsOf = (board: string): ListSource<StoredRecord> => ({
+  collection: 'item',
+  load: (db) => db.records.where('[collection+board_id]').equals(['item', board]).toArray(),
+  belongs: (r) => r.board_id === board,
+});
+
+let writer: UserDb;
+let reader: CairnDexie;
+let list: RecordList<StoredRecord>;
+let unsubscribe: () => void;
+let notices = 0;
+
+beforeEach(async () => {
+  const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+  writer = await openUserDb('lists', idb);
+  reader = new CairnDexie('cairn-lists', 'default', idb);
+  const rows = Array.from({ length: 200 }, (_, i) => item(`i${i}`, 'B'));
+  for (let i = 0; i < rows.length; i += 40) await writer.relaxed.records.bulkPut(rows.slice(i, i + 40));
+  await writer.relaxed.records.put(item('other', 'C'));
+  list = new RecordList(reader, itemsOf('B'));
+  notices = 0;
+  unsubscribe = list.subscribe(() => notices++);
+  await waitFor(() => list.snapshot()?.length === 200, 5000, 'first read');
+});
+
+afterEach(() => {
+  unsubscribe();
+  list.stop();
+  writer.close();
+  reader.close();
+});
+
+describe('a board list updated in place', () => {
+  it('patches a rename without reading the board again, and keeps the other records as they were', async () => {
+    const before = list.snapshot()!;
+    expect(list.loads).toBe(1);
+    await writer.relaxed.records.put(item('i7', 'B', { name: 'Renamed', row_version: 2 }));
+    await waitFor(() => list.snapshot() !== before, 5000, 'the rename');
+    const after = list.snapshot()!;
+    expect(list.loads).toBe(1);
+    expect(after).toHaveLength(200);
+    expect(after.find((r) => r.id === 'i7')).toMatchObject({ name: 'Renamed', row_version: 2 });
+    // Every other record is the same object: rows memoised on them do not render again.
+    for (let i = 0; i < before.length; i++) if (before[i]!.id !== 'i7') expect(after[i]).toBe(before[i]);
+  });
+
+  it('adds, removes and moves records out, and ignores writes that are not its own', async () => {
+    let before = list.snapshot()!;
+    // Another board's item, a value, and a record written again unchanged: no new list.
+    await writer.relaxed.records.put(item('other2', 'C'));
+    await writer.relaxed.records.put({ collection: 'value', id: 'i1.a', board_id: 'B', item_id: 'i1', attribute_id: 'a', value: 'x', row_version: 1 });
+    await writer.relaxed.records.put(item('i3', 'B'));
+    await list.settled();
+    await new Promise((r) => setTimeout(r, 50));
+    await list.settled();
+    expect(list.snapshot()).toBe(before);
+    expect(notices).toBe(1); // the first read only
+
+    await writer.relaxed.records.put(item('new', 'B', { name: 'Arrived' }));
+    await waitFor(() => list.snapshot() !== before, 5000, 'the new item');
+    expect(list.snapshot()!.at(-1)).toMatchObject({ id: 'new', name: 'Arrived' });
+    before = list.snapshot()!;
+    await writer.relaxed.records.delete(['item', 'i0']);
+    await waitFor(() => list.snapshot() !== before, 5000, 'the delete');
+    expect(list.snapshot()!.some((r) => r.id === 'i0')).toBe(false);
+    before = list.snapshot()!;
+    await writer.relaxed.records.put(item('i1', 'C', { row_version: 2 }));
+    await waitFor(() => list.snapshot() !== before, 5000, 'the move');
+    expect(list.snapshot()!.some((r) => r.id === 'i1')).toBe(false);
+    expect(list.snapshot()).toHaveLength(199);
+    expect(list.loads).toBe(1);
+  });
+
+  it('follows a streamed index load key by key (bulkPuts under 50), and reads again after a write Dexie cannot name', async () => {
+    const before = list.snapshot()!;
+    const streamed = Array.from({ length: 300 }, (_, i) => item(`s${i}`, 'B'));
+    await writeIndexRecords(writer, 'item', streamed, undefined, 100);
+    await waitFor(() => list.snapshot()!.length === 500, 5000, 'the streamed pages');
+    expect(list.loads).toBe(1);
+    expect(list.snapshot()!.slice(0, 200)).toEqual(before);
+    // One bulkPut of 60: Dexie marks the whole table, and the list reads itself again.
+    await writer.relaxed.records.bulkPut(Array.from({ length: 60 }, (_, i) => item(`b${i}`, 'B')));
+    await waitFor(() => list.snapshot()!.length === 560, 5000, 'the big bulkPut');
+    expect(list.loads).toBe(2);
+  });
+});
+
+describe('keysOfRangeSet', () => {
+  it('lists single keys and refuses a range', () => {
+    const keys = new RangeSet().addKeys([
+      ['item', 'a'],
+      ['item', 'b'],
+    ]);
+    expect(keysOfRangeSet(JSON.parse(JSON.stringify(keys)))).toEqual(expect.arrayContaining([['item', 'a'], ['item', 'b']]));
+    expect(keysOfRangeSet(JSON.parse(JSON.stringify(new RangeSet(['item', 'a'], ['item', 'z']))))).toBeNull();
+  });
+});
