@@ -86,6 +86,27 @@ describe('comments', () => {
       )
       .toBe(true);
     expect(await page.getByRole('tab', { name: 'Comments' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows who changed what in the item’s Activity tab and on the board activity screen, filterable by person', async () => {
+    await apiCall(world.server.url, token, 'PUT', `/api/${world.teamId}/items/${itemId}`, { id: itemId, board_id: boardId, folder_id: boardId, name: 'Discuss this', row_version: 2 });
+    await page.goto(itemUrl('t=activity'));
+    const lines = page.getByTestId('activity-line');
+    // The rename as before → after in words, and the comment written above.
+    const rename = lines.filter({ hasText: 'changed the item' });
+    await rename.first().waitFor();
+    expect(await rename.first().locator('.activity-changes').textContent()).toContain('Name: Discuss me → Discuss this');
+    await lines.filter({ hasText: 'commented' }).filter({ hasText: 'Please look @Finn Full today' }).first().waitFor();
+    await lines.filter({ hasText: 'reacted with 🎉' }).first().waitFor();
+
+    await page.goto(`${world.server.url}/team/${world.teamId}/boards/${boardId}/activity`);
+    const boardLines = page.getByTestId('activity-line');
+    await boardLines.filter({ hasText: 'changed the item' }).first().waitFor();
+    expect(await boardLines.filter({ hasText: 'changed the item' }).first().getByRole('link', { name: 'Discuss this' }).count()).toBe(1);
+    // Finn did nothing on this board.
+    await page.getByLabel('Person').selectOption({ label: 'Finn Full' });
+    await page.getByText('No activity matches these filters.').waitFor();
+    expect(await boardLines.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ class TabBoundary extends Component<{ fallback: ReactNode; children: ReactNode }
 /**
  * The item panel (board/{folderId}/{itemId}): the item's name and every attribute with its editor
  * (the attributes tab), its comments (`?t=comments`, `&comment={id}` highlights one) and its
- * activity (`?t=activity`, needs VIEW_ACTIVITY_LOG), plus duplicate and delete.
+ * activity (`?t=activity`), plus duplicate and delete.
  */
 export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   const { t } = useLingui();
@@ -54,7 +54,9 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   }
   const editable = board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
   const shown = board.attributes.filter((a) => !a.hidden);
-  const mayViewActivity = board.can('VIEW_ACTIVITY_LOG', item.folder_id);
+  // One item's log is for whoever may read the item (the board's whole log needs VIEW_ACTIVITY_LOG);
+  // it is read online through the worker, so signed-in users only.
+  const mayViewActivity = board.backend.userId !== null;
   return (
     <aside className="item-panel" data-testid="item-panel" aria-label={t`Item`} data-item-id={item.id} onKeyDown={(e) => e.key === 'Escape' && !editing && close()}>
       <header className="item-panel-head">
