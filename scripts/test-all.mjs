@@ -30,6 +30,11 @@ console.log('\n=== typecheck ===');
 const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
 checks.push({ name: 'typecheck', ok: tsc.status === 0 });
 
+// The folder import rules of DESIGN.md §2 (decision 0103): a forbidden import is a failed check.
+console.log('\n=== import rules ===');
+const imports = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'schema', 'sync-worker', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err'], { cwd: root, stdio: 'inherit' });
+checks.push({ name: 'import rules', ok: imports.status === 0 });
+
 vitest('unit+engine+server (PGlite)', ['--config', 'vitest.config.ts']);
 
 const pg = startPostgres();

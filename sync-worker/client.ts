@@ -11,7 +11,11 @@ export type { SyncWorkerApi, SyncListener, SignOutOptions } from './api';
 export type { RefusedEditView, RefusedLabel } from './refused';
 export { refusedEditText } from './refused';
 export type { EngineEvents, EventName, FailedRequestSummary } from './events';
-export type { SyncRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
+export type { SyncRecord, StoredRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
+export type { CairnDexie } from './db';
+export type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
+// Undo history is kept by the tab per user action; its steps are inverse actions (decision 0100).
+export { UndoHistory, noteUndone, type HistoryStep } from './undo';
 export type { WriteOptions } from './engine';
 export type { NotificationRecord, NotificationsEvent } from './notifications';
 

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import type { SyncRecord } from '../../../sync-worker/types';
+import type { SyncRecord } from '../../../sync-worker/client';
 import type { BoardBackend } from '../store/backend';
 import type { Comment } from './use-comments';
 

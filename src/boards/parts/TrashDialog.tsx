@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Messages } from '../../../schema/messages';
-import type { SyncRecord } from '../../../sync-worker/types';
+import type { SyncRecord } from '../../../sync-worker/client';
 import { useOnline } from '../../connectivity/use-connectivity';
 import { translateMessage } from '../../i18n/server-messages';
 import { Button } from '../../ui/Button';

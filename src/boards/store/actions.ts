@@ -1,9 +1,7 @@
 import { nanoid } from 'nanoid';
 import { valueIdFor } from '../../../schema/records';
 import { checkValue, type AttributeLike } from '../../../schema/attributes';
-import type { SyncRecord } from '../../../sync-worker/types';
-import type { MutatorArgs, MutatorName } from '../../../sync-worker/mutators';
-import { UndoHistory, noteUndone, type HistoryStep } from '../../../sync-worker/undo';
+import { UndoHistory, noteUndone, type HistoryStep, type MutatorArgs, type MutatorName, type SyncRecord } from '../../../sync-worker/client';
 import { planMove, positionAtEnd, type PositionUpdate } from '../model/positions';
 import type { BoardBackend } from './backend';
 

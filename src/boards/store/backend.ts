@@ -1,7 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { CairnDexie } from '../../../sync-worker/db';
-import type { SyncRecord } from '../../../sync-worker/types';
-import type { ApplyResult, MutatorArgs, MutatorName } from '../../../sync-worker/mutators';
+import type { ApplyResult, CairnDexie, MutatorArgs, MutatorName, SyncRecord } from '../../../sync-worker/client';
 import type { PendingWrites } from './pending';
 
 /**

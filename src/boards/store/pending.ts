@@ -1,4 +1,4 @@
-import type { SyncRecord } from '../../../sync-worker/types';
+import type { SyncRecord } from '../../../sync-worker/client';
 import type { BoardBackend } from './backend';
 
 /**
