@@ -11,6 +11,7 @@ import type { TeamRow } from './access';
 import { memberLimitOf, seatsTaken, MEMBER_LIMIT_MESSAGE } from './subscriptions';
 import { memberRows, memberView, type MemberView } from './views';
 import { publishMemberSaved } from './events';
+import { appendMemberEvent } from '../events/member-events';
 
 /**
  * Invitations: a pending member row (verified_at null) plus an invitation row holding the hash of
@@ -160,15 +161,19 @@ export async function acceptInvitation(ctx: AppContext, token: string, userId: n
   const accepted = await ctx.db.transaction().execute(async (trx) => {
     const marked = await trx.updateTable('invitations').set({ accepted_at: now }).where('id', '=', invitation.id).where('accepted_at', 'is', null).returning('id').executeTakeFirst();
     if (!marked) return false; // accepted by a concurrent request
+    const wasPending = await trx.selectFrom('team_members').select(['verified_at']).where('team_id', '=', invitation.team_id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
     const member = await trx
       .updateTable('team_members')
       .set({ verified_at: sql`coalesce(verified_at, ${now})` })
       .where('team_id', '=', invitation.team_id)
       .where('user_id', '=', userId)
-      .returning('user_id')
+      .returning(['user_id', 'role', 'invited_by'])
       .executeTakeFirst();
     // The member was removed after the mail went out: the link no longer admits anyone.
     if (!member) throw new ApiError(422, INVITATION_INVALID, 'invitation_invalid', [`token: ${INVITATION_INVALID}`]);
+    if (wasPending && !wasPending.verified_at) {
+      await appendMemberEvent(trx, { teamId: invitation.team_id, type: 'member.added', userId, actorId: userId, before: null, after: { user_id: userId, role: member.role, invited_by: member.invited_by }, now });
+    }
     return true;
   });
   if (!accepted) throw new ApiError(422, INVITATION_INVALID, 'invitation_invalid', [`token: ${INVITATION_INVALID}`]);

@@ -10,6 +10,7 @@ import { memberRows, memberView, verifiedMemberCount } from './views';
 import { acceptInvitation, inviteMembers, resendInvitation, type InvitationRequest } from './invitations';
 import { acceptBody, invitationEmail, inviteBody, resendBody, roleBody } from './validators';
 import { publishMemberRemoved, publishMemberSaved } from './events';
+import { appendMemberEvent } from '../events/member-events';
 import { endSubscriptions } from '../realtime/subscriptions';
 import { recheckSubscriptions } from '../realtime/recheck';
 
@@ -90,7 +91,16 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
     const { team } = await requireTeamPermission(ctx, user, teamId, Permission.EDIT_MEMBER_ROLES);
     const body = parseBody(roleBody, request.body);
     if (memberId === team.owner_id) throw new ApiError(422, OWNER_ROLE_FIXED, 'owner_protected', [`role: ${OWNER_ROLE_FIXED}`]);
-    const updated = await ctx.db.updateTable('team_members').set({ role: body.role }).where('team_id', '=', teamId).where('user_id', '=', memberId).returning('user_id').executeTakeFirst();
+    const updated = await ctx.db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom('team_members').select(['role', 'verified_at']).where('team_id', '=', teamId).where('user_id', '=', memberId).forUpdate().executeTakeFirst();
+      if (!before) return false;
+      await trx.updateTable('team_members').set({ role: body.role }).where('team_id', '=', teamId).where('user_id', '=', memberId).execute();
+      // A pending invitee is not a member yet: their role change is no member event.
+      if (before.verified_at && before.role !== body.role) {
+        await appendMemberEvent(trx, { teamId, type: 'member.updated', userId: memberId, actorId: user.id, before: { role: before.role }, after: { role: body.role }, now: ctx.now() });
+      }
+      return true;
+    });
     if (!updated) throw notFound();
     // A pending invitee's open link carries the new role too.
     await ctx.db.updateTable('invitations').set({ role: body.role }).where('team_id', '=', teamId).where('user_id', '=', memberId).where('accepted_at', 'is', null).execute();
@@ -107,7 +117,7 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
     const memberId = parseMemberId(request.params.memberId);
     const { team } = await requireTeamPermission(ctx, user, teamId, Permission.REMOVE_MEMBERS);
     if (memberId === team.owner_id) throw new ApiError(422, OWNER_CANNOT_BE_REMOVED, 'owner_protected', [`user: ${OWNER_CANNOT_BE_REMOVED}`]);
-    const removed = await removeMember(ctx, teamId, memberId);
+    const removed = await removeMember(ctx, teamId, memberId, user.id);
     if (!removed) throw notFound();
     return { data: { id: memberId } };
   });
@@ -117,7 +127,7 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
     const teamId = parseTeamId(request.params.id);
     const { team } = await requireMemberAccess(ctx, user, teamId);
     if (team.owner_id === user.id) throw new ApiError(422, OWNER_CANNOT_LEAVE, 'owner_protected', [OWNER_CANNOT_LEAVE]);
-    await removeMember(ctx, teamId, user.id);
+    await removeMember(ctx, teamId, user.id, user.id);
     return { data: { id: teamId } };
   });
 
@@ -130,10 +140,12 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
 }
 
 /** Removes a member or pending invitee with their open invitations; false when there was none. */
-async function removeMember(ctx: AppContext, teamId: number, userId: number): Promise<boolean> {
+async function removeMember(ctx: AppContext, teamId: number, userId: number, actorId: number): Promise<boolean> {
   const removed = await ctx.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('invitations').where('team_id', '=', teamId).where('user_id', '=', userId).where('accepted_at', 'is', null).execute();
-    return trx.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).returning('user_id').executeTakeFirst();
+    const gone = await trx.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', userId).returning(['user_id', 'role', 'verified_at']).executeTakeFirst();
+    if (gone?.verified_at) await appendMemberEvent(trx, { teamId, type: 'member.removed', userId, actorId, before: { user_id: userId, role: gone.role }, after: null, now: ctx.now() });
+    return gone;
   });
   if (!removed) return false;
   await publishMemberRemoved(ctx, teamId, userId);
