@@ -1,32 +1,46 @@
-import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { closestCenter, closestCorners, pointerWithin, type CollisionDetection, type DragEndEvent, type DragOverEvent, type DragStartEvent } from '@dnd-kit/core';
+import { horizontalListSortingStrategy, SortableContext } from '@dnd-kit/sortable';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { DRAG_THRESHOLD } from '../../../schema/constants';
 import { toast } from '../../ui/toast-store';
+import { DragArea } from '../../ui/drag/DragArea';
+import { dragData } from '../../ui/drag/data';
+import { inlineStep, isRtl } from '../../ui/drag/direction';
 import { useBoard } from '../BoardContext';
 import type { Item } from '../store/live';
 import { arrangeGroupsProblem, columnGroupProblem, moveIntoGroupProblem, valueForGroup } from '../model/groups';
 import { positionBetween, sortByPosition } from '../model/positions';
-import { groupItems, type Group } from '../model/query';
+import { groupItems } from '../model/query';
 import { useChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
+import { dropIndex, previewGroups, previewIndex, reorderedKeys, type CardPreview } from './card-moves';
+import { columnDragId, KanbanColumn } from './KanbanColumn';
+import './kanban-drag.css';
 
 /**
- * The Column (kanban) view: one column per status or single-choice label, cards dragged with
- * pointer events between and within columns (mouse, pen and touch alike), and from the keyboard
- * (Alt+arrows). The group rules of workspace.md §5 refuse moves into groups that cannot hold items
- * and ask to disable hide-empty-groups before columns are rearranged.
+ * The Column (kanban) view: one column per status or single-choice label. Cards are dragged
+ * between and within columns, and columns by their header, with the app's one drag library
+ * (mouse, touch, keyboard: Space, arrows, Space); Alt+arrows move a focused card in one stroke.
+ * The group rules of workspace.md §5 refuse moves into groups that cannot hold items and ask to
+ * disable hide-empty-groups before columns are rearranged.
  */
 
-interface Drag {
-  itemId: string;
-  fromKey: string;
-  startX: number;
-  startY: number;
-  x: number;
-  y: number;
-  active: boolean;
-  target: { key: string; index: number } | null;
-}
+type KeyData = { key?: string; type?: string };
+const keyOf = (holder: Parameters<typeof dragData>[0]) => (dragData(holder) as KeyData | undefined)?.key;
+
+/** Cards: the column under the pointer, then the card in it nearest the dragged one; keyboard drags by corners. */
+const collision: CollisionDetection = (args) => {
+  if (dragData(args.active)?.type === 'column') return closestCenter(args);
+  if (args.pointerCoordinates) {
+    const columns = args.droppableContainers.filter((c) => !dragData(c)?.type);
+    const within = pointerWithin({ ...args, droppableContainers: columns });
+    const column = columns.find((c) => c.id === within[0]?.id);
+    if (!column) return [];
+    const cards = args.droppableContainers.filter((c) => dragData(c)?.type === 'card' && keyOf(c) === keyOf(column));
+    return cards.length ? closestCenter({ ...args, droppableContainers: cards }) : within;
+  }
+  return closestCorners(args);
+};
 
 export function ColumnView({ view, items, get, addItem, canCreate, folder }: ViewProps) {
   const { t } = useLingui();
@@ -35,9 +49,10 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
   const settings = view.settings;
   const attribute = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
   const candidates = board.attributes.filter((a) => columnGroupProblem(a) === null);
-  const boardRef = useRef<HTMLDivElement>(null);
-  const [drag, setDrag] = useState<Drag | null>(null);
-  const [dragColumn, setDragColumn] = useState<string | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [preview, setPreview] = useState<CardPreview | null>(null);
+  // A drag ends with a mouse-up on the card; the click that follows must not open it.
+  const dragging = useRef(false);
 
   const groups = useMemo(() => {
     if (!attribute) return [];
@@ -45,6 +60,7 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
     // Within a column, cards follow their position unless the view sorts them.
     return settings.sort.length ? list : list.map((g) => ({ ...g, items: sortByPosition(g.items) }));
   }, [attribute, items, get, settings.hide_empty_groups, settings.group_order, settings.sort.length]);
+  const shown = useMemo(() => previewGroups(groups, preview), [groups, preview]);
 
   if (!attribute) {
     return (
@@ -65,8 +81,9 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
   }
 
   const canEdit = (item: Item) => board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
+  const fromKeyOf = (itemId: string) => groups.find((g) => g.items.some((i) => i.id === itemId))?.key;
 
-  /** Drops a card at index `index` of the column `key` (after the rules say yes). */
+  /** Drops a card at index `index` of the column `key`, counted without the card (after the rules say yes). */
   const drop = async (item: Item, fromKey: string, key: string, index: number) => {
     if (!canEdit(item)) return void toast.show(t`This action is unauthorized.`, { kind: 'error' });
     const moving = key !== fromKey;
@@ -75,146 +92,107 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
       if (problem) return void toast.show(problem, { kind: 'error' });
     }
     const column = groups.find((g) => g.key === key)?.items.filter((i) => i.id !== item.id) ?? [];
+    if (!moving && groups.find((g) => g.key === key)?.items.findIndex((i) => i.id === item.id) === index) return;
     const before = index > 0 ? (column[index - 1]?.position ?? null) : null;
     const after = index < column.length ? (column[index]?.position ?? null) : null;
     const position = settings.sort.length ? null : positionBetween(before, after);
-    await board.actions.moveCard(item, moving ? { attribute, value: valueForGroup(attribute, key) } : null, position);
-  };
-
-  const targetAt = (x: number, y: number): { key: string; index: number } | null => {
-    const root = boardRef.current;
-    if (!root) return null;
-    for (const col of root.querySelectorAll<HTMLElement>('[data-column-key]')) {
-      const rect = col.getBoundingClientRect();
-      if (x < rect.left || x > rect.right) continue;
-      const cards = [...col.querySelectorAll<HTMLElement>('[data-card-id]')].filter((c) => c.dataset.cardId !== drag?.itemId);
-      let index = cards.length;
-      for (let i = 0; i < cards.length; i++) {
-        const r = cards[i]!.getBoundingClientRect();
-        if (y < r.top + r.height / 2) {
-          index = i;
-          break;
-        }
-      }
-      return { key: col.dataset.columnKey!, index };
+    try {
+      await board.actions.moveCard(item, moving ? { attribute, value: valueForGroup(attribute, key) } : null, position);
+    } catch (error) {
+      toast.show((error as Error).message, { kind: 'error' });
     }
-    return null;
   };
 
-  const onPointerDown = (event: ReactPointerEvent, item: Item, key: string) => {
-    if (event.button !== 0 || board.readOnly || !canEdit(item)) return;
-    const start: Drag = { itemId: item.id, fromKey: key, startX: event.clientX, startY: event.clientY, x: event.clientX, y: event.clientY, active: false, target: null };
-    let current = start;
-    const onMove = (e: PointerEvent) => {
-      const moved = Math.abs(e.clientX - start.startX) + Math.abs(e.clientY - start.startY);
-      if (!current.active && moved <= DRAG_THRESHOLD) return;
-      current = { ...current, active: true, x: e.clientX, y: e.clientY, target: targetAt(e.clientX, e.clientY) };
-      setDrag(current);
-    };
-    const onUp = () => {
-      window.removeEventListener('pointermove', onMove);
-      window.removeEventListener('pointerup', onUp);
-      window.removeEventListener('pointercancel', onUp);
-      setDrag(null);
-      if (current.active && current.target) void drop(item, key, current.target.key, current.target.index);
-    };
-    window.addEventListener('pointermove', onMove);
-    window.addEventListener('pointerup', onUp);
-    window.addEventListener('pointercancel', onUp);
-  };
-
-  const onCardKey = (event: KeyboardEvent, item: Item, key: string, index: number) => {
-    if (event.key === 'Enter') return board.openItem(item.id, item.folder_id);
-    if (!event.altKey) return;
+  /** Alt+arrows: up and down within the column, left and right to the neighbouring column (as seen, also right to left). */
+  const onCardKey = (event: KeyboardEvent, item: Item, key: string): boolean => {
+    if (dragging.current) return true; // the keyboard drag owns the keys until it drops
+    if (event.key === 'Enter') {
+      board.openItem(item.id, item.folder_id);
+      return true;
+    }
+    if (!event.altKey) return false;
     const at = groups.findIndex((g) => g.key === key);
-    if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
-      const next = groups[at + (event.key === 'ArrowLeft' ? -1 : 1)];
+    const index = groups[at]?.items.findIndex((i) => i.id === item.id) ?? -1;
+    const step = inlineStep(event.key, isRtl(rootRef.current));
+    if (step !== 0) {
+      const next = groups[at + step];
       if (next) {
         event.preventDefault();
         void drop(item, key, next.key, next.items.length);
       }
-    } else if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+      return true;
+    }
+    if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
       event.preventDefault();
       void drop(item, key, key, Math.max(0, index + (event.key === 'ArrowUp' ? -1 : 1)));
+      return true;
+    }
+    return false;
+  };
+
+  const onDragStart = ({ active }: DragStartEvent) => {
+    dragging.current = true;
+    const data = dragData(active);
+    if (data?.type === 'card') setPreview({ itemId: String(active.id), key: keyOf(active)!, index: 0 });
+    else if (data?.type === 'column') {
+      const problem = arrangeGroupsProblem(settings.hide_empty_groups);
+      if (problem) toast.show(problem, { kind: 'error' });
     }
   };
 
-  const reorderColumns = (targetKey: string) => {
-    const problem = arrangeGroupsProblem(settings.hide_empty_groups);
-    if (problem) return void toast.show(problem, { kind: 'error' });
-    if (!dragColumn || dragColumn === targetKey) return;
-    const keys = groups.map((g) => g.key).filter((k) => k !== dragColumn);
-    const at = keys.indexOf(targetKey);
-    keys.splice(at, 0, dragColumn);
-    void change({ group_order: keys });
-    setDragColumn(null);
+  const onDragOver = ({ active, over }: DragOverEvent) => {
+    if (dragData(active)?.type !== 'card' || !over || !preview) return;
+    const overKey = keyOf(over);
+    if (!overKey || overKey === preview.key) return; // within a column the sortable makes room itself
+    const overCard = dragData(over)?.type === 'card' ? String(over.id) : null;
+    const activeRect = active.rect.current.translated;
+    const below = !!activeRect && activeRect.top + activeRect.height / 2 > over.rect.top + over.rect.height / 2;
+    setPreview({ itemId: preview.itemId, key: overKey, index: previewIndex(shown, overKey, overCard, below) });
   };
 
-  const dragged = drag?.active ? items.find((i) => i.id === drag.itemId) : undefined;
+  const finish = () => {
+    setPreview(null);
+    setTimeout(() => (dragging.current = false));
+  };
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    const data = dragData(active);
+    const key = preview?.key;
+    finish();
+    if (!over) return;
+    if (data?.type === 'column') {
+      const problem = arrangeGroupsProblem(settings.hide_empty_groups);
+      if (problem) return; // said when the drag began
+      const from = keyOf(active);
+      const to = keyOf(over);
+      if (!from || !to || from === to) return;
+      void change({ group_order: reorderedKeys(groups.map((g) => g.key), from, to) });
+      return;
+    }
+    const item = items.find((i) => i.id === active.id);
+    const fromKey = fromKeyOf(String(active.id));
+    if (!item || !fromKey || !key) return;
+    const overCard = dragData(over)?.type === 'card' && keyOf(over) === key ? String(over.id) : null;
+    void drop(item, fromKey, key, dropIndex(shown, key, item.id, overCard));
+  };
+
   return (
-    <div className="column-view" ref={boardRef} data-testid="column-view">
-      {groups.map((group: Group<Item>) => (
-        <section
-          key={group.key}
-          className={`kanban-column${drag?.target?.key === group.key ? ' is-target' : ''}`}
-          data-column-key={group.key}
-          aria-label={group.option?.name ?? (group.title || t`Empty`)}
-          onDragOver={(e) => dragColumn && e.preventDefault()}
-          onDrop={() => reorderColumns(group.key)}
-        >
-          <header
-            className="kanban-column-head"
-            draggable={!board.readOnly}
-            onDragStart={(e) => {
-              if (arrangeGroupsProblem(settings.hide_empty_groups)) {
-                e.preventDefault();
-                toast.show(arrangeGroupsProblem(true)!, { kind: 'error' });
-                return;
-              }
-              setDragColumn(group.key);
-            }}
-          >
-            {group.option ? (
-              <span className="label-chip" style={{ background: group.option.color, color: group.option.textColor }}>
-                {group.option.name}
-              </span>
-            ) : (
-              <span>{group.title || t`Empty`}</span>
-            )}
-            <span className="group-count">{group.items.length}</span>
-          </header>
-          <ol className="kanban-cards">
-            {group.items.map((item, index) => (
-              <li key={item.id}>
-                {drag?.active && drag.target?.key === group.key && drag.target.index === index && <div className="kanban-drop-marker" />}
-                <div
-                  className={`kanban-card${drag?.active && drag.itemId === item.id ? ' is-dragging' : ''}`}
-                  data-card-id={item.id}
-                  tabIndex={0}
-                  role="button"
-                  aria-roledescription={t`card`}
-                  onPointerDown={(e) => onPointerDown(e, item, group.key)}
-                  onClick={() => !drag?.active && board.openItem(item.id, item.folder_id)}
-                  onKeyDown={(e) => onCardKey(e, item, group.key, index)}
-                >
-                  {item.name || t`Untitled`}
-                </div>
-              </li>
-            ))}
-            {drag?.active && drag.target?.key === group.key && drag.target.index >= group.items.filter((i) => i.id !== drag.itemId).length && <li className="kanban-drop-marker" />}
-          </ol>
-          {canCreate && moveIntoGroupProblem(attribute, group.key) === null && (
-            <button type="button" className="kanban-add" onClick={() => void addItem({ [attribute.id]: valueForGroup(attribute, group.key) }, group.key)}>
-              + <Trans>Add item</Trans>
-            </button>
-          )}
-        </section>
-      ))}
-      {dragged && drag && (
-        <div className="kanban-card kanban-ghost" style={{ left: drag.x + 8, top: drag.y + 8 }} aria-hidden="true">
-          {dragged.name}
-        </div>
-      )}
+    <div className="column-view" ref={rootRef} data-testid="column-view">
+      <DragArea collision={collision} onDragStart={onDragStart} onDragOver={onDragOver} onDragEnd={onDragEnd} onDragCancel={finish}>
+        <SortableContext items={shown.map((g) => columnDragId(g.key))} strategy={horizontalListSortingStrategy}>
+          {shown.map((group) => (
+            <KanbanColumn
+              key={group.key}
+              group={group}
+              arrangeable={!board.readOnly}
+              canDragCard={(item) => !board.readOnly && canEdit(item)}
+              onCardKey={onCardKey}
+              onOpen={(item) => !dragging.current && board.openItem(item.id, item.folder_id)}
+              onAdd={canCreate && moveIntoGroupProblem(attribute, group.key) === null ? () => void addItem({ [attribute.id]: valueForGroup(attribute, group.key) }, group.key) : undefined}
+            />
+          ))}
+        </SortableContext>
+      </DragArea>
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import type { Folder, FolderView } from '../store/live';
-import { NameDialog } from './FolderTree';
+import { NameDialog } from './NameDialog';
 
 /** The folder's views as tabs, with add, rename, shared/personal/locked and delete. */
 export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; views: FolderView[]; active: FolderView | null; onSelect: (id: string) => void }) {
