@@ -21,7 +21,7 @@ import type { NotificationDraft } from './store';
 export async function notificationsForEvent(event: DomainEvent, c: NotifyContext): Promise<void> {
   switch (event.type) {
     case 'item.created':
-      if (event.actor_id !== null && event.record_id) await followAutomatically(c.db, event.team_id, event.record_id, [event.actor_id], 'creator', c.now());
+      if (event.actor_id !== null && event.record_id) await followAutomatically(c.db, event.team_id, event.record_id, [event.actor_id], 'creator', new Date(event.created_at));
       return;
     case 'value.created':
     case 'value.updated':
@@ -51,7 +51,7 @@ async function membersAdded(event: DomainEvent, c: NotifyContext): Promise<void>
   if (!audience?.item) return;
   const known = await existingUsers(c.db, added);
   const readers = audience.readers(added.filter((id) => known.has(id)));
-  await followAutomatically(c.db, event.team_id, event.item_id, readers, 'assignee', c.now());
+  await followAutomatically(c.db, event.team_id, event.item_id, readers, 'assignee', new Date(event.created_at));
   const facts = await itemFacts(c.db, event.team_id, audience, event.actor_id);
   const attribute_name = typeof attribute.data.name === 'string' ? attribute.data.name : null;
   await notify(c, readers.map((user_id) => ({ ...facts, user_id, notification_type: 'members_attribute_added', dedupe_key: `${event.id}:members_attribute_added`, attribute_name })),
@@ -68,13 +68,13 @@ async function commentWritten(event: DomainEvent, c: NotifyContext, created: boo
     mentionedUserIds(html).filter((id) => !before.has(id)),
   );
   const mentioned = [...known];
-  const followers = created ? await followersOf(c.db, event.item_id) : [];
+  const at = new Date(event.created_at);
+  const followers = created ? await followersOf(c.db, event.item_id, at) : [];
   const audience = await ItemAudience.load(c.db, event.team_id, event.item_id, [...mentioned, ...followers]);
   if (!audience?.item) return;
   const mentionedReaders = audience.readers(mentioned);
-  const now = c.now();
-  if (created && event.actor_id !== null) await followAutomatically(c.db, event.team_id, event.item_id, [event.actor_id], 'commenter', now);
-  await followAutomatically(c.db, event.team_id, event.item_id, mentionedReaders, 'mentioned', now);
+  if (created && event.actor_id !== null) await followAutomatically(c.db, event.team_id, event.item_id, [event.actor_id], 'commenter', at);
+  await followAutomatically(c.db, event.team_id, event.item_id, mentionedReaders, 'mentioned', at);
 
   const facts = { ...(await itemFacts(c.db, event.team_id, audience, event.actor_id)), comment_id: event.record_id, body: commentPlainText(html) };
   const draft = (user_id: number, type: NotificationType): NotificationDraft => ({ ...facts, user_id, notification_type: type, dedupe_key: `${event.id}:${type}` });

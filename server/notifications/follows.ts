@@ -10,7 +10,10 @@ import type { Database } from '../db/types';
 
 export type FollowReason = Database['item_follows']['reason'];
 
-/** Automatic follows: adds users who have no row for the item yet; leaves every existing choice alone. */
+/**
+ * Automatic follows: adds users who have no row for the item yet; leaves every existing choice
+ * alone. `at` is when their cause happened (the event's time), not when it was handled.
+ */
 export async function followAutomatically(db: Db, teamId: number, itemId: string, userIds: number[], reason: Exclude<FollowReason, 'manual'>, now: Date): Promise<void> {
   const users = [...new Set(userIds)];
   if (users.length === 0) return;
@@ -35,8 +38,12 @@ export async function isFollowing(db: Db, itemId: string, userId: number): Promi
   return row?.following ?? false;
 }
 
-/** The users following the item now. */
-export async function followersOf(db: Db, itemId: string): Promise<number[]> {
-  const rows = await db.selectFrom('item_follows').select('user_id').where('item_id', '=', itemId).where('following', '=', true).orderBy('user_id').execute();
+/**
+ * The users following the item at `at` (by the time their follow began): a comment is news to
+ * those who followed when it was written, and handling its event again later — or late, behind a
+ * backlog — tells the same people.
+ */
+export async function followersOf(db: Db, itemId: string, at: Date): Promise<number[]> {
+  const rows = await db.selectFrom('item_follows').select('user_id').where('item_id', '=', itemId).where('following', '=', true).where('created_at', '<=', at).orderBy('user_id').execute();
   return rows.map((r) => r.user_id);
 }
