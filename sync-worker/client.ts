@@ -17,6 +17,8 @@ export type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
 // Undo history is kept by the tab per user action; its steps are inverse actions (decision 0100).
 export { UndoHistory, noteUndone, type HistoryStep } from './undo';
 export type { WriteOptions } from './engine';
+// Anonymous visitors of public boards run the engine in the tab (the worker holds no anonymous sessions).
+export { createInTabEngine, type InTabEngine, type InTabEngineOptions } from './in-tab-engine';
 export type { NotificationRecord, NotificationsEvent } from './notifications';
 
 export interface SyncConnection {

@@ -1,0 +1,104 @@
+import { collectionByName } from '../../../schema/collections';
+import { toastMessageFor, type ApiErrorBody } from '../../../schema/api-error';
+import type { ApplyResult, CairnDexie, MutatorArgs, MutatorName, SyncRecord } from '../../../sync-worker/client';
+import type { BackendProblem, BoardBackend } from './backend';
+
+/**
+ * The board backend over any engine that offers the worker's commands: the SharedWorker's Comlink
+ * API (worker-backend.ts) or the in-tab engine of visitors (tab-backend.ts). The two differ only
+ * in how they are reached; everything the board screens need is built here once.
+ */
+export interface EnginePort {
+  apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: { teamId?: number }): Promise<ApplyResult>;
+  save(collection: string, record: SyncRecord, options?: { teamId?: number; transaction?: string | null }): Promise<SyncRecord | null>;
+  delete(collection: string, id: string, options?: { teamId?: number }): Promise<void>;
+  openBoard(teamId: number, boardId: string): Promise<void>;
+  /** Online-only call through the engine's session: HTTP errors are answers. */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
+  /** The engine's events ('conflict', 'rejected', …); answers the unsubscribe. */
+  subscribe(listener: (event: string, payload: unknown) => void): () => void;
+}
+
+/** An HTTP answer with an error status, thrown by the online-only commands. */
+export class BackendCallError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiErrorBody | null,
+  ) {
+    super(toastMessageFor(status, body));
+  }
+}
+
+export function backendOver(userId: number | null, db: CairnDexie, port: EnginePort): BoardBackend {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const answer = await port.request(method, path, body);
+    if (!answer.ok) throw new BackendCallError(answer.status, answer.body as ApiErrorBody);
+    return answer.body as T;
+  };
+  const route = (collection: string) => {
+    const def = collectionByName(collection);
+    if (!def) throw new Error(`Unknown collection ${collection}`);
+    return def.route;
+  };
+  /**
+   * The board on screen catches up after a restore or a member change (the engine's own calls
+   * are not echoed to its socket; the server logs both as changes, so the delta carries them).
+   */
+  let openRef: { teamId: number; boardId: string } | null = null;
+  const reloadOpenBoard = async (teamId: number) => {
+    if (openRef && openRef.teamId === teamId) await port.openBoard(openRef.teamId, openRef.boardId).catch(() => undefined);
+  };
+  return {
+    userId,
+    db,
+    openBoard(teamId, boardId) {
+      openRef = { teamId, boardId };
+      return port.openBoard(teamId, boardId);
+    },
+    async findBoardTeam(boardId, hint) {
+      const local = await db.records.get(['folder', boardId]);
+      if (local && typeof local.team_id === 'number') return local.team_id;
+      if (userId === null) return hint ?? null;
+      // Not on this device yet: ask each of the user's workspaces for its boards.
+      const mine = await call<{ data: { id: number }[] }>('get', '/api/me/workspaces');
+      for (const team of mine.data ?? []) {
+        const folders = await call<{ data: SyncRecord[] }>('get', `/api/${team.id}/folders`).catch(() => ({ data: [] as SyncRecord[] }));
+        if (folders.data.some((f) => f.id === boardId)) return team.id;
+      }
+      return null;
+    },
+    apply: (name, args, options) => port.apply(name, args, options),
+    save: (collection, record, options) => port.save(collection, record, options),
+    remove: (collection, id, options) => port.delete(collection, id, options),
+    async restore(teamId, collection, id) {
+      await call('post', `/api/${teamId}/${route(collection)}/${encodeURIComponent(id)}/restore`);
+      await reloadOpenBoard(teamId);
+    },
+    async purge(teamId, collection, id) {
+      await call('delete', `/api/${teamId}/${route(collection)}/${encodeURIComponent(id)}?permanent=1`);
+    },
+    async trash(teamId, boardId) {
+      return (await call<{ data: { collection: string; id: string; record: SyncRecord }[] }>('get', `/api/${teamId}/trash?board_id=${encodeURIComponent(boardId)}`)).data ?? [];
+    },
+    async listBoards(teamId) {
+      const answer = await call<{ data: SyncRecord[] }>('get', `/api/${teamId}/folders`);
+      return (answer.data ?? []).filter((f) => f.parent_id === null && !f.deleted_at);
+    },
+    async setBoardMembers(boardId, userIds) {
+      await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
+      const teamId = (await db.records.get(['folder', boardId]))?.team_id;
+      if (typeof teamId === 'number') await reloadOpenBoard(teamId);
+    },
+    onProblem(listener) {
+      return port.subscribe((event, payload) => {
+        if (event === 'conflict') {
+          const p = payload as { collection: string; id: string };
+          listener({ kind: 'conflict', collection: p.collection, id: p.id } satisfies BackendProblem);
+        } else if (event === 'rejected') {
+          const p = payload as { collection: string; id: string; status: number; message: string };
+          listener({ kind: 'rejected', collection: p.collection, id: p.id, status: p.status, message: p.message });
+        }
+      });
+    },
+  };
+}

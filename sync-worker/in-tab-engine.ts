@@ -1,0 +1,111 @@
+/**
+ * The sync engine run inside a tab, for anonymous visitors of public boards: the worker holds no
+ * anonymous sessions, so a visitor's tab runs the same engine, Dexie schema, queue and mutators
+ * itself (docs/boards.md, "Engine in the tab"). It knows nothing of the tab's session: whoever
+ * creates it hands it a `token()` getter (none for a visitor), and the board password header
+ * through `setPassword`. What it lacks is the one-writer-per-browser guarantee across tabs.
+ *
+ * No realtime here: a visitor cannot subscribe to channels (workspace.md §6); it catches up board
+ * by board through /changes (`readsPerBoard`).
+ */
+import { nanoid } from 'nanoid';
+import { systemClock, type Clock } from './clock';
+import { openUserDb, type IdbFactories } from './db';
+import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
+import { Emitter, type EngineEvents, type EventName } from './events';
+import { HttpClient, type FetchLike } from './http';
+import type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
+import { OfflineError } from './queue';
+import type { SyncRecord, TokenRecord } from './types';
+
+export interface InTabEngineOptions {
+  /** The signed-in user, or null for an anonymous visitor. */
+  userId: number | null;
+  /** The session's current token, read before every call (null: none). */
+  token: () => TokenRecord | null;
+  baseUrl?: string;
+  fetch?: FetchLike;
+  clock?: Clock;
+  online?: boolean;
+  idb?: IdbFactories;
+}
+
+/** The same commands as the worker's Comlink API, for the one board backend (src/boards/store). */
+export interface InTabEngine {
+  readonly engine: SyncEngine;
+  apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: ApplyOptions): Promise<ApplyResult>;
+  save(collection: string, record: SyncRecord, options?: WriteOptions): Promise<SyncRecord | null>;
+  delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
+  openBoard(teamId: number, boardId: string): Promise<void>;
+  /** An online-only call through the engine's client; HTTP errors are answers, offline throws. */
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
+  setPassword(header: string | null): void;
+  reportOnline(online: boolean): void;
+  subscribe(listener: <K extends EventName>(event: K, payload: EngineEvents[K]) => void): () => void;
+  stop(): void;
+}
+
+export async function createInTabEngine(options: InTabEngineOptions): Promise<InTabEngine> {
+  const clock = options.clock ?? systemClock;
+  const events = new Emitter();
+  const db = await openUserDb(options.userId ?? 'guest', options.idb);
+  const baseFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  // Every call carries the session's current token (the tab refreshes it; we only read it).
+  const authorizedFetch: FetchLike = (input, init) => {
+    const headers = new Headers(init.headers);
+    const token = options.token();
+    if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token.access_token}`);
+    return baseFetch(input, { ...init, headers });
+  };
+  let engine: SyncEngine | null = null;
+  const http = new HttpClient({
+    baseUrl: options.baseUrl ?? '',
+    fetch: authorizedFetch,
+    clock,
+    events,
+    newId: () => nanoid(),
+    swUuid: 'tab-' + nanoid(8),
+    onResult: ({ method, ok, networkError }) => {
+      if (networkError) engine?.connection.networkFailure();
+      else if (ok) engine?.connection.requestSucceeded(method);
+    },
+  });
+  /** The engine sends only with a session: hand it the current token before each command. */
+  const syncToken = () => {
+    const token = options.token();
+    if (token?.access_token !== http.currentToken()?.access_token) http.setToken(token ?? null);
+  };
+  syncToken();
+  engine = await SyncEngine.create({
+    db,
+    http,
+    clock,
+    random: Math.random,
+    events,
+    newId: () => nanoid(),
+    initiallyOnline: options.online ?? true,
+    // A visitor is in no workspace: it catches up board by board.
+    readsPerBoard: () => options.userId === null,
+  });
+  const sync = engine;
+  return {
+    engine: sync,
+    apply: (name, args, applyOptions) => (syncToken(), sync.apply(name, args, applyOptions ?? {})),
+    save: (collection, record, writeOptions) => (syncToken(), sync.save(collection, record, writeOptions ?? {})),
+    delete: (collection, id, writeOptions) => (syncToken(), sync.delete(collection, id, writeOptions ?? {})),
+    openBoard: (teamId, boardId) => (syncToken(), sync.openBoard(teamId, boardId)),
+    async request(method, path, body) {
+      syncToken();
+      if (!sync.connection.online) throw new OfflineError();
+      const response = await http.request(method, path, body === undefined ? {} : { body });
+      return { status: response.status, ok: response.ok, body: response.body };
+    },
+    setPassword: (header) => http.setPassword(header),
+    reportOnline: (online) => (online ? sync.connection.browserOnline() : sync.connection.browserOffline()),
+    subscribe: (listener) => events.on(listener as never),
+    stop() {
+      sync.stop();
+      db.close();
+    },
+  };
+}
