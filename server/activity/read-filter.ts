@@ -8,6 +8,7 @@ import type { DomainEvent } from '../events/types';
  * read. An event is judged by its record as stored now (where it is now decides who reads it,
  * exactly as for an index load); a record removed for good is judged by its last copy, which
  * its `deleted` event holds. An event of a record known neither way is not shown (fail closed).
+ * Workspace-level events (members) have no record and are not part of a board's log.
  */
 export async function readableEvents(db: Db, view: ReadView, teamId: number, events: DomainEvent[]): Promise<DomainEvent[]> {
   const keys = events.filter((e) => e.collection && e.record_id).map((e) => ({ collection: e.collection!, id: e.record_id! }));
@@ -21,13 +22,19 @@ export async function readableEvents(db: Db, view: ReadView, teamId: number, eve
       .execute();
     for (const row of rows) current.set(`${row.collection}:${row.id}`, row.data as WireRecord);
   }
-  const subjectOf = (event: DomainEvent): WireRecord | null => {
-    const stored = current.get(`${event.collection}:${event.record_id}`);
-    if (stored) return stored;
-    if (event.type.endsWith('.deleted') && event.before) return event.before as WireRecord;
-    if (event.type.endsWith('.created') && event.after) return event.after as WireRecord;
-    return null;
-  };
+  // Records removed for good: their last copy, from their `deleted` event.
+  const gone = keys.filter((k) => !current.has(`${k.collection}:${k.id}`));
+  if (gone.length) {
+    const rows = await db
+      .selectFrom('domain_events')
+      .select(['collection', 'record_id', 'before'])
+      .where('team_id', '=', teamId)
+      .where('type', 'like', '%.deleted')
+      .where(sql<boolean>`(collection, record_id) in (select * from unnest(${gone.map((k) => k.collection)}::text[], ${gone.map((k) => k.id)}::text[]))`)
+      .execute();
+    for (const row of rows) if (row.before) current.set(`${row.collection}:${row.record_id}`, row.before as unknown as WireRecord);
+  }
+  const subjectOf = (event: DomainEvent): WireRecord | null => current.get(`${event.collection}:${event.record_id}`) ?? null;
 
   const byCollection = new Map<string, { event: DomainEvent; record: WireRecord }[]>();
   for (const event of events) {

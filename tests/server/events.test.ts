@@ -14,7 +14,7 @@ describe('domain events: the transactional outbox', () => {
   const b = board();
   const text = attribute(b.id, { name: 'Notes' });
   const seen: DomainEvent[] = [];
-  const put = (route: string, rec: { id: string }, token = t.full.token) => api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token, body: rec });
+  const put = (route: string, rec: Record<string, unknown> & { id: string }, token = t.full.token) => api(server.app, 'PUT', `/api/${t.teamId}/${route}/${rec.id}`, { token, body: rec });
   const eventsOf = async (recordId: string) =>
     (await server.ctx.db.selectFrom('domain_events').selectAll().where('record_id', '=', recordId).orderBy('id').execute()).map((e) => ({ ...e, id: String(e.id) }));
 
