@@ -2,7 +2,7 @@
  * Keyboard navigation of the table grid (a pure function of the key and the grid's size), in the
  * spirit of spreadsheets and the WAI-ARIA grid pattern: arrows move one cell, Home/End go to the
  * row's ends (with Ctrl: the grid's corners), PageUp/PageDown move a page, Tab/Shift+Tab walk
- * cells and wrap to the next/previous row.
+ * cells and wrap to the next/previous row. In a right-to-left grid ← and → swap, as they are seen.
  */
 
 export interface Cell {
@@ -21,6 +21,8 @@ export interface KeyInfo {
   key: string;
   ctrl?: boolean;
   shift?: boolean;
+  /** A right-to-left grid: its first column is on the right, so ← goes to the next column. */
+  rtl?: boolean;
 }
 
 const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, n));
@@ -32,7 +34,8 @@ export function nextCell(cell: Cell, key: KeyInfo, size: GridSize): Cell | null 
   const lastCol = size.cols - 1;
   const row = clamp(cell.row, 0, lastRow);
   const col = clamp(cell.col, 0, lastCol);
-  switch (key.key) {
+  const name = key.rtl && key.key === 'ArrowLeft' ? 'ArrowRight' : key.rtl && key.key === 'ArrowRight' ? 'ArrowLeft' : key.key;
+  switch (name) {
     case 'ArrowUp':
       return { row: key.ctrl ? 0 : clamp(row - 1, 0, lastRow), col };
     case 'ArrowDown':

@@ -7,21 +7,31 @@ import type { AttributeRef, Group } from '../model/query';
  * where a row dragged in a grouped table lands (the Column view's group rules, workspace.md §5).
  */
 
-export type TableRow<I> = { kind: 'group'; group: Group<I> } | { kind: 'item'; item: I };
+export type TableRow<I> = { kind: 'group'; group: Group<I> } | { kind: 'item'; item: I; group?: undefined };
+
+/**
+ * What the table reads its rows through: a count and random access. A plain array is one; a
+ * window over a list held elsewhere (the worker, for very large boards) can be another without
+ * the table changing.
+ */
+export interface RowSource<I> {
+  readonly length: number;
+  at(index: number): TableRow<I> | undefined;
+}
 
 /** Rows per block of the value read: the query changes when scrolling crosses a block, not every frame. */
 export const VALUE_BLOCK = 64;
 export const ROW_HEIGHT = 36;
 
 /** The item ids of the blocks covering rows first..last, plus the block after (read ahead of scrolling). */
-export function windowBlockIds<I extends { id: string }>(rows: readonly TableRow<I>[], first: number, last: number): string[] {
+export function windowBlockIds<I extends { id: string }>(rows: RowSource<I>, first: number, last: number): string[] {
   if (last < first || rows.length === 0) return [];
   const from = Math.floor(first / VALUE_BLOCK) * VALUE_BLOCK;
   const to = Math.min(rows.length, (Math.floor(last / VALUE_BLOCK) + 2) * VALUE_BLOCK);
   const ids: string[] = [];
   for (let i = from; i < to; i++) {
-    const row = rows[i]!;
-    if (row.kind === 'item') ids.push(row.item.id);
+    const row = rows.at(i);
+    if (row?.kind === 'item') ids.push(row.item.id);
   }
   return ids;
 }
@@ -36,15 +46,15 @@ export interface RowDropTarget {
 }
 
 /** The drop target at `y` pixels from the top of the rows (below the header), or null outside any group. */
-export function rowDropTarget<I>(rows: readonly TableRow<I>[], groups: readonly Group<I>[], y: number, rowHeight = ROW_HEIGHT): RowDropTarget | null {
+export function rowDropTarget<I>(rows: RowSource<I>, groups: readonly Group<I>[], y: number, rowHeight = ROW_HEIGHT): RowDropTarget | null {
   if (rows.length === 0 || groups.length === 0) return null;
   const at = Math.max(0, Math.min(rows.length - 1, Math.floor(y / rowHeight)));
-  const row = rows[at]!;
+  const row = rows.at(at)!;
   if (row.kind === 'group') return { key: row.group.key, index: 0, y: (at + 1) * rowHeight };
   let header = at;
-  while (header >= 0 && rows[header]!.kind !== 'group') header--;
-  if (header < 0) return null;
-  const group = (rows[header] as { group: Group<I> }).group;
+  while (header >= 0 && rows.at(header)?.kind !== 'group') header--;
+  const group = header >= 0 ? rows.at(header)?.group : undefined; // at(-1) would be the last row
+  if (!group) return null;
   const within = at - header - 1;
   const lowerHalf = y - at * rowHeight >= rowHeight / 2;
   return { key: group.key, index: lowerHalf ? within + 1 : within, y: (lowerHalf ? at + 1 : at) * rowHeight };

@@ -16,3 +16,8 @@ export function inlineStep(key: string, rtl: boolean): -1 | 0 | 1 {
   if (key === 'ArrowLeft') return rtl ? 1 : -1;
   return 0;
 }
+
+/** Whether the page is right to left (the <html dir> the locale sets); cheap enough for every render. */
+export function pageIsRtl(): boolean {
+  return typeof document !== 'undefined' && document.documentElement.dir === 'rtl';
+}

@@ -20,6 +20,8 @@ export function isInteractive(target: EventTarget | null, draggable: Element | n
   const element = target as Element | null;
   if (!element || typeof element.closest !== 'function') return false;
   const control = element.closest(INTERACTIVE);
+  // A control marked data-drag-through (a header's sort button) is a click when still, a drag when moved.
+  if (control?.hasAttribute('data-drag-through')) return false;
   // The draggable itself may be a button (a kanban card): only controls inside it are excluded.
   return !!control && control !== draggable && (!draggable || draggable.contains(control));
 }

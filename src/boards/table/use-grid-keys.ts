@@ -1,0 +1,76 @@
+import type { KeyboardEvent } from 'react';
+import type { Attribute, Item } from '../store/live';
+import { nextCell, type Cell } from '../model/grid-keys';
+import { inlineStep } from '../../ui/drag/direction';
+import { ROW_HEIGHT } from './use-table-virtual';
+import type { RowSource } from './table-rows';
+
+export interface GridKeyContext {
+  rows: RowSource<Item>;
+  columns: Attribute[];
+  active: Cell;
+  editing: boolean;
+  /** The page's direction: horizontal Alt+Shift moves of a column follow what is seen. */
+  rtl: boolean;
+  pageHeight: number;
+  move(cell: Cell): void;
+  toggleGroup(key: string): void;
+  toggleSelect(id: string): void;
+  clearSelection(): void;
+  startEditing(cell: Cell): void;
+  canEditCell(item: Item, attribute: Attribute | undefined): boolean;
+  clear(item: Item, attribute: Attribute): Promise<void>;
+  openItem(item: Item): void;
+  /** Alt+↑ / Alt+↓ in a grouped table: the row to the previous or next group. */
+  moveRowToGroup?(item: Item, step: -1 | 1): Promise<void>;
+  /** Alt+Shift+← / → on a cell: its column one place earlier or later (not the primary column). */
+  moveColumn?(attribute: Attribute, step: -1 | 1): void;
+}
+
+/**
+ * The table's keyboard (the grid owns focus, cells are aria-activedescendant): arrows, Home/End,
+ * PageUp/PageDown, Tab move; Enter or F2 edits (Ctrl+Enter opens the item), Space selects in the
+ * selection column (Shift+Space anywhere), Delete clears, Escape clears the selection; Enter or
+ * Space on a group header collapses it; Alt+arrows move rows between groups and columns around.
+ */
+export async function onGridKey(event: KeyboardEvent, c: GridKeyContext): Promise<void> {
+  if (c.editing) return;
+  const row = c.rows.at(c.active.row);
+  const item = row?.kind === 'item' ? row.item : null;
+  const attribute = c.active.col > 0 ? c.columns[c.active.col - 1] : undefined;
+  if (event.altKey && item) {
+    if (c.moveRowToGroup && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      event.preventDefault();
+      return c.moveRowToGroup(item, event.key === 'ArrowUp' ? -1 : 1);
+    }
+    const step = inlineStep(event.key, c.rtl);
+    if (c.moveColumn && event.shiftKey && step !== 0 && attribute && attribute.kind !== 'primary') {
+      event.preventDefault();
+      return c.moveColumn(attribute, step);
+    }
+  }
+  const pageRows = Math.max(1, Math.floor(c.pageHeight / ROW_HEIGHT) - 1);
+  const next = nextCell(c.active, { key: event.key, ctrl: event.ctrlKey || event.metaKey, shift: event.shiftKey, rtl: c.rtl }, { rows: c.rows.length, cols: c.columns.length + 1, pageRows });
+  if (next) {
+    event.preventDefault();
+    return c.move(next);
+  }
+  if (row?.kind === 'group' && (event.key === 'Enter' || event.key === ' ')) {
+    event.preventDefault();
+    return c.toggleGroup(row.group.key);
+  }
+  if (!item) return;
+  if (event.key === ' ' && (c.active.col === 0 || event.shiftKey)) {
+    event.preventDefault();
+    c.toggleSelect(item.id);
+  } else if ((event.key === 'Enter' || event.key === 'F2') && attribute) {
+    event.preventDefault();
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) return c.openItem(item);
+    if (c.canEditCell(item, attribute)) c.startEditing(c.active);
+  } else if ((event.key === 'Delete' || event.key === 'Backspace') && attribute) {
+    event.preventDefault();
+    await c.clear(item, attribute);
+  } else if (event.key === 'Escape') {
+    c.clearSelection();
+  }
+}
