@@ -5,6 +5,7 @@ import { session } from './session';
 import { workspaces } from './workspaces-cache';
 import { signOutRemovingDeviceCopy } from './worker-session';
 import { SW_CACHE_NAME } from '../../schema/constants';
+import { removePushOnLogout } from '../notifications/push';
 
 /** Deletes what this device holds of the user: the worker's database and the cached photos. */
 async function removeDeviceCopy(userId: number): Promise<void> {
@@ -31,6 +32,8 @@ export async function logout(options: LogoutOptions = {}): Promise<string> {
   const userId = state.status === 'signedIn' ? state.user.id : null;
   let ok = true;
   let serverRedirect: string | null = null;
+  // While the session still holds: this device stops getting Web Push (bounded wait; decision 0113).
+  if (userId !== null) await removePushOnLogout();
   try {
     const answer = await Accounts.logout();
     serverRedirect = answer?.redirect ?? null;

@@ -12,6 +12,7 @@ import { Sidebar } from './Sidebar';
 import { ConnectivityWatcher } from './ConnectivityWatcher';
 import { WorkspaceLimitDialog } from './WorkspaceLimitDialog';
 import { OfflineBanner } from './OfflineBanner';
+import { NotificationsButton, NotificationsWatcher } from '../notifications/NotificationsButton';
 
 /**
  * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
@@ -42,6 +43,7 @@ export function RootLayout() {
       </a>
       <ProgressBar />
       <ConnectivityWatcher />
+      <NotificationsWatcher />
       {withSidebar && !hideHeader && (
         <header className="shell-topbar">
           <button
@@ -54,6 +56,7 @@ export function RootLayout() {
             {showSidebar ? t`Hide sidebar` : t`Show sidebar`}
           </button>
           <span className="shell-brand">Cairn</span>
+          <NotificationsButton />
         </header>
       )}
       <div className="shell-body">

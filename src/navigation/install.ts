@@ -11,7 +11,8 @@ import { progress } from '../layout/progress';
 import { routeTitles } from '../screens/titles';
 import { appVars } from '../app-vars';
 import { session } from '../api/session';
-import { Log, Notifications } from '../api/endpoints';
+import { Log } from '../api/endpoints';
+import { markReadByParam } from '../notifications/feed';
 import { setErrorNavigator } from '../api/handle-error';
 
 const nameOf = (pathname: string) => matchRoute(pathname)?.route.name;
@@ -47,7 +48,7 @@ export function installNavigation(router: AnyRouter, setCurrentRouteName: (name:
     previewMode.observe(search);
     const taken = takeNotificationParam(search);
     if (taken) {
-      if (session.get().status === 'signedIn') void markNotificationRead(taken.id, Notifications.markRead);
+      if (session.get().status === 'signedIn') void markNotificationRead(taken.id, markReadByParam);
       void router.navigate({ to: toLocation.pathname, search: taken.rest as never, replace: true });
       return;
     }

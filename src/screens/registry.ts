@@ -21,6 +21,7 @@ export const screens: Record<string, Loader> = {
   'team.settings': () => import('./workspace/TeamSettingsPage'),
   profile: () => import('./profile/ProfileSettingsPage'),
   'profile.security': () => import('./profile/SecurityPage'),
+  'profile.notifications': () => import('./profile/NotificationSettingsPage'),
   'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),
   'profile.twoFactor.recoveryCodes': () => import('./profile/RecoveryCodesPage'),
   board: () => import('../boards/screens/BoardPage'),

@@ -6,4 +6,6 @@ export const SW_MESSAGES = {
   buildId: 'build-id',
   /** worker → every tab over SW_CHANNEL: a worker of this build just took over. */
   activated: 'activated',
+  /** app → worker: show this notification unless a tab of the app is visible (src/sw/notifications.ts). */
+  showNotification: 'show-notification',
 } as const;

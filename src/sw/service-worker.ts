@@ -9,11 +9,13 @@
  * - activate: delete the shell caches of other builds; `runtime-api-v1` (uploaded images) stays.
  * - fetch: see routing.ts.
  * - SW_CHANNEL: tells every tab the build id of the worker that just activated.
+ * - notifications: see notifications.ts (show while no tab is visible, push, clicks).
  */
 import { SW_CACHE_NAME, SW_CHANNEL } from '../../schema/constants';
 import { INDEX_HTML, shellCacheName, staleShellCaches, type SwManifest } from './precache';
 import { strategyFor } from './routing';
 import { SW_MESSAGES } from './messages';
+import { installNotificationHandlers } from './notifications';
 
 declare const self: ServiceWorkerGlobalScope;
 declare const __SW_MANIFEST__: SwManifest;
@@ -25,6 +27,9 @@ const precached = new Set(manifest.files);
 const NAVIGATION_TIMEOUT_MS = 5_000;
 /** Uploaded images kept for offline use, oldest dropped first. */
 const RUNTIME_FILE_LIMIT = 200;
+
+// Desktop notifications, Web Push and their clicks (notifications.ts).
+installNotificationHandlers(self);
 
 self.addEventListener('install', (event) => {
   event.waitUntil(

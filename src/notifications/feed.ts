@@ -1,0 +1,100 @@
+import { useSyncExternalStore } from 'react';
+import type { NotificationsEvent, SyncConnection } from '../../sync-worker/client';
+import { workerSignedInAs } from '../api/worker-session';
+import { NotificationsApi } from './api';
+
+/**
+ * This tab's view of the worker's notifications (sync-worker/notifications.ts): the unread count
+ * for the frame's button, the events for an open panel and the desktop bridge, and the mark calls.
+ * Marks go through the worker, so every tab's count moves at once; they are swallowed on failure
+ * (workspace.md §4) and answer whether they worked.
+ */
+type Listener = () => void;
+type EventListener = (event: NotificationsEvent) => void;
+
+let unread: number | null = null;
+let connection: SyncConnection | null = null;
+let stopCurrent: (() => void) | null = null;
+let startedFor: number | null = null;
+const listeners = new Set<Listener>();
+const eventListeners = new Set<EventListener>();
+
+function setUnread(value: number | null) {
+  if (value === unread) return;
+  unread = value;
+  for (const listener of listeners) listener();
+}
+
+/** Follows the worker for `userId` (idempotent); call with null on sign-out. */
+export function followNotifications(userId: number | null): void {
+  if (userId === startedFor) return;
+  stopCurrent?.();
+  stopCurrent = null;
+  connection = null;
+  startedFor = userId;
+  setUnread(null);
+  if (userId === null) return;
+  let stopped = false;
+  let heard = false;
+  stopCurrent = () => {
+    stopped = true;
+  };
+  void (async () => {
+    const conn = await workerSignedInAs(userId).catch(() => null);
+    if (!conn || stopped) return;
+    connection = conn;
+    const off = await conn.subscribe((event, payload) => {
+      if (event !== 'notifications' || stopped) return;
+      heard = true;
+      const e = payload as NotificationsEvent;
+      setUnread(e.unread);
+      for (const listener of eventListeners) listener(e);
+    });
+    if (stopped) return void off();
+    stopCurrent = () => {
+      stopped = true;
+      void off();
+    };
+    const count = await conn.api.notificationCount().catch(() => null);
+    // An event that arrived meanwhile is newer than this answer.
+    if (!stopped && !heard) setUnread(count);
+  })();
+}
+
+export const notificationFeed = {
+  unread: () => unread,
+  subscribe(listener: Listener) {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  },
+  /** Every notifications event of the worker (new, read state changed, all read). */
+  onEvent(listener: EventListener) {
+    eventListeners.add(listener);
+    return () => void eventListeners.delete(listener);
+  },
+};
+
+export function useUnreadCount(): number | null {
+  return useSyncExternalStore(notificationFeed.subscribe, notificationFeed.unread, notificationFeed.unread);
+}
+
+export async function markNotifications(ids: string[], read: boolean): Promise<boolean> {
+  if (ids.length === 0) return true;
+  if (connection) return connection.api.markNotifications(ids, read).catch(() => false);
+  // No worker session in this tab yet: the server still hears it; the count follows its event.
+  return NotificationsApi.mark(ids, read).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function markAllNotificationsRead(): Promise<boolean> {
+  if (connection) return connection.api.markAllNotificationsRead().catch(() => false);
+  return NotificationsApi.markAllRead().then(
+    () => true,
+    () => false,
+  );
+}
+
+/** For `?notification={id}` (navigation/install.ts): marks it read through the worker. */
+export const markReadByParam = (body: { notification_ids: string[] }) => markNotifications(body.notification_ids, true);
