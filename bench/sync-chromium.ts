@@ -5,7 +5,8 @@
  *
  * Bundles bench/sync-chromium-entry.ts with esbuild, serves it from a throwaway local page (an
  * origin with IndexedDB) and reports, each beside raw Dexie in the same page:
- * - bootstrap: engine replaceIndex vs raw bulkPut, records/s (budget ≥ 20,000/s);
+ * - bootstrap: engine replaceIndex and the streaming writer of a cold open (stream.ts) vs raw
+ *   bulkPut, records/s (budgets ≥ 20,000/s; the streaming open ≥ 30,000/s, issue #10);
  * - local edit → visible to a liveQuery in the same page: engine.save vs raw put, p50/p95
  *   (budget p95 ≤ 16 ms). Prints; never fails.
  */
@@ -41,7 +42,8 @@ async function main() {
     line('bootstrap: raw Dexie bulkPut (floor)', `${boot.rawPerSecond.toFixed(0)} rec/s`);
     line('bootstrap: raw bulkPut, previous schema version', `${boot.previousPerSecond.toFixed(0)} rec/s`, 'what the last index change bought');
     line('bootstrap: raw bulkPut, key + board index only', `${boot.barePerSecond.toFixed(0)} rec/s`, 'what the other indexes cost');
-    line('bootstrap: engine replaceIndex', `${boot.enginePerSecond.toFixed(0)} rec/s`, boot.enginePerSecond >= 20_000 ? 'within budget (≥ 20000/s)' : 'OVER budget (≥ 20000/s)');
+    line('bootstrap: engine replaceIndex (one transaction)', `${boot.enginePerSecond.toFixed(0)} rec/s`, boot.enginePerSecond >= 20_000 ? 'within budget (≥ 20000/s)' : 'OVER budget (≥ 20000/s)');
+    line('bootstrap: streaming open (stream.ts batches)', `${boot.streamPerSecond.toFixed(0)} rec/s`, `${boot.streamPerSecond >= 30_000 ? 'within' : 'OVER'} budget (≥ 30000/s, issue #10); ${((100 * boot.streamPerSecond) / boot.rawPerSecond).toFixed(0)} % of raw bulkPut`);
     const edit = await page.evaluate((n) => (window as any).cairnBench.edits(n), EDITS);
     line('edit → liveQuery: raw Dexie put p50 / p95 (floor)', `${edit.raw.p50.toFixed(2)} / ${edit.raw.p95.toFixed(2)} ms`);
     line('edit → liveQuery: engine.save p50 / p95', `${edit.engine.p50.toFixed(2)} / ${edit.engine.p95.toFixed(2)} ms`, edit.engine.p95 <= 16 ? 'within budget (p95 ≤ 16 ms)' : 'OVER budget (p95 ≤ 16 ms)');

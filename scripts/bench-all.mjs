@@ -13,7 +13,7 @@ const benches = [
   ['sync-engine.ts'],
   ['realtime-fanout.ts'],
   ['realtime-judged.ts'],
-  ...(chromium ? [['sync-chromium.ts'], ['app-shell.ts'], ['board-open.ts']] : []),
+  ...(chromium ? [['sync-chromium.ts'], ['app-shell.ts'], ['board-open.ts'], ['board-stream.ts', '10000', '5'], ['board-stream.ts', '100000', '10']] : []),
 ];
 for (const [file, ...args] of benches) {
   console.log(`\n=== bench/${file} ===`);
