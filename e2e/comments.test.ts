@@ -64,6 +64,16 @@ describe('comments', () => {
     expect(await again.getByRole('button', { name: /^🎉 1/ }).getAttribute('aria-pressed')).toBe('true');
   });
 
+  it('keeps an unsent comment when the tab is left and opened again', async () => {
+    const box = page.getByRole('textbox', { name: 'Write a comment' });
+    await box.click();
+    await page.keyboard.type('Unsent words');
+    await page.getByRole('tab', { name: 'Attributes' }).click();
+    await page.getByTestId('item-attributes').waitFor();
+    await page.getByRole('tab', { name: 'Comments' }).click();
+    await expect.poll(() => page.getByRole('textbox', { name: 'Write a comment' }).textContent()).toBe('Unsent words');
+  });
+
   it('opens ?t=comments&comment={id} with that comment highlighted and in view', async () => {
     // Enough comments that the target starts out of view (the oldest is at the bottom).
     const target = `c${Date.now().toString(36)}`;

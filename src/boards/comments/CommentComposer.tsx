@@ -7,6 +7,7 @@ import { Placeholder } from '@tiptap/extensions';
 import type { SuggestionKeyDownProps, SuggestionProps } from '@tiptap/suggestion';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { MENTION_ATTRIBUTE } from '../../../schema/comment-html';
+import { store } from '../../storage/local-store';
 import { Button } from '../../ui/Button';
 import { mentionCandidates, type MentionCandidate } from './member-search';
 
@@ -54,18 +55,24 @@ export interface CommentComposerProps {
   placeholder: string;
   submitLabel: string;
   initialHtml?: string;
+  /**
+   * Where the unsent text is kept (local storage, cleared on logout), so closing the panel or
+   * switching tabs loses nothing; removed when sent or cancelled.
+   */
+  draftKey?: string;
   autoFocus?: boolean;
   /** Saves the html; the box empties when it resolves. A rejection keeps the text. */
   onSubmit(html: string): Promise<void>;
   onCancel?(): void;
 }
 
-export default function CommentComposer({ members, label, placeholder, submitLabel, initialHtml, autoFocus, onSubmit, onCancel }: CommentComposerProps) {
+export default function CommentComposer({ members, label, placeholder, submitLabel, initialHtml, draftKey, autoFocus, onSubmit, onCancel }: CommentComposerProps) {
   const { t } = useLingui();
   const listId = useId();
   const [menu, setMenu] = useState<MenuState | null>(null);
   const [busy, setBusy] = useState(false);
-  const [empty, setEmpty] = useState(!initialHtml);
+  const [draft] = useState(() => (draftKey ? store.get<string | null>(draftKey, null) : null));
+  const [empty, setEmpty] = useState(!(draft ?? initialHtml));
   // The suggestion plugin is built once; it reads the latest members and menu through refs.
   const membersRef = useRef(members);
   membersRef.current = members;
@@ -138,7 +145,7 @@ export default function CommentComposer({ members, label, placeholder, submitLab
     extensions,
     // TipTap's own <style> would break the CSP (style-src 'self'); its rules are in comments.css.
     injectCSS: false,
-    content: initialHtml ?? '',
+    content: draft ?? initialHtml ?? '',
     autofocus: autoFocus ? 'end' : false,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
@@ -150,13 +157,18 @@ export default function CommentComposer({ members, label, placeholder, submitLab
           return true;
         }
         if (event.key === 'Escape' && onCancel && !menuRef.current) {
-          onCancel();
+          cancelRef.current();
           return true;
         }
         return false;
       },
     },
-    onUpdate: ({ editor: e }) => setEmpty(e.isEmpty),
+    onUpdate: ({ editor: e }) => {
+      setEmpty(e.isEmpty);
+      if (!draftKey) return;
+      if (e.isEmpty) store.remove(draftKey);
+      else store.set(draftKey, e.getHTML());
+    },
   });
 
   // The view exists only once the editor is mounted ('create' follows the mount).
@@ -191,18 +203,25 @@ export default function CommentComposer({ members, label, placeholder, submitLab
     try {
       await onSubmit(html);
       editor.commands.clearContent(true);
+      if (draftKey) store.remove(draftKey);
     } finally {
       setBusy(false);
     }
   };
   submitRef.current = () => void submit();
+  const cancel = () => {
+    if (draftKey) store.remove(draftKey);
+    onCancel?.();
+  };
+  const cancelRef = useRef(cancel);
+  cancelRef.current = cancel;
 
   return (
     <div className="comment-composer" data-testid="comment-composer">
       <EditorContent editor={editor} className="comment-editor" />
       <div className="comment-composer-actions">
         {onCancel && (
-          <Button variant="ghost" size="sm" onClick={onCancel}>
+          <Button variant="ghost" size="sm" onClick={cancel}>
             <Trans>Cancel</Trans>
           </Button>
         )}

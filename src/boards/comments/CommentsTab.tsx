@@ -78,7 +78,14 @@ export default function CommentsTab({ item, highlightId }: Props) {
     <section className="comments" data-testid="comments" aria-label={t`Comments`}>
       {canAdd && (
         <Suspense fallback={<div className="comment-composer comment-composer--loading" aria-hidden="true" />}>
-          <CommentComposer members={members} label={t`Write a comment`} placeholder={t`Write a comment… Type @ to mention someone`} submitLabel={t`Comment`} onSubmit={add} />
+          <CommentComposer
+            members={members}
+            label={t`Write a comment`}
+            placeholder={t`Write a comment… Type @ to mention someone`}
+            submitLabel={t`Comment`}
+            draftKey={draftKey(board.backend.userId, item.id, 'new')}
+            onSubmit={add}
+          />
         </Suspense>
       )}
       {data && threads.length === 0 && <EmptyState title={t`No comments yet.`} />}
@@ -97,6 +104,9 @@ export default function CommentsTab({ item, highlightId }: Props) {
 }
 
 export const commentElementId = (id: string) => `comment-${id}`;
+
+/** Local-storage key of an unsent comment, reply or edit (per user: a shared device keeps them apart). */
+const draftKey = (userId: number | null, itemId: string, what: string) => `comments.draft.${userId ?? 'guest'}.${itemId}.${what}`;
 
 interface ThreadProps {
   thread: Thread<Comment>;
@@ -130,6 +140,7 @@ function ThreadView({ thread, item, reactions, commands, members, highlightId, c
                   label={t`Write a reply`}
                   placeholder={t`Write a reply…`}
                   submitLabel={t`Reply`}
+                  draftKey={draftKey(commands.userId, item.id, `reply:${thread.comment.id}`)}
                   autoFocus
                   onCancel={() => setReplying(false)}
                   onSubmit={async (html) => {
@@ -225,6 +236,7 @@ function CommentView({ comment, item, reactions, commands, members, highlightId,
             placeholder=""
             submitLabel={t`Save`}
             initialHtml={comment.text.html}
+            draftKey={draftKey(commands.userId, item.id, `edit:${comment.id}`)}
             autoFocus
             onCancel={() => setEditing(false)}
             onSubmit={async (html) => {

@@ -16,7 +16,7 @@ export class CommentCommands {
     private readonly boardId: string,
   ) {}
 
-  private get userId(): number | null {
+  get userId(): number | null {
     return this.backend.userId;
   }
 
