@@ -71,10 +71,12 @@ export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJs
     TTL: 24 * 60 * 60,
     contentEncoding: 'aes128gcm',
   });
+  // fetch sets Content-Length from the body itself (the library's figure is refused when it differs).
+  const { 'Content-Length': _length, ...headers } = request.headers as Record<string, string>;
   try {
     const response = await fetch(request.endpoint, {
       method: request.method,
-      headers: request.headers as Record<string, string>,
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
       body: new Uint8Array(request.body as Buffer),
       redirect: 'manual',
       signal: AbortSignal.timeout(10_000),
@@ -85,7 +87,10 @@ export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJs
     if (response.status === 400 || response.status === 403 || response.status === 413) return { outcome: 'gone', detail: `push service refused it (${response.status})` };
     return { outcome: 'failed', detail: `push service answered ${response.status}` };
   } catch (error) {
-    return { outcome: 'failed', detail: error instanceof Error ? error.message : String(error) };
+    // fetch names the real reason (refused, timed out, TLS) in `cause`.
+    const cause = (error as { cause?: { message?: string; code?: string } })?.cause;
+    const detail = error instanceof Error ? error.message : String(error);
+    return { outcome: 'failed', detail: cause ? `${detail}: ${cause.message ?? cause.code}` : detail };
   }
 }
 
