@@ -2,18 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/types';
 import type { AppContext } from '../context';
 import { memberRole, type TeamRow as WorkspaceTeamRow } from '../workspaces/access';
-import {
-  HIDDEN_ENTRY,
-  entryKey,
-  PUBLIC_ENTRIES,
-  explain,
-  type PermissionEntries,
-  type PermissionLevel,
-  type PermissionName,
-  type PermissionUser,
-  type RoleOrGuest,
-} from '../../schema/permissions';
-import type { FolderRecord } from '../../schema/records';
+import type { PermissionEntries, PermissionUser, RoleOrGuest } from '../../schema/permissions';
+// The chain is built by the module the app uses too (schema/permission-chain.ts).
+export { folderLevel, workspaceLevel, chainTo, allowedOn as allowed, canViewEnd as canView } from '../../schema/permission-chain';
 
 /**
  * Who is asking, for one team, and the permission questions the sync engine asks. The model itself
@@ -60,59 +51,3 @@ export async function loadTeamAndRole(db: Kysely<Database>, teamId: number, user
   return { team, role };
 }
 
-const HIDDEN_BOARD_ENTRY = entryKey('VIEW_BOARD', 'tag', 'board_locked_out');
-
-/** A folder as one level of a permission chain; the UI toggles hidden/is_public become entries. */
-export function folderLevel(folder: FolderRecord): PermissionLevel {
-  const isBoard = folder.parent_id === null;
-  const permissions: PermissionEntries = { ...(folder.permissions ?? {}) };
-  if (isBoard && folder.is_public) Object.assign(permissions, PUBLIC_ENTRIES);
-  // Hidden (private): only members see it. A board is asked VIEW_BOARD, a folder VIEW_FOLDER.
-  if (folder.hidden) {
-    permissions[HIDDEN_ENTRY] = 'deny';
-    if (isBoard) permissions[HIDDEN_BOARD_ENTRY] = 'deny';
-  }
-  return {
-    type: isBoard ? 'board' : 'folder',
-    id: folder.id,
-    permissions,
-    final_permissions: folder.final_permissions ?? [],
-    // An empty member list means "not restricted": everyone in the workspace belongs.
-    user_ids: folder.user_ids && folder.user_ids.length > 0 ? folder.user_ids : null,
-    created_by: folder.created_by ?? null,
-  };
-}
-
-export function workspaceLevel(team: TeamRow): PermissionLevel {
-  return { type: 'workspace', id: team.id, permissions: team.permissions, created_by: team.owner_id };
-}
-
-/**
- * The chain from the workspace down to `folderId` (board first). Null when a folder on the way
- * is missing (a broken or foreign reference).
- */
-export function chainTo(team: TeamRow, folders: ReadonlyMap<string, FolderRecord>, folderId: string): PermissionLevel[] | null {
-  const path: FolderRecord[] = [];
-  const seen = new Set<string>();
-  let current: string | null = folderId;
-  while (current !== null) {
-    if (seen.has(current)) return null; // a cycle: refuse rather than loop
-    seen.add(current);
-    const folder = folders.get(current);
-    if (!folder) return null;
-    path.unshift(folder);
-    current = folder.parent_id;
-  }
-  return [workspaceLevel(team), ...path.map(folderLevel)];
-}
-
-/** The one question: may this viewer do `permission` on the resource at the end of the chain. */
-export function allowed(viewer: PermissionUser, permission: PermissionName | string, chain: PermissionLevel[], createdBy?: number | null): boolean {
-  return explain({ permission: permission as PermissionName, user: viewer, chain, createdBy }).allowed;
-}
-
-/** View permission of the last level of a chain (VIEW_BOARD for a board, VIEW_FOLDER for a folder). */
-export function canView(viewer: PermissionUser, chain: PermissionLevel[]): boolean {
-  const last = chain[chain.length - 1]!;
-  return allowed(viewer, last.type === 'board' ? 'VIEW_BOARD' : 'VIEW_FOLDER', chain);
-}
