@@ -265,6 +265,31 @@ describe('named mutations, online and never paused', () => {
     c2.close();
   });
 
+  it('offline: actions wait whole in the queue and, back online, each lands whole or not at all', async () => {
+    const w = wire();
+    const c = await client({ fetch: w.fetch });
+    c.engine.connection.networkFailure();
+    const good = [newItem(world, { name: 'offline a' }), newItem(world, { name: 'offline b' })];
+    const bad = [newItem(world, { name: 'offline c' }), newItem(world, { name: 'offline d' })];
+    await c.engine.apply('createRecords', { records: good.map((record) => ({ collection: 'item', record })) }, { teamId: world.teamId });
+    await c.engine.runMutation(spoiled(mutators.createRecords, 1), { records: bad.map((record) => ({ collection: 'item', record })) }, { teamId: world.teamId });
+    // A later offline edit of a good record is its own action, queued behind it.
+    await c.engine.apply('setValues', { itemIds: [good[0]!.id, bad[0]!.id], attributeId: textId, value: 'later' }, { teamId: world.teamId });
+    expect(w.calls.filter((call) => call.method !== 'GET')).toHaveLength(0);
+    c.engine.connection.browserOnline();
+    await c.engine.idle();
+    const server = await serverState();
+    for (const r of good) expect(server.get(`item/${r.id}`)?.name).toBe(r.name);
+    for (const r of bad) expect(server.has(`item/${r.id}`)).toBe(false);
+    // The value edit also named a refused item, so the server refused it whole: nothing of it stayed.
+    expect(server.has(`value/${good[0]!.id}.${textId}`)).toBe(false);
+    expect((await c.engine.refusedEdits()).map((r) => `${r.collection}/${r.id}`).sort()).toEqual(
+      [...bad.map((r) => `item/${r.id}`), `value/${good[0]!.id}.${textId}`, `value/${bad[0]!.id}.${textId}`].sort(),
+    );
+    expect(await c.db.relaxed.failedRequests.count()).toBe(0);
+    c.close();
+  });
+
   it('an action is one request: a bulk edit of many items is one batch call, and one undo is one more', async () => {
     const w = wire();
     const c = await client({ fetch: w.fetch });
