@@ -66,6 +66,12 @@ export interface SyncWorkerApi {
   request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
   /** A tab relays the browser's online/offline events (workers get them too; this is a backup). */
   reportOnline(online: boolean): Promise<void>;
+  /**
+   * A tab's own call reached the server (true) or got no answer at all (false): the worker's
+   * connection machine, the one owner of online/offline, takes it as its own evidence and tells
+   * every tab (src/connectivity; decision 0103, "One owner of connectivity").
+   */
+  reportServerReach(reached: boolean): Promise<void>;
   /** The unread notification count the worker keeps live (null while unknown or signed out; notifications.ts). */
   notificationCount(): Promise<number | null>;
   /** Marks the user's own notifications read (or unread); false when the server refused or was unreachable. */
@@ -292,6 +298,13 @@ export class SyncRuntime implements SyncWorkerApi {
     if (!connection) return;
     if (online) connection.browserOnline();
     else connection.browserOffline();
+  }
+
+  async reportServerReach(reached: boolean): Promise<void> {
+    const connection = this.session?.engine.connection;
+    if (!connection) return;
+    if (reached) connection.browserOnline();
+    else connection.networkFailure();
   }
 
   async notificationCount(): Promise<number | null> {

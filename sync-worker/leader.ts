@@ -42,7 +42,7 @@ export interface ForwarderOptions {
 const FORWARDED: (keyof SyncWorkerApi)[] = [
   'signIn', 'signOut', 'currentUser', 'openBoard', 'refresh', 'save', 'delete', 'addDraft', 'discardDraft', 'flushDraft',
   'drafts', 'conflicts', 'dismissConflict', 'failedRequests', 'notSaved', 'retryNotSaved', 'discardNotSaved', 'retryFailed', 'setQueueing', 'flush', 'setPreview',
-  'setPassword', 'connectionStatus', 'reportOnline', 'request', 'notificationCount', 'markNotifications', 'markAllNotificationsRead',
+  'setPassword', 'connectionStatus', 'reportOnline', 'reportServerReach', 'request', 'notificationCount', 'markNotifications', 'markAllNotificationsRead',
 ];
 
 export class LeaderForwarder {

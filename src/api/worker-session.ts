@@ -32,10 +32,13 @@ export function syncConnection(): SyncConnection {
     connection = connectSyncWorker();
     const conn = connection;
     // The worker's connection state machine drives the online/syncing UX.
-    followEngine((listener) => {
-      const off = conn.subscribe(listener);
-      return () => void off.then((unsubscribe) => unsubscribe());
-    });
+    followEngine(
+      (listener) => {
+        const off = conn.subscribe(listener);
+        return () => void off.then((unsubscribe) => unsubscribe());
+      },
+      (reached) => void conn.api.reportServerReach(reached).catch(() => undefined),
+    );
     void conn.subscribe((event, payload) => {
       if (event === 'session-expired') void onWorkerSessionExpired();
       // Refused edits changed (here or in another tab): the "Not saved" list asks again.

@@ -1,10 +1,15 @@
 /**
- * Online/offline as the app sees it (shell.md §4). Until the sync worker exposes its connection
- * state this store derives it from the browser (online/offline events) and from our own requests
- * (a network failure means offline at once; a success means online). A `ConnectivitySource` from the
- * worker can later replace the derivation without touching the screens: they only call
- * `useConnectivity()`.
+ * Online/offline as the app sees it (shell.md §4). The sync worker's connection machine is the one
+ * owner while it is there (signed in): its `connection` events set this store (`engineStatus`),
+ * and what the tab sees itself — an answer, or no answer at all, to its own calls — is handed to
+ * the worker (`attachEngine`) as well as shown at once, so the worker and every tab agree. Without
+ * a worker session (signed out, a public page) the store derives the state from the browser
+ * (online/offline events) and the tab's own requests. Screens only call `useConnectivity()`.
  */
+export interface EngineLink {
+  /** The tab's own call got an answer (true) or none at all (false). */
+  reachedServer(reached: boolean): void;
+}
 export interface ConnectivityState {
   online: boolean;
 }
@@ -29,6 +34,7 @@ export function createConnectivity(deps: ConnectivityDeps) {
   const listeners = new Set<ConnectivityListener>();
   let offlineTimer: unknown = null;
   let probeTimer: unknown = null;
+  let engine: EngineLink | null = null;
 
   const set = (online: boolean) => {
     if (state.online === online) return;
@@ -48,7 +54,10 @@ export function createConnectivity(deps: ConnectivityDeps) {
       probeTimer = null;
       if (state.online) return;
       const ok = await deps.probe().catch(() => false);
-      if (ok) set(true);
+      if (ok) {
+        engine?.reachedServer(true);
+        set(true);
+      }
       else if (!state.online) scheduleProbe();
     }, PROBE_INTERVAL_MS);
   };
@@ -73,13 +82,22 @@ export function createConnectivity(deps: ConnectivityDeps) {
         set(false);
       }, OFFLINE_EVENT_DELAY_MS);
     },
-    /** An HTTP request failed at the network level: disconnected immediately. */
+    /** An HTTP request failed at the network level: disconnected immediately (the worker too). */
     networkFailure() {
+      engine?.reachedServer(false);
       set(false);
     },
-    /** A request got an answer from the server (any status): connected. */
+    /** A request got an answer from the server (any status): connected (the worker too). */
     serverAnswered() {
+      if (!state.online) engine?.reachedServer(true);
       set(true);
+    },
+    /** The worker's machine becomes the owner: the tab's evidence goes to it. Returns a detach. */
+    attachEngine(link: EngineLink) {
+      engine = link;
+      return () => {
+        if (engine === link) engine = null;
+      };
     },
     /** The sync engine's own verdict (its connection state machine), which wins when present. */
     engineStatus(status: 'connected' | 'disconnected') {
