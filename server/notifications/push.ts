@@ -35,9 +35,13 @@ export function parseDeviceToken(token: string): PushSubscriptionJson {
   if (typeof sub?.endpoint !== 'string' || typeof keys?.p256dh !== 'string' || typeof keys?.auth !== 'string' || !keys.p256dh || !keys.auth) {
     throw invalidToken('must have an endpoint and keys.p256dh and keys.auth');
   }
+  // The browser's keys: an uncompressed P-256 point (65 bytes) and a 16-byte auth secret.
+  if (!isKey(keys.p256dh, 65) || Buffer.from(keys.p256dh, 'base64url')[0] !== 4 || !isKey(keys.auth, 16)) throw invalidToken('keys.p256dh and keys.auth must be the subscription’s base64url keys');
   if (!isAllowedEndpoint(sub.endpoint)) throw invalidToken('the endpoint must be an https address of a push service');
   return { endpoint: sub.endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } };
 }
+
+const isKey = (value: string, bytes: number) => /^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === bytes;
 
 export function isAllowedEndpoint(endpoint: string): boolean {
   let url: URL;
@@ -66,11 +70,17 @@ export type PushOutcome = 'sent' | 'gone' | 'failed';
  */
 export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJson, payload: string): Promise<{ outcome: PushOutcome; detail?: string }> {
   if (!isAllowedEndpoint(subscription.endpoint)) return { outcome: 'gone', detail: 'endpoint not allowed' };
-  const request = webPush.generateRequestDetails(subscription, payload, {
-    vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
-    TTL: 24 * 60 * 60,
-    contentEncoding: 'aes128gcm',
-  });
+  let request: ReturnType<typeof webPush.generateRequestDetails>;
+  try {
+    request = webPush.generateRequestDetails(subscription, payload, {
+      vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+      TTL: 24 * 60 * 60,
+      contentEncoding: 'aes128gcm',
+    });
+  } catch (error) {
+    // Keys the library cannot encrypt to: no retry will change that.
+    return { outcome: 'gone', detail: error instanceof Error ? error.message : String(error) };
+  }
   // fetch sets Content-Length from the body itself (the library's figure is refused when it differs).
   const { 'Content-Length': _length, ...headers } = request.headers as Record<string, string>;
   try {

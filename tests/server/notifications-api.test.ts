@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,7 +152,10 @@ describe('notifications API', () => {
   });
 
   describe('device tokens', () => {
-    const subscription = (endpoint: string) => JSON.stringify({ endpoint, expirationTime: null, keys: { p256dh: 'BPcMbnWQL5GOYX', auth: 'ZmFrZS1hdXRo' } });
+    const browserKey = crypto.createECDH('prime256v1');
+    browserKey.generateKeys();
+    const keys = { p256dh: browserKey.getPublicKey().toString('base64url'), auth: crypto.randomBytes(16).toString('base64url') };
+    const subscription = (endpoint: string, k: Record<string, string> = keys) => JSON.stringify({ endpoint, expirationTime: null, keys: k });
     const rows = (userId: number) => server.ctx.db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).execute();
 
     it('saves a Web Push subscription, refuses what is not one or points somewhere it must not, and deletes it', async () => {
@@ -164,7 +168,7 @@ describe('notifications API', () => {
       await api(server.app, 'POST', '/api/notifications/device-tokens', { token: user.token, body: { token } });
       expect(await rows(user.user.id)).toHaveLength(1);
 
-      for (const bad of ['not json', '{"endpoint":"https://push.example.com/x"}', subscription('http://push.example.com/x'), subscription('https://127.0.0.1/x'), subscription('https://localhost/x'), subscription('https://[::1]/x'), subscription('https://metadata.internal/x')]) {
+      for (const bad of ['not json', '{"endpoint":"https://push.example.com/x"}', subscription('http://push.example.com/x'), subscription('https://127.0.0.1/x'), subscription('https://localhost/x'), subscription('https://[::1]/x'), subscription('https://metadata.internal/x'), subscription('https://push.example.com/x', { ...keys, p256dh: 'BPcMbnWQL5GOYX' }), subscription('https://push.example.com/x', { ...keys, auth: 'short' })]) {
         const answer = await api(server.app, 'POST', '/api/notifications/device-tokens', { token: user.token, body: { token: bad } });
         expect(answer.statusCode, bad).toBe(422);
         expect(answer.json().message).toMatch(/^Validation Error: token: /);
