@@ -13,13 +13,13 @@ import { toastMessageFor, type ApiErrorBody } from '../schema/api-error';
 import { applyRemoteChanges, fromStored, settleRequests, Tombstones, toStored, type RemoteChange } from './apply';
 import type { Clock, Random } from './clock';
 import { Collection, type IndexAnswer } from './collection';
-import { streamIndex, type PageFetcher } from './stream';
+import { streamIndex, type HeadFetcher, type PageFetcher } from './stream';
 import { Connection } from './connection';
 import { isQuotaError, type UserDb } from './db';
 import type { Emitter } from './events';
 import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
-import { OfflineError, RequestQueue } from './queue';
+import { DEFAULT_BATCH_SIZE, OfflineError, RequestQueue } from './queue';
 import { refusedLabel, retryRecord, type RefusedEditView } from './refused';
 import { SERVER_META_KEY, startOver } from './reset';
 import { BufferedTx, mutatorNamed, valuesSignature, type ApplyResult, type Mutator, type ReadSet } from './mutators';
@@ -53,6 +53,8 @@ export const BOARD_FRESH_MS = 24 * 60 * 60 * 1000;
 
 /** How often an action runs again when what it read changed before it could be stored. */
 export const MUTATION_ATTEMPTS = 3;
+/** The most requests one action sends as a transaction: what one batch call carries (DEFAULT_BATCH_SIZE). */
+export const MAX_TRANSACTION_REQUESTS = DEFAULT_BATCH_SIZE;
 
 /** Edits the quota refused are tried again this often (and on every successful write). */
 export const OVERFLOW_RETRY_MS = 10_000;
@@ -267,7 +269,9 @@ export class SyncEngine {
     const t = this.db.strict;
     if (mayRetry && (await this.readSetChanged(tx.readSet()))) return null;
     const writes = tx.writes();
-    const options: WriteOptions = { teamId, transaction: writes.length > 1 ? this.opts.newId() : null };
+    // Larger than one batch call can carry: a bulk edit of that many records goes record by record.
+    const whole = writes.length > 1 && writes.length <= MAX_TRANSACTION_REQUESTS;
+    const options: WriteOptions = { teamId, transaction: whole ? this.opts.newId() : null };
     const entries: HistoryEntry[] = [];
     for (const w of writes) {
       const def = this.definition(w.collection);
@@ -862,7 +866,18 @@ export class SyncEngine {
       const body = response.body;
       return { data: Array.isArray(body?.data) ? body.data : [], cursor: typeof body?.cursor === 'number' ? body.cursor : null, next: typeof body?.next === 'string' ? body.next : null };
     };
-    const streamed = await streamIndex({ db: this.db, collection, boardId, fetchPage, tombstones: () => this.tombstones });
+    // Items and values start with the head: the first screen of a position-sorted table.
+    const fetchHead: HeadFetcher | undefined =
+      collection === 'item' || collection === 'value'
+        ? async (items) => {
+            if (!this.connection.online) throw new OfflineError();
+            const response = await this.opts.http.request<{ data: SyncRecord[]; cursor?: number; rest?: boolean }>('get', `${address}&head=${items}`);
+            if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
+            const body = response.body;
+            return { data: Array.isArray(body?.data) ? body.data : [], cursor: typeof body?.cursor === 'number' ? body.cursor : null, rest: body?.rest === true };
+          }
+        : undefined;
+    const streamed = await streamIndex({ db: this.db, collection, boardId, fetchPage, fetchHead, tombstones: () => this.tombstones });
     return { data: streamed.first.data, cursor: streamed.first.cursor, done: streamed.done, complete: streamed.complete };
   }
 

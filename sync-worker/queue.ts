@@ -296,7 +296,7 @@ export class RequestQueue {
       }
       // The whole call was refused (no per-request answers).
       const outcome = outcomeOf({ method: 'put', item: null }, response.status, response.body);
-      if (outcome.kind === 'rejected' && call.requests.length > 1) {
+      if (outcome.kind === 'rejected' && call.requests.length > 1 && !first.transaction) {
         // Too large or malformed as a whole: never refuse everyone's edits for it; send smaller calls.
         this.batchSize = Math.max(1, Math.floor(call.requests.length / 2));
         this.again = true;
