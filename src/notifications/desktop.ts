@@ -1,6 +1,7 @@
 import type { Notification as NotificationRecord, NotificationSettings, NotificationType } from '../../schema/notifications';
 import { SW_MESSAGES } from '../sw/messages';
 import type { DesktopNotification } from '../sw/notifications';
+import { i18n } from '../i18n/i18n';
 import { notificationFeed } from './feed';
 import { NotificationsApi } from './api';
 import { openingHref } from './targets';
@@ -41,7 +42,7 @@ export function startDesktopNotifications(): () => void {
 
 async function show(n: NotificationRecord): Promise<void> {
   if (!(await wantsDesktop(n.notification_type))) return;
-  const [{ notificationText }, { i18n }] = await Promise.all([import('./texts'), import('../i18n/i18n')]);
+  const { notificationText } = await import('./texts');
   const text = notificationText(n, i18n);
   const message: DesktopNotification = { title: text.title, body: text.body, url: openingHref(n), tag: `notification-${n.id}` };
   const controller = navigator.serviceWorker?.controller;
