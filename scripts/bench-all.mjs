@@ -14,6 +14,7 @@ const benches = [
   ['realtime-fanout.ts'],
   ['realtime-judged.ts'],
   ['jobs.ts'],
+  ['notifications.ts'],
   ...(chromium ? [['sync-chromium.ts'], ['app-shell.ts'], ['board-open.ts'], ['board-stream.ts', '10000', '5'], ['board-stream.ts', '100000', '10']] : []),
 ];
 for (const [file, ...args] of benches) {
