@@ -602,7 +602,8 @@ export class SyncEngine {
       const next = response.body.cursor;
       // Below ours: this database never handed out our cursor (restored from a backup, reset).
       if (typeof next === 'number' && next < cursor) {
-        void this.startOver((response.body as { server_id?: string }).server_id ?? this.serverId, 'cursor');
+        // A start-over that could not be stored (quota) is tried again by the next answer.
+        void this.startOver((response.body as { server_id?: string }).server_id ?? this.serverId, 'cursor').catch(() => undefined);
         break;
       }
       if (typeof next !== 'number' || next <= cursor) break;
@@ -639,7 +640,7 @@ export class SyncEngine {
       void this.db.strict.meta.put({ key: SERVER_META_KEY, value: id }).catch(() => undefined);
       return true;
     }
-    void this.startOver(id, 'identity');
+    void this.startOver(id, 'identity').catch(() => undefined);
     return false;
   }
 
