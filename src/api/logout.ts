@@ -5,7 +5,6 @@ import { session } from './session';
 import { workspaces } from './workspaces-cache';
 import { signOutRemovingDeviceCopy } from './worker-session';
 import { SW_CACHE_NAME } from '../../schema/constants';
-import { removePushOnLogout } from '../notifications/push';
 
 /** Deletes what this device holds of the user: the worker's database and the cached photos. */
 async function removeDeviceCopy(userId: number): Promise<void> {
@@ -33,7 +32,7 @@ export async function logout(options: LogoutOptions = {}): Promise<string> {
   let ok = true;
   let serverRedirect: string | null = null;
   // While the session still holds: this device stops getting Web Push (bounded wait; decision 0113).
-  if (userId !== null) await removePushOnLogout();
+  if (userId !== null) await import('../notifications/push').then((push) => push.removePushOnLogout()).catch(() => undefined);
   try {
     const answer = await Accounts.logout();
     serverRedirect = answer?.redirect ?? null;

@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLingui } from '@lingui/react/macro';
 import { useSession } from '../api/session';
 import { followNotifications, useUnreadCount } from './feed';
-import { startDesktopNotifications } from './desktop';
 import './notifications.css';
 
 /** The list opens rarely: its code is a chunk of its own (the shell budget, DESIGN.md §8). */
@@ -19,7 +18,19 @@ export function NotificationsWatcher() {
   const { status, user } = useSession();
   const userId = status === 'signedIn' && !user.guest ? user.id : null;
   useEffect(() => followNotifications(userId), [userId]);
-  useEffect(() => (userId === null ? undefined : startDesktopNotifications()), [userId]);
+  useEffect(() => {
+    if (userId === null) return;
+    // Desktop notifications load after the first paint: not part of the shell's first bytes.
+    let stop: (() => void) | null = null;
+    let live = true;
+    void import('./desktop').then(({ startDesktopNotifications }) => {
+      if (live) stop = startDesktopNotifications();
+    });
+    return () => {
+      live = false;
+      stop?.();
+    };
+  }, [userId]);
   return null;
 }
 
