@@ -12,9 +12,10 @@ import { seedBoardsSql } from '../bench/seed-sql';
  * shows its first rows from the first page of the index load, before the replica holds the
  * board; the rest streams in behind, and the table then scrolls to the last item.
  *
- * The browser talks to the server through a small HTTP proxy that holds back every later page of
- * an index load (`after=`) until the test has seen the first rows, so "before the replica is
- * complete" is a fact the test checks, not a race it hopes to win.
+ * The browser talks to the server through a small HTTP proxy that holds back the item and value
+ * pages in id order (`limit=`; their head, the first screen by position, goes through) until the
+ * test has seen the first rows, so "before the replica is complete" is a fact the test checks, not
+ * a race it hopes to win.
  */
 const ITEMS = 10_000;
 
@@ -31,7 +32,7 @@ async function startHoldingProxy(target: string): Promise<HoldingProxy> {
   const gate = new Promise<void>((resolve) => (release = resolve));
   const proxy: HoldingProxy = { url: '', held: 0, release, close: async () => undefined };
   const server = http.createServer(async (req, res) => {
-    if (/[?&]after=/.test(req.url ?? '') && /[?&]board_id=/.test(req.url ?? '')) {
+    if (/\/(items|values)\?/.test(req.url ?? '') && /[?&]limit=/.test(req.url ?? '')) {
       proxy.held++;
       await gate;
     }
@@ -106,12 +107,14 @@ describe('boards: a cold open of a 10,000-item board', () => {
 
     await page.goto(`${proxy.url}/b/${boardId}`);
     await page.locator('.table-row').first().waitFor({ timeout: 60_000 });
-    // Rows are on screen while the later pages are still held back: the replica holds one page.
+    // Rows are on screen while the pages are still held back: the replica holds the head, and the
+    // first rows by position are there.
     const early = await replicaItems(page);
     expect(proxy.held).toBeGreaterThan(0);
     expect(early).toBeGreaterThan(0);
     expect(early).toBeLessThan(ITEMS);
     expect(await page.locator('.table-row').count()).toBeGreaterThan(5);
+    await page.locator('.table-row', { hasText: 'Item 0' }).first().waitFor();
 
     proxy.release();
     await expect.poll(() => replicaItems(page), { timeout: 60_000 }).toBe(ITEMS);

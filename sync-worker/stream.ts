@@ -41,11 +41,25 @@ export interface IndexPage {
 
 export type PageFetcher = (after: string | null, limit: number) => Promise<IndexPage>;
 
+/** A board's head (`head=n`): its first n items by position, or their values; `rest` when more remain. */
+export interface HeadPage {
+  data: SyncRecord[];
+  cursor: number | null;
+  rest: boolean;
+}
+
+export type HeadFetcher = (items: number) => Promise<HeadPage>;
+
 export interface StreamOptions {
   db: UserDb;
   collection: string;
   boardId: string;
   fetchPage: PageFetcher;
+  /**
+   * Items and values: the first screen of a position-sorted table comes first (the first items by
+   * position and their values), then every page in id order (the head again among them).
+   */
+  fetchHead?: HeadFetcher;
   tombstones: () => Tombstones | undefined;
   firstPage?: number;
   nextPage?: number;
@@ -61,7 +75,7 @@ export interface StreamedIndex {
   complete: Promise<void>;
 }
 
-/** Fetches and stores the first page, then streams the rest behind it. */
+/** Fetches and stores the first page (or the head), then streams the rest behind it. */
 export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   const t = opts.db.relaxed;
   // What we held before: after the last page, whatever of it the server did not list is gone.
@@ -71,14 +85,29 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
     for (const r of records) held.delete(r.id);
     await writeIndexRecords(opts.db, opts.collection, records, opts.tombstones(), opts.writeBatch);
   };
-  const first = await opts.fetchPage(null, opts.firstPage ?? FIRST_PAGE);
-  await write(first.data);
-  if (first.next === null) {
-    await removeUnlisted(opts.db, opts.collection, held);
-    return { first, done: true, complete: Promise.resolve() };
+  const firstSize = opts.firstPage ?? FIRST_PAGE;
+  let first: IndexPage;
+  let startAfter: string | null;
+  if (opts.fetchHead) {
+    const head = await opts.fetchHead(firstSize);
+    first = { data: head.data, cursor: head.cursor, next: null };
+    await write(head.data);
+    if (!head.rest) {
+      await removeUnlisted(opts.db, opts.collection, held);
+      return { first, done: true, complete: Promise.resolve() };
+    }
+    startAfter = null;
+  } else {
+    first = await opts.fetchPage(null, firstSize);
+    await write(first.data);
+    if (first.next === null) {
+      await removeUnlisted(opts.db, opts.collection, held);
+      return { first, done: true, complete: Promise.resolve() };
+    }
+    startAfter = first.next;
   }
   const complete = (async () => {
-    let next: Promise<IndexPage> = opts.fetchPage(first.next, opts.nextPage ?? NEXT_PAGE);
+    let next: Promise<IndexPage> = opts.fetchPage(startAfter, opts.nextPage ?? NEXT_PAGE);
     for (;;) {
       const page = await next;
       // The next page travels while this one is written.

@@ -81,6 +81,47 @@ export async function recordsPage(db: Db, teamId: number, boardId: string | null
   return { rows: (more ? rows.slice(0, limit) : rows).map(toStored), more };
 }
 
+/**
+ * The head of a board for a first screen: its first `items` live items by position (then id), or
+ * — for `value` — the values of those items. Position is compared as JSON (numbers numerically),
+ * so a record with an odd position sorts, it does not fail.
+ */
+export async function boardHead(db: Db, teamId: number, boardId: string, collection: 'item' | 'value', items: number): Promise<StoredRecord[]> {
+  const head = db
+    .selectFrom('records')
+    .select('id')
+    .where('team_id', '=', teamId)
+    .where('board_id', '=', boardId)
+    .where('collection', '=', 'item')
+    .where('deleted_at', 'is', null)
+    .orderBy(sql`data->'position'`)
+    .orderBy('id')
+    .limit(items);
+  if (collection === 'item') {
+    const ids = (await head.execute()).map((r) => r.id);
+    if (ids.length === 0) return [];
+    const rows = await db.selectFrom('records').select(columns).where('collection', '=', 'item').where('id', 'in', ids).execute();
+    const order = new Map(ids.map((id, i) => [id, i]));
+    return rows.map(toStored).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  }
+  const rows = await db
+    .selectFrom('records')
+    .select(columns)
+    .where('collection', '=', 'value')
+    .where(sql<string>`data->>'item_id'`, 'in', head)
+    .where('team_id', '=', teamId)
+    .where('board_id', '=', boardId)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return rows.map(toStored);
+}
+
+/** How many live items a board has, up to `atMost` (enough to tell whether a head covers them all). */
+export async function countItems(db: Db, teamId: number, boardId: string, atMost: number): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select count(*) as n from (select 1 from records where team_id = ${teamId} and board_id = ${boardId} and collection = 'item' and deleted_at is null limit ${atMost}) as x`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
+
 /** Every live folder of the team (boards and their folders): the input of permission chains. */
 export async function teamFolders(db: Db, teamId: number): Promise<StoredRecord[]> {
   const rows = await db

@@ -70,14 +70,14 @@ describe('a cold open streams', () => {
   });
   afterAll(() => world.close());
 
-  /** Real fetch that holds back every later page (`after=`) of an index load until released. */
+  /** Real fetch that holds back the item and value pages in id order (`limit=`) until released: their head goes through. */
   function gatedWire() {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const pages: string[] = [];
     const fetchLike: FetchLike = async (input, init) => {
-      if (/[?&]board_id=/.test(input) && /[?&]limit=/.test(input)) pages.push(input);
-      if (/[?&]after=/.test(input)) await gate;
+      if (/[?&]board_id=/.test(input) && /[?&](limit|head)=/.test(input)) pages.push(input);
+      if (/\/(items|values)\?/.test(input) && /[?&]limit=/.test(input)) await gate;
       return fetch(input, init);
     };
     return { fetch: fetchLike, release, pages };
@@ -96,7 +96,11 @@ describe('a cold open streams', () => {
     const firstCount = await countItems();
     expect(firstCount).toBeLessThanOrEqual(FIRST_PAGE);
     expect(firstCount).toBeGreaterThan(0);
-    expect(gate.pages.some((p) => p.includes('/items?') && p.includes(`limit=${FIRST_PAGE}`))).toBe(true);
+    // Items came as the head (the first screen by position), the id-ordered pages are held.
+    expect(gate.pages.some((p) => p.includes('/items?') && p.includes(`head=${FIRST_PAGE}`))).toBe(true);
+    const shown = await client.db.relaxed.records.where('[collection+board_id]').equals(['item', world.boardId]).toArray();
+    const firstPositions = items.slice(0, 20).map((i) => i.id);
+    for (const id of firstPositions) expect(shown.some((r) => r.id === id)).toBe(true);
     expect(await client.db.relaxed.meta.get(`board-loaded:${world.teamId}:${world.boardId}`)).toBeUndefined();
 
     // The user's own write does not wait for the stream.
@@ -116,10 +120,11 @@ describe('a cold open streams', () => {
     expect(typeof (await client.db.relaxed.meta.get(`board-loaded:${world.teamId}:${world.boardId}`))?.value).toBe('number');
     await client.engine.catchUp(world.teamId, world.boardId);
     expect(await client.local('item', renamed.id)).toMatchObject({ name: 'Renamed mid-stream', row_version: 2 });
-    // The stream was paged: one first page and later pages of NEXT_PAGE.
+    // The stream was paged: the head, then pages of NEXT_PAGE in id order from the start.
     const itemPages = gate.pages.filter((p) => p.includes('/items?'));
     expect(itemPages.length).toBe(2);
     expect(itemPages[1]).toContain(`limit=${NEXT_PAGE}`);
+    expect(itemPages[1]).not.toContain('after=');
     client.close();
   }, 120_000);
 

@@ -57,6 +57,32 @@ describe('paged index loads', () => {
     expect(values.flatMap((p) => p.data).length).toBe(25);
   });
 
+  it('answers a head: the first items by position and their values, and whether more remain', async () => {
+    // Positions run against id order: the head by position is not the first page by id.
+    const reordered = items.map((it, i) => ({ ...it, position: 100 - i, row_version: 2 }));
+    expect((await put('items', reordered)).statusCode).toBe(200);
+    const head = (await get(`items?board_id=${b.id}&head=3`)).json();
+    expect(head.data.map((r: { id: string }) => r.id)).toEqual(['i24', 'i23', 'i22']);
+    expect(head.rest).toBe(true);
+    expect(typeof head.cursor).toBe('number');
+    const values = (await get(`values?board_id=${b.id}&head=3`)).json();
+    expect(values.data.map((r: { item_id: string }) => r.item_id).sort()).toEqual(['i22', 'i23', 'i24']);
+    expect(values.rest).toBe(true);
+    const all = (await get(`items?board_id=${b.id}&head=100`)).json();
+    expect(all.data).toHaveLength(25);
+    expect(all.rest).toBe(false);
+    for (const [query, text] of [
+      ['attributes?board_id=B&head=3', 'head: only items and values'],
+      ['items?board_id=B&head=0', 'head: must be'],
+      ['items?board_id=B&head=3&limit=5', 'head: not with limit'],
+    ] as const) {
+      const res = await get(query.replace('B', b.id));
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json().message, query).toContain(text);
+    }
+    expect((await put('items', items.map((it) => ({ ...it, row_version: 3 })))).statusCode).toBe(200);
+  });
+
   it('keeps the unpaged answer as it was: every record and the cursor, no `next`', async () => {
     const res = await get(`items?board_id=${b.id}`);
     expect(res.statusCode).toBe(200);
