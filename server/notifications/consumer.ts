@@ -11,6 +11,7 @@ import type { NotificationDraft } from './store';
 /**
  * The notifications consumer: turns domain events into notifications and automatic follows.
  *   item.created             → the creator follows the item
+ *   item.deleted             → its follows go (removed for good, not trashed)
  *   value.created / updated  → people added to a members attribute are told, and follow
  *   comment.created          → mentioned people are told (and follow); followers are told of the comment;
  *                              the author follows
@@ -22,6 +23,10 @@ export async function notificationsForEvent(event: DomainEvent, c: NotifyContext
   switch (event.type) {
     case 'item.created':
       if (event.actor_id !== null && event.record_id) await followAutomatically(c.db, event.team_id, event.record_id, [event.actor_id], 'creator', new Date(event.created_at));
+      return;
+    case 'item.deleted':
+      // Gone for good: nobody follows it any more. Its notifications stay (the app says the item is gone).
+      if (event.record_id) await c.db.deleteFrom('item_follows').where('item_id', '=', event.record_id).where('team_id', '=', event.team_id).execute();
       return;
     case 'value.created':
     case 'value.updated':

@@ -189,6 +189,16 @@ describe('notifications from domain events', () => {
     await save('comments', comment(task.id, `<p>${mention(bob)}?</p>`), alice);
     await server.ctx.jobs.drain();
     expect((await newSince(bob, before)).map((n) => n.notification_type)).toEqual(['comment_mentioned']);
+
+    // Removed for good (not just trashed): its follows go with it.
+    const followRows = () => server.ctx.db.selectFrom('item_follows').select('user_id').where('item_id', '=', task.id).execute();
+    expect((await followRows()).length).toBeGreaterThan(0);
+    expect((await api(server.app, 'DELETE', `/api/${teamId}/items/${task.id}`, { token: alice.token })).statusCode).toBe(200);
+    await server.ctx.jobs.drain();
+    expect((await followRows()).length, 'a trashed item keeps its followers').toBeGreaterThan(0);
+    expect((await api(server.app, 'DELETE', `/api/${teamId}/items/${task.id}?permanent=1`, { token: alice.token })).statusCode).toBe(200);
+    await server.ctx.jobs.drain();
+    expect(await followRows()).toEqual([]);
   });
 
   it('creates nothing twice when events are handled again (at least once delivery)', async () => {
