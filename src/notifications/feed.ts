@@ -40,7 +40,12 @@ export function followNotifications(userId: number | null): void {
     stopped = true;
   };
   void (async () => {
-    const conn = await workerSignedInAs(userId).catch(() => null);
+    // The worker may not hold the session yet (no token at this moment): ask again a little later.
+    let conn: SyncConnection | null = null;
+    for (let wait = 500; !conn && !stopped; wait = Math.min(wait * 2, 10_000)) {
+      conn = await workerSignedInAs(userId).catch(() => null);
+      if (!conn) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     if (!conn || stopped) return;
     connection = conn;
     const off = await conn.subscribe((event, payload) => {
