@@ -76,7 +76,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
     config,
     mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
     broadcaster: silentBroadcaster,
-    jobs: createJobs(handle.db, { now: () => new Date() }),
+    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind }),
     now: () => new Date(),
   };
   const app = await buildApp(ctx, { logger: false });

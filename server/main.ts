@@ -22,7 +22,7 @@ async function main() {
     config,
     mailer: createMailer({ outboxDir: path.join(config.dataDir, 'outbox'), smtpUrl: config.smtpUrl, from: config.mailFrom }),
     broadcaster: createBroadcaster(config, realtimeTuningFromEnv()),
-    jobs: createJobs(handle.db, { now: () => new Date() }),
+    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind, supervise: true }),
     now: () => new Date(),
   };
   const app = await buildApp(ctx);
@@ -37,9 +37,9 @@ async function main() {
   // Removes uploads nothing references any more, now and then; stops when the app closes.
   const sweeper = startUploadSweeper(ctx, app.log);
   app.addHook('onClose', () => sweeper.stop());
-  // Jobs and event consumers run in every server process (they share the work through the database).
+  // Jobs and event consumers run in every server process (they share the work through the
+  // database); the events module stops them when the app closes.
   ctx.jobs.start();
-  app.addHook('onClose', () => ctx.jobs.stop());
 
   let closing = false;
   const shutdown = async (signal: string) => {

@@ -10,4 +10,5 @@ import { activityRoutes } from '../activity/routes';
 export function eventsRoutes(app: FastifyInstance, ctx: AppContext): void {
   activityRoutes(app, ctx);
   app.addHook('onReady', () => ctx.jobs.prepare());
+  app.addHook('onClose', () => ctx.jobs.stop());
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/types';
-import type { EnqueueOptions, JobHandler, JobQueue } from './types';
+import type { EnqueueOptions, JobHandler, JobInfo } from './types';
+import { PassLoop } from './pass-loop';
 
 /**
  * The job runner (decision 0110): jobs are rows of `jobs`, claimed in batches with
@@ -39,32 +40,24 @@ interface Claimed {
   max_attempts: number;
 }
 
-export class JobRunner implements JobQueue {
+export class JobRunner extends PassLoop {
   readonly workerId = randomUUID();
   private readonly handlers = new Map<string, JobHandler<unknown>>();
   private readonly batchSize: number;
   private readonly leaseMs: number;
-  private readonly pollMs: number;
   private readonly backoffBaseMs: number;
   private readonly backoffMaxMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = true;
-  private wake: (() => void) | null = null;
-  extraPass: (() => Promise<boolean>) | undefined;
-  /** Set by createJobs: creates the event consumers' cursors. */
-  prepare: () => Promise<void> = async () => {};
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly opts: RunnerOptions,
   ) {
+    super(opts.pollMs ?? 500, opts.onError);
     this.batchSize = opts.batchSize ?? 100;
     this.leaseMs = opts.leaseMs ?? 5 * 60_000;
-    this.pollMs = opts.pollMs ?? 500;
     this.backoffBaseMs = opts.backoffBaseMs ?? 1000;
     this.backoffMaxMs = opts.backoffMaxMs ?? 60 * 60_000;
-    this.extraPass = opts.extraPass;
+    if (opts.extraPass) this.extraPass = opts.extraPass;
   }
 
   register<P>(name: string, handler: JobHandler<P>): void {
@@ -83,11 +76,6 @@ export class JobRunner implements JobQueue {
     // Without a transaction the job is there now: run it soon. (In one, the caller's commit
     // comes later; the next poll finds it.)
     if (!opts.db) this.kick();
-  }
-
-  /** Wakes the poll loop at once (after a write that produced events or jobs). */
-  kick(): void {
-    this.wake?.();
   }
 
   /**
@@ -156,54 +144,13 @@ export class JobRunner implements JobQueue {
     return jobs.length;
   }
 
-  /** One pass: the extra work (event consumers), then one batch of jobs. Whether anything ran. */
-  async runOnce(): Promise<boolean> {
-    const extra = this.extraPass ? await this.extraPass() : false;
-    const ran = await this.runBatch();
-    return extra || ran > 0;
+  protected runJobs(): Promise<number> {
+    return this.runBatch();
   }
 
-  /**
-   * Runs passes until one finds nothing due: every due job and every committed event handled
-   * (jobs scheduled for later stay). Deterministic for tests and benches.
-   */
-  async drain(): Promise<void> {
-    while (await this.runOnce()) {
-      /* again */
-    }
-  }
-
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.running = this.loop();
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let busy = false;
-      try {
-        busy = await this.runOnce();
-      } catch (error) {
-        this.opts.onError?.(error);
-      }
-      if (busy || this.stopped) continue;
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        this.timer = setTimeout(resolve, this.pollMs);
-      });
-      this.wake = null;
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = null;
-    }
-  }
-
-  /** Stops polling and waits for the pass under way (its jobs finish and are marked). */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.kick();
-    await this.running;
-    this.running = null;
+  async inspect(name: string): Promise<JobInfo[]> {
+    const rows = await this.db.selectFrom('jobs').select(['id', 'state', 'attempts', 'last_error', 'run_at', 'locked_by']).where('name', '=', name).orderBy('id').execute();
+    return rows.map((r) => ({ id: String(r.id), state: r.state, attempts: r.attempts, last_error: r.last_error, run_at: new Date(r.run_at), owner: r.locked_by }));
   }
 
   /** Removes finished jobs older than `olderThanMs` (kept a while to be looked at). */

@@ -26,6 +26,19 @@ export interface JobContext {
 /** A handler: at-least-once, so it must be idempotent. Throwing retries with backoff. */
 export type JobHandler<P = unknown> = (payload: P, ctx: JobContext) => Promise<void>;
 
+/** A job as the queue shows it (for tests, benches and operators). */
+export interface JobInfo {
+  id: string;
+  state: JobState;
+  /** Runs started so far. */
+  attempts: number;
+  last_error: string | null;
+  /** When it runs (next). */
+  run_at: Date;
+  /** The runner holding it while running. */
+  owner: string | null;
+}
+
 export interface JobQueue {
   enqueue(name: string, payload: unknown, opts?: EnqueueOptions): Promise<void>;
   register<P>(name: string, handler: JobHandler<P>): void;
@@ -38,4 +51,6 @@ export interface JobQueue {
   /** Starts polling (main.ts); tests normally do not start it and call drain(). */
   start(): void;
   stop(): Promise<void>;
+  /** The jobs of one name, oldest first. */
+  inspect(name: string): Promise<JobInfo[]>;
 }

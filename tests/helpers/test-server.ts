@@ -37,7 +37,7 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
     // `realtime` attaches the embedded Pusher-protocol server (reach it after listen()).
     broadcaster: opts.broadcaster ?? (opts.realtime ? createBroadcaster(config, opts.realtime === true ? {} : opts.realtime) : silentBroadcaster),
     // Not started: tests run jobs and event consumers with `await ctx.jobs.drain()`.
-    jobs: createJobs(handle.db, { now: () => new Date(Date.now() + offset) }),
+    jobs: createJobs(handle.db, { now: () => new Date(Date.now() + offset), kind: handle.kind }),
     now: () => new Date(Date.now() + offset),
   };
   const app = await buildApp(ctx, { logger: false });
