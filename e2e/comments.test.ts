@@ -105,7 +105,8 @@ describe('comments', () => {
     // The rename as before → after in words, and the comment written above.
     const rename = lines.filter({ hasText: 'changed the item' });
     await rename.first().waitFor();
-    expect(await rename.first().locator('.activity-changes').textContent()).toContain('Name: Discuss me → Discuss this');
+    const change = rename.first().locator('.activity-changes li');
+    expect([await change.locator('.activity-field').textContent(), await change.locator('.activity-before').textContent(), await change.locator('.activity-after').textContent()]).toEqual(['Name: ', 'Discuss me', 'Discuss this']);
     await lines.filter({ hasText: 'commented' }).filter({ hasText: 'Please look @Finn Full today' }).first().waitFor();
     await lines.filter({ hasText: 'reacted with 🎉' }).first().waitFor();
 

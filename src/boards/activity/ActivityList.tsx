@@ -145,7 +145,7 @@ function LineView({ line, lookup, itemLink, locale }: { line: ActivityLine; look
                 {line.subject !== 'value' && <span className="activity-field">{change.field}: </span>}
                 <span className="activity-before">{change.before ?? t`(empty)`}</span>
                 <span className="activity-arrow" aria-label={t`changed to`}>
-                  {' → '}
+                  →
                 </span>
                 <span className="activity-after">{change.after ?? t`(empty)`}</span>
               </li>
