@@ -4,6 +4,7 @@
  *
  *   npx tsx bench/jobs.ts [jobs=5000]
  *
+ * The queue is the app's: pg-boss on PostgreSQL, our runner on PGlite (decision 0110).
  * Reports: enqueue rate (one insert per job, as a handler or route does), jobs run per second by
  * one runner and by two runners sharing the table (no-op handlers: the runner's own cost), and
  * events handled per second by one consumer (its cursor moved once per batch). Budget
@@ -12,8 +13,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type DatabaseHandle } from '../server/db/index';
 import { migrate } from '../server/db/migrate';
-import { createJobs } from '../server/jobs/index';
-import { JobRunner } from '../server/jobs/runner';
+import { createJobs, createQueue } from '../server/jobs/index';
+import type { PassLoop } from '../server/jobs/pass-loop';
 import { appendEvents, type EventRow } from '../server/events/outbox';
 import { registerEventConsumer } from '../server/events/consumers';
 import type { AppContext } from '../server/context';
@@ -28,7 +29,7 @@ function line(label: string, count: number, ms: number, budget?: number): void {
   console.log(`${label.padEnd(48)} ${perSecond.toFixed(0).padStart(7)} /s   (${count} in ${ms.toFixed(0)} ms)${verdict}`);
 }
 
-async function enqueueAll(runner: JobRunner, name: string, count: number): Promise<number> {
+async function enqueueAll(runner: PassLoop, name: string, count: number): Promise<number> {
   const t0 = performance.now();
   // Eight callers at once, as several requests would.
   let next = 0;
@@ -43,12 +44,13 @@ async function enqueueAll(runner: JobRunner, name: string, count: number): Promi
   return performance.now() - t0;
 }
 
-async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
+async function benchOn(handle: DatabaseHandle): Promise<void> {
+  const kind = handle.kind;
   await migrate(handle.db);
   const budget = kind === 'postgres' ? BUDGET_PER_SECOND : undefined;
-  console.log(`\n${kind}: ${JOBS} jobs`);
+  console.log(`\n${kind}: ${JOBS} jobs (${kind === 'postgres' ? 'pg-boss' : 'our runner'})`);
 
-  const one = new JobRunner(handle.db, { now });
+  const one = createQueue(handle.db, { now, kind });
   let ran = 0;
   one.register('bench.one', async () => {
     ran += 1;
@@ -58,7 +60,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
   await one.drain();
   line('run, one runner (batches of 100)', ran, performance.now() - t0, budget);
 
-  const pair = [new JobRunner(handle.db, { now }), new JobRunner(handle.db, { now })];
+  const pair = [createQueue(handle.db, { now, kind }), createQueue(handle.db, { now, kind })];
   let ranByPair = 0;
   for (const r of pair) r.register('bench.two', async () => void (ranByPair += 1));
   await enqueueAll(pair[0]!, 'bench.two', JOBS);
@@ -77,7 +79,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
     .values({ name: 'Bench', owner_id: owner.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: now(), updated_at: now() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  const jobs = createJobs(handle.db, { now });
+  const jobs = createJobs(handle.db, { now, kind });
   let handled = 0;
   registerEventConsumer({ jobs } as unknown as AppContext, `bench-${Date.now()}`, async () => {
     handled += 1;
@@ -90,13 +92,14 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
   t0 = performance.now();
   await jobs.drain();
   line('events handled, one consumer (batches of 200)', handled, performance.now() - t0);
+  for (const queue of [one, ...pair, jobs]) await queue.stop();
 }
 
 async function main() {
   const url = process.env.DATABASE_URL;
   const handle = url ? await openDatabase({ databaseUrl: url }) : await openDatabase({ databaseUrl: null, pglite: new PGlite() });
   try {
-    await benchOn(url ? 'postgres' : 'pglite', handle);
+    await benchOn(handle);
   } finally {
     await handle.close();
   }

@@ -127,10 +127,24 @@ export class PgBossQueue extends PassLoop {
     return this.expireOverdue();
   }
 
+  /**
+   * The server's clock decides when a job is due (`runAt` is server time), pg-boss compares with
+   * the database's. They agree in production; when the server's runs ahead (tests move it), the
+   * jobs due by the server's clock are released here.
+   */
+  private async releaseDueByServerClock(): Promise<void> {
+    const aheadMs = this.opts.now().getTime() - Date.now();
+    if (aheadMs < 1000) return;
+    await this.db.executeQuery(
+      CompiledQuery.raw(`update ${SCHEMA}.job set start_after = now() where state in ('created', 'retry') and start_after > now() and start_after <= now() + $1::interval`, [`${Math.floor(aheadMs)} milliseconds`]),
+    );
+  }
+
   protected async runJobs(): Promise<number> {
     if (this.handlers.size === 0) return 0;
     for (const name of this.handlers.keys()) await this.queue(name);
     await this.expireOverdue();
+    await this.releaseDueByServerClock();
     let ran = 0;
     for (const [name, handler] of this.handlers) {
       const jobs = await this.boss.fetch<{ payload: unknown }>(name, { batchSize: this.batchSize, includeMetadata: true });
