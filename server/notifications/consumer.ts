@@ -12,6 +12,7 @@ import type { NotificationDraft } from './store';
  * The notifications consumer: turns domain events into notifications and automatic follows.
  *   item.created             → the creator follows the item
  *   item.deleted             → its follows go (removed for good, not trashed)
+ *   member.removed           → the user's follows and notifications of that workspace go
  *   value.created / updated  → people added to a members attribute are told, and follow
  *   comment.created          → mentioned people are told (and follow); followers are told of the comment;
  *                              the author follows
@@ -28,6 +29,15 @@ export async function notificationsForEvent(event: DomainEvent, c: NotifyContext
       // Gone for good: nobody follows it any more. Its notifications stay (the app says the item is gone).
       if (event.record_id) await c.db.deleteFrom('item_follows').where('item_id', '=', event.record_id).where('team_id', '=', event.team_id).execute();
       return;
+    case 'member.removed': {
+      // Out of the workspace: their follows there end, and its notifications (names of items they
+      // may no longer see) leave their list.
+      const userId = Number(event.record_id);
+      if (!Number.isSafeInteger(userId)) return;
+      await c.db.deleteFrom('item_follows').where('team_id', '=', event.team_id).where('user_id', '=', userId).execute();
+      await c.db.deleteFrom('notifications').where('team_id', '=', event.team_id).where('user_id', '=', userId).execute();
+      return;
+    }
     case 'value.created':
     case 'value.updated':
       return membersAdded(event, c);

@@ -253,6 +253,22 @@ describe('notifications from domain events', () => {
     }
   });
 
+  it('drops a removed member’s follows and notifications of the workspace', async () => {
+    const task = item(b.id, { name: 'Leaving' });
+    await save('items', task, alice);
+    await save('comments', comment(task.id, `<p>${mention(dave)} bye</p>`), alice);
+    await server.ctx.jobs.drain();
+    const mine = (await inbox(dave)).filter((n) => n.team_id === teamId);
+    expect(mine.length).toBeGreaterThan(0);
+    expect(await follows(dave, task.id)).toBe(true);
+    const res = await api(server.app, 'DELETE', `/api/teams/${teamId}/members/${dave.user.id}`, { token: alice.token });
+    expect(res.statusCode, res.body).toBe(200);
+    await server.ctx.jobs.drain();
+    expect((await inbox(dave)).filter((n) => n.team_id === teamId)).toEqual([]);
+    const rows = await server.ctx.db.selectFrom('item_follows').select('item_id').where('user_id', '=', dave.user.id).where('team_id', '=', teamId).execute();
+    expect(rows).toEqual([]);
+  });
+
   it('offers the later types as functions a job calls: automation, limits, shared template', async () => {
     const task = item(b.id, { name: 'Automated' });
     await save('items', task, alice);
