@@ -56,6 +56,9 @@ export const MUTATION_ATTEMPTS = 3;
 /** The most requests one action sends as a transaction: what one batch call carries (DEFAULT_BATCH_SIZE). */
 export const MAX_TRANSACTION_REQUESTS = DEFAULT_BATCH_SIZE;
 
+/** How long a cold open's stream waits after the first pages are stored (decision 0101). */
+export const STREAM_AFTER_OPEN_MS = 250;
+
 /** Edits the quota refused are tried again this often (and on every successful write). */
 export const OVERFLOW_RETRY_MS = 10_000;
 
@@ -99,6 +102,8 @@ export class SyncEngine {
   private readonly collections = new Map<string, Collection>();
   /** Boards whose streaming load is still storing pages, by `{teamId}:{boardId}`. */
   private readonly streams = new Map<string, Promise<void>>();
+  /** Boards being opened: their streams wait for this until every first page is stored (stream.ts `restAfter`). */
+  private readonly openingGates = new Map<string, Promise<void>>();
   private openRef: { teamId: number; boardId: string } | null = null;
   private preview = false;
   private seq = 0;
@@ -521,7 +526,15 @@ export class SyncEngine {
       await this.catchUp(teamId, boardId);
       return;
     }
-    const answers = await Promise.all(collections.map((c) => c.init()));
+    let letStreamsGo!: () => void;
+    this.openingGates.set(boardId, new Promise<void>((resolve) => (letStreamsGo = resolve)));
+    const release = () => {
+      this.openingGates.delete(boardId);
+      // A moment for the tab's first reads of the board before the stream's writes queue up
+      // (real time, not the engine's clock: scheduling only, nothing waits on it in logic).
+      setTimeout(letStreamsGo, STREAM_AFTER_OPEN_MS);
+    };
+    const answers = await Promise.all(collections.map((c) => c.init())).finally(release);
     // The first page's cursor: every later page was read after it, so /changes from it misses nothing.
     const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
     if (!known && cursors.length) await this.db.relaxed.meta.put({ key, value: Math.min(...cursors) });
@@ -878,7 +891,8 @@ export class SyncEngine {
             return { data: Array.isArray(body?.data) ? body.data : [], cursor: typeof body?.cursor === 'number' ? body.cursor : null, rest: body?.rest === true };
           }
         : undefined;
-    const streamed = await streamIndex({ db: this.db, collection, boardId, fetchPage, fetchHead, tombstones: () => this.tombstones });
+    const restAfter = this.openingGates.get(boardId);
+    const streamed = await streamIndex({ db: this.db, collection, boardId, fetchPage, fetchHead, restAfter, tombstones: () => this.tombstones });
     return { data: streamed.first.data, cursor: streamed.first.cursor, done: streamed.done, complete: streamed.complete };
   }
 

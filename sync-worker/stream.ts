@@ -61,6 +61,11 @@ export interface StreamOptions {
    */
   fetchHead?: HeadFetcher;
   tombstones: () => Tombstones | undefined;
+  /**
+   * The rest waits for this: an open lets the first pages of every collection, and the tab's first
+   * reads of them, go before the stream takes the server and the database.
+   */
+  restAfter?: Promise<void>;
   firstPage?: number;
   nextPage?: number;
   writeBatch?: number;
@@ -107,6 +112,7 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
     startAfter = first.next;
   }
   const complete = (async () => {
+    await opts.restAfter;
     let next: Promise<IndexPage> = opts.fetchPage(startAfter, opts.nextPage ?? NEXT_PAGE);
     for (;;) {
       const page = await next;
