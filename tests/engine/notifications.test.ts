@@ -7,7 +7,7 @@ import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { SyncRuntime } from '../../sync-worker/api';
 import { systemClock } from '../../sync-worker/clock';
-import { createRealtime, type PusherConstructor } from '../../sync-worker/realtime';
+import { createRealtime, type PusherConstructor, type Realtime } from '../../sync-worker/realtime';
 import { attachRealtime } from '../../sync-worker/worker-realtime';
 import type { NotificationsEvent } from '../../sync-worker/notifications';
 import { waitFor } from '../helpers/wait';
@@ -47,14 +47,17 @@ describe('unread notifications in the worker', () => {
   });
 
   /** A worker of `user` with its realtime client, as browser-runtime.ts builds it. */
-  async function worker(user: typeof reader) {
+  async function worker(user: typeof reader, realtimes: Realtime[] = []) {
     const runtime = new SyncRuntime({ baseUrl: url, fetch: (i, init) => fetch(i, init), clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb: { indexedDB: new IDBFactory(), IDBKeyRange } });
     const seen: NotificationsEvent[] = [];
     runtime.events.on((event, payload) => event === 'notifications' && seen.push(payload as NotificationsEvent));
     const detach = attachRealtime(runtime, (opts) =>
       // The test server listens on port 0, so its app-vars cannot name the port it got.
-      createRealtime({ ...opts, appVars: { broadcasting: { ...opts.appVars.broadcasting, port: Number(new URL(url).port) } }, Pusher: Pusher as unknown as PusherConstructor, authBatchMs: 10, origin: null }),
-    );
+    {
+      const realtime = createRealtime({ ...opts, appVars: { broadcasting: { ...opts.appVars.broadcasting, port: Number(new URL(url).port) } }, Pusher: Pusher as unknown as PusherConstructor, authBatchMs: 10, origin: null });
+      realtimes.push(realtime);
+      return realtime;
+    });
     await runtime.signIn(user.tokens, user.user.id);
     stops.push(async () => {
       detach();
@@ -106,6 +109,26 @@ describe('unread notifications in the worker', () => {
     expect(await other.runtime.markAllNotificationsRead()).toBe(true);
     await waitFor(async () => (await count(tab.runtime)) === 0, 8000, 'all read');
     expect(tab.seen.some((e) => e.change?.kind === 'all-read')).toBe(true);
+  });
+
+  it('asks the count again after the realtime connection comes back (events sent meanwhile are lost)', async () => {
+    const realtimes: Realtime[] = [];
+    const tab = await worker(reader, realtimes);
+    await waitFor(async () => realtimes.length === 1 && realtimes[0]!.state === 'connected', 8000, 'a connection');
+    await waitFor(async () => (await count(tab.runtime)) !== null, 8000, 'the first count');
+    // A mention heard live proves the user channel is subscribed (and its first re-count is done).
+    const first = (await count(tab.runtime))!;
+    await mention();
+    await waitFor(async () => (await count(tab.runtime)) === first + 1, 8000, 'a live mention');
+    const before = first + 1;
+    const pusher = (realtimes[0] as unknown as { pusher: { disconnect(): void; connect(): void } }).pusher;
+    pusher.disconnect();
+    await waitFor(async () => realtimes[0]!.state === 'disconnected', 8000, 'the drop');
+    await mention(); // published while this worker is not listening
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await count(tab.runtime)).toBe(before);
+    pusher.connect();
+    await waitFor(async () => (await count(tab.runtime)) === before + 1, 8000, 'the count after the reconnect');
   });
 
   it('the author is not notified of their own comment, and a refused mark changes nothing', async () => {
