@@ -40,7 +40,7 @@ describe('boards: the Column (kanban) view', () => {
   });
   afterAll(async () => world?.close());
 
-  it('groups by status, drags cards between and within columns, and applies the group rules', async () => {
+  it('groups by status, drags cards between and within columns (mouse and keyboard), and applies the group rules', async () => {
     const { page, errors } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor();
@@ -67,12 +67,27 @@ describe('boards: the Column (kanban) view', () => {
     await page.keyboard.press('Alt+ArrowRight');
     await expect.poll(() => cardsIn(page, 'Doing').allTextContents()).toEqual(['Card one']);
 
+    // A keyboard drag (the library's keyboard sensor): Space picks Card three up, → carries it
+    // into the next column, Space drops it; a screen reader hears each step.
+    await cardsIn(page, 'To do').filter({ hasText: 'Card three' }).focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => cardsIn(page, 'To do').filter({ hasText: 'Card three' }).getAttribute('aria-pressed')).toBe('true');
+    await page.locator('[id^="DndLiveRegion"]', { hasText: 'Card three is over' }).waitFor({ state: 'attached' });
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => cardsIn(page, 'Doing').allTextContents()).toContain('Card three');
+    await page.keyboard.press('Space');
+    await page.locator('[id^="DndLiveRegion"]', { hasText: 'Card three was dropped on' }).waitFor({ state: 'attached' });
+    await expect.poll(async () => (await cardsIn(page, 'Doing').allTextContents()).sort()).toEqual(['Card one', 'Card three']);
+    await expect
+      .poll(async () => (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/values?board_id=${boardId}`)).data.filter((v: any) => v.value === 'doing').length, { timeout: 15_000 })
+      .toBe(2);
+
     // Hide empty groups; rearranging columns then asks to disable it first.
     await page.getByTestId('group-button').click();
     await page.getByTestId('hide-empty-groups').check();
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(() => page.locator('.kanban-column').count()).toBe(3);
-    await page.locator('.kanban-column-head', { hasText: 'Done' }).dragTo(page.locator('.kanban-column-head', { hasText: 'To do' }));
+    await expect.poll(() => page.locator('.kanban-column').count()).toBe(2); // "To do" is empty now
+    await drag(page, page.locator('.kanban-column-head', { hasText: 'Done' }), page.locator('.kanban-column-head', { hasText: 'Doing' }));
     await expectText(page.locator('.ui-toaster'), 'Disable hide-empty-groups first.');
     expect(errors).toEqual([]);
   });

@@ -142,7 +142,7 @@ describe('boards: public links, password, attachments, references, folder moves'
     await page.goto(`${world.server.url}/b/${boardId}`);
     const row = (name: string) => page.locator('.folder-row', { hasText: name });
     await row('Later').waitFor();
-    await row('Ideas').dragTo(row('Plans'));
+    await row('Ideas').dragTo(row('Plans'), { steps: 8 });
     await waitForServerCopy(world, token, 'folders', boardId, (folders) => folders.find((f) => f.id === ids.Ideas)?.parent_id === ids.Plans);
     expect(await row('Ideas').getAttribute('aria-level')).toBe('3');
 

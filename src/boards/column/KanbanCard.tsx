@@ -19,10 +19,11 @@ export const KanbanCard = memo(function KanbanCard({ item, columnKey, draggable,
   const { t } = useLingui();
   const name = item.name || t`Untitled`;
   const data: DragData & { key: string } = { type: 'card', accepts: ['card'], label: name, key: columnKey };
-  const { setNodeRef, attributes, listeners, transform, transition, isDragging } = useSortable({ id: item.id, data, disabled: !draggable });
+  const { setNodeRef, setActivatorNodeRef, attributes, listeners, transform, transition, isDragging } = useSortable({ id: item.id, data, disabled: !draggable });
   return (
     <li ref={setNodeRef} style={{ transform: CSS.Translate.toString(transform), transition }}>
       <div
+        ref={setActivatorNodeRef}
         {...attributes}
         {...listeners}
         className={`kanban-card${isDragging ? ' is-dragging' : ''}`}
