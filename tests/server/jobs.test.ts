@@ -6,6 +6,7 @@ import { createJobs, createQueue } from '../../server/jobs/index';
 import { JobRunner } from '../../server/jobs/runner';
 import { PgBossQueue } from '../../server/jobs/pgboss-queue';
 import { registerEventConsumer, MAX_ATTEMPTS } from '../../server/events/consumers';
+import type { AppContext } from '../../server/context';
 
 /**
  * The job queue and event consumers (decision 0110), on whichever database the suite runs on:
@@ -213,6 +214,26 @@ describe('jobs and event consumers', () => {
     expect(parked).toMatchObject({ state: 'failed', last_error: 'Error: consumer boom', payload: { consumer: 'test-effects', event_id: String(firstEvent!.id) } });
     expect((await sql`select 1 from test_effects where key = ${'event:' + firstEvent!.id}`.execute(server.ctx.db)).rows).toHaveLength(0);
     expect((await sql`select 1 from test_effects where key = ${'event:' + secondEvent!.id}`.execute(server.ctx.db)).rows).toHaveLength(1);
+  });
+
+  it('two servers share a consumer: each event is handled once, in order', async () => {
+    const handled: { by: string; id: string }[] = [];
+    const servers = ['one', 'two'].map((label) => {
+      const jobs = createJobs(server.ctx.db, { now, kind });
+      others.push(jobs);
+      registerEventConsumer({ jobs } as unknown as AppContext, 'test-shared-consumer', async (event) => {
+        handled.push({ by: label, id: event.id });
+        await sleep(1);
+      });
+      return jobs;
+    });
+    for (const jobs of servers) await jobs.prepare();
+    const items = Array.from({ length: 30 }, () => item(b.id));
+    for (const rec of items) expect((await api(server.app, 'PUT', `/api/${t.teamId}/items/${rec.id}`, { token: t.full.token, body: rec })).statusCode).toBe(200);
+    await Promise.all(servers.map((jobs) => jobs.drain()));
+    const ids = (await server.ctx.db.selectFrom('domain_events').select('id').where('record_id', 'in', items.map((i) => i.id)).orderBy('id').execute()).map((r) => String(r.id));
+    const got = handled.map((h) => h.id).filter((id) => ids.includes(id));
+    expect(got).toEqual(ids); // once each, in id order, whichever server took the batch
   });
 
   it('a started runner handles a write without anyone draining', async () => {
