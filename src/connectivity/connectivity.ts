@@ -82,9 +82,12 @@ export function createConnectivity(deps: ConnectivityDeps) {
         set(false);
       }, OFFLINE_EVENT_DELAY_MS);
     },
-    /** An HTTP request failed at the network level: disconnected immediately (the worker too). */
+    /**
+     * An HTTP request failed at the network level: disconnected immediately. Not handed to the
+     * worker: pushing its machine offline made it probe and reconnect on its own schedule, and its
+     * later events flipped the tab back and forth (e2e shell-offline); it notices by itself.
+     */
     networkFailure() {
-      engine?.reachedServer(false);
       set(false);
     },
     /** A request got an answer from the server (any status): connected (the worker too). */
