@@ -1,6 +1,6 @@
 /**
- * Online/offline as the app sees it (shell.md §4). The sync worker's connection machine is the one
- * owner while it is there (signed in): its `connection` events set this store (`engineStatus`),
+ * Online/offline as the app sees it (shell.md §4). The sync worker's connection machine has the
+ * last word while it is there (signed in): its `connection` events set this store (`engineStatus`),
  * and the first answer the tab's own calls get after being offline is handed to the worker
  * (`attachEngine`) as well as shown at once, so a worker that was offline reconnects. Without
  * a worker session (signed out, a public page) the store derives the state from the browser
