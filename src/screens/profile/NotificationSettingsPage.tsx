@@ -113,38 +113,40 @@ export default function NotificationSettingsPage() {
         ) : !settings ? (
           <Spinner />
         ) : (
-          <table className="notification-settings">
-            <thead>
-              <tr>
-                <th scope="col">{t`Notification`}</th>
-                {channels.map((c) => (
-                  <th key={c.key} scope="col" className="notification-settings__switch">
-                    {c.label}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {NOTIFICATION_TYPES.map((type) => {
-                const name = i18n._(notificationTypeLabels[type]);
-                return (
-                  <tr key={type}>
-                    <th scope="row">{name}</th>
-                    {channels.map((c) => (
-                      <td key={c.key} className="notification-settings__switch">
-                        <input
-                          type="checkbox"
-                          aria-label={`${name}: ${c.label}`}
-                          checked={settings[type]?.[c.key] ?? true}
-                          onChange={(event) => void toggle(type, c.key, event.currentTarget.checked)}
-                        />
-                      </td>
-                    ))}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div className="notification-settings-wrap">
+            <table className="notification-settings">
+              <thead>
+                <tr>
+                  <th scope="col">{t`Notification`}</th>
+                  {channels.map((c) => (
+                    <th key={c.key} scope="col" className="notification-settings__switch">
+                      {c.label}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {NOTIFICATION_TYPES.map((type) => {
+                  const name = i18n._(notificationTypeLabels[type]);
+                  return (
+                    <tr key={type}>
+                      <th scope="row">{name}</th>
+                      {channels.map((c) => (
+                        <td key={c.key} className="notification-settings__switch">
+                          <input
+                            type="checkbox"
+                            aria-label={`${name}: ${c.label}`}
+                            checked={settings[type]?.[c.key] ?? true}
+                            onChange={(event) => void toggle(type, c.key, event.currentTarget.checked)}
+                          />
+                        </td>
+                      ))}
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         )}
       </section>
     </Page>
