@@ -16,7 +16,10 @@ export function useDragAccessibility(): { announcements: Announcements; screenRe
         draggable: t`To pick this up, press Space. While dragging, the arrow keys move it, Space drops it and Escape cancels.`,
       },
       announcements: {
-        onDragStart: ({ active }) => t`Picked up ${nameOf(active)}.`,
+        onDragStart: ({ active }) => {
+          const name = nameOf(active);
+          return t`Picked up ${name}.`;
+        },
         onDragOver: ({ active, over }) => {
           const name = nameOf(active);
           if (!over) return t`${name} is no longer over a drop place.`;
@@ -29,7 +32,10 @@ export function useDragAccessibility(): { announcements: Announcements; screenRe
           const place = nameOf(over);
           return t`${name} was dropped on ${place}.`;
         },
-        onDragCancel: ({ active }) => t`Moving ${nameOf(active)} was cancelled.`,
+        onDragCancel: ({ active }) => {
+          const name = nameOf(active);
+          return t`Moving ${name} was cancelled.`;
+        },
       },
     };
   }, [t]);
