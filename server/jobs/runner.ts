@@ -144,7 +144,14 @@ export class JobRunner extends PassLoop {
     return jobs.length;
   }
 
-  protected runJobs(): Promise<number> {
+  /** When done jobs were last purged (once an hour, by whichever runner gets there). */
+  private lastPurge = Date.now();
+
+  protected async runJobs(): Promise<number> {
+    if (Date.now() - this.lastPurge > 3600_000) {
+      this.lastPurge = Date.now();
+      await this.purge();
+    }
     return this.runBatch();
   }
 
