@@ -54,7 +54,9 @@ export abstract class PassLoop implements JobQueue {
       try {
         busy = await this.runOnce();
       } catch (error) {
-        this.onError?.(error);
+        // A pass that failed (database away, a consumer's bug outside its handler): say so, go on.
+        if (this.onError) this.onError(error);
+        else console.error('job runner pass failed:', error);
       }
       if (busy || this.stopped) continue;
       await new Promise<void>((resolve) => {
