@@ -129,6 +129,20 @@ describe('domain events: the transactional outbox', () => {
     expect((await eventsOf(d.id)).map((e) => e.type)).toEqual(['item.created']);
   });
 
+  it('time tracking: a start is a created entry, and the entry it ends an update', async () => {
+    const timer = attribute(b.id, { name: 'Time', kind: 'time-tracking', settings: { allowParallel: false } });
+    const it1 = item(b.id);
+    expect((await put('attributes', timer, t.owner.token)).statusCode).toBe(200);
+    expect((await put('items', it1)).statusCode).toBe(200);
+    const start = (description: string) => api(server.app, 'POST', `/api/${t.teamId}/time-tracking`, { token: t.full.token, body: { board_id: b.id, item_id: it1.id, attribute_id: timer.id, description } });
+    const first = (await start('design')).json().data;
+    const second = (await start('review')).json().data;
+    const firstEvents = await eventsOf(first.id);
+    expect(firstEvents.map((e) => e.type)).toEqual(['time_entry.created', 'time_entry.updated']);
+    expect(firstEvents[1]).toMatchObject({ item_id: it1.id, before: { ended_at: null }, after: { ended_at: expect.any(String) } });
+    expect((await eventsOf(second.id)).map((e) => e.type)).toEqual(['time_entry.created']);
+  });
+
   it('member role changes and removals are events of the workspace', async () => {
     const url = `/api/teams/${t.teamId}/members/${t.restricted.user.id}`;
     expect((await api(server.app, 'PUT', url, { token: t.owner.token, body: { role: 'full-member' } })).statusCode).toBe(200);
