@@ -17,7 +17,7 @@ import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
 import type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
 import { HttpClient, type FetchLike } from './http';
 import { WorkspaceMembership } from './membership';
-import { WorkerNotifications } from './notifications';
+import { WorkerNotifications, countMemoryIn } from './notifications';
 import { validateTokenRecord } from './token';
 import { OfflineError } from './queue';
 import type { ConflictEntry, DraftEntry, SyncRecord, TokenRecord } from './types';
@@ -378,7 +378,7 @@ export class SyncRuntime implements SyncWorkerApi {
       readsPerBoard: (teamId) => membership.isOutside(teamId),
     });
     engine.setPreview(this.preview);
-    const notifications = new WorkerNotifications({ http, events: this.events, clock: this.opts.clock });
+    const notifications = new WorkerNotifications({ http, events: this.events, clock: this.opts.clock, memory: countMemoryIn(db) });
     this.session = { userId, db, http, engine, notifications };
     for (const hook of this.sessionHooks) hook(this.session);
     void notifications.refresh();

@@ -14,6 +14,7 @@
 import type { Clock } from './clock';
 import type { Emitter } from './events';
 import type { HttpClient } from './http';
+import type { UserDb } from './db';
 import { NotificationEvents, type Notification } from '../schema/notifications';
 
 /** A notification as the server sends it (workspace.md §3; schema/notifications.ts). */
@@ -46,6 +47,13 @@ export class UnreadCounter {
 
   get value(): number | null {
     return this.count;
+  }
+
+  /** The count remembered from an earlier session, until the server answers (an offline start). */
+  assume(count: number): boolean {
+    if (this.count !== null) return false;
+    this.count = Math.max(0, Math.floor(count));
+    return true;
   }
 
   /** Call before fetching the count; hand the token to `fetched`. */
@@ -136,10 +144,32 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Where the last known count is kept between sessions (the user's `meta` table). */
+export interface CountMemory {
+  load(): Promise<number | null>;
+  save(count: number): Promise<void>;
+}
+
+const MEMORY_KEY = 'notifications.unread';
+
+export function countMemoryIn(db: UserDb): CountMemory {
+  return {
+    load: async () => {
+      const value = (await db.relaxed.meta.get(MEMORY_KEY))?.value;
+      return typeof value === 'number' ? value : null;
+    },
+    save: async (count) => {
+      await db.relaxed.meta.put({ key: MEMORY_KEY, value: count });
+    },
+  };
+}
+
 export interface WorkerNotificationsOptions {
   http: HttpClient;
   events: Emitter;
   clock: Clock;
+  /** Shows the last known count on an offline start; a fetched count replaces it. */
+  memory?: CountMemory;
 }
 
 export class WorkerNotifications {
@@ -149,7 +179,14 @@ export class WorkerNotifications {
   private again = false;
   private stopped = false;
 
-  constructor(private readonly opts: WorkerNotificationsOptions) {}
+  constructor(private readonly opts: WorkerNotificationsOptions) {
+    void opts.memory
+      ?.load()
+      .then((count) => {
+        if (count !== null && !this.stopped && this.counter.assume(count)) this.emit();
+      })
+      .catch(() => undefined);
+  }
 
   get unread(): number | null {
     return this.counter.value;
@@ -251,6 +288,8 @@ export class WorkerNotifications {
   }
 
   private emit(change?: NotificationsEvent['change']) {
+    const count = this.counter.value;
+    if (count !== null) void this.opts.memory?.save(count).catch(() => undefined);
     this.opts.events.emit('notifications', change ? { unread: this.counter.value, change } : { unread: this.counter.value });
   }
 }

@@ -142,6 +142,21 @@ describe('unread notifications in the worker', () => {
     expect(await count(own.runtime)).toBe(0);
   });
 
+  it('a worker started offline shows the last known count until the server answers', async () => {
+    const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const online = new SyncRuntime({ baseUrl: url, fetch: (i, init) => fetch(i, init), clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb });
+    await online.signIn(reader.tokens, reader.user.id);
+    const known = await fetch(`${url}/api/notifications/unread-count`, { headers: { authorization: `Bearer ${reader.token}` } }).then((r) => r.json());
+    await waitFor(async () => (await online.notificationCount()) === known.unread_count, 8000, 'the count online');
+    // The worker restarts (browser reopened) with no network: it resumes the stored session.
+    online.current()!.engine.stop();
+    online.current()!.db.close();
+    const offline = new SyncRuntime({ baseUrl: url, fetch: async () => { throw new TypeError('fetch failed (offline)'); }, clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb, online: () => false });
+    expect(await offline.resume()).toBe(true);
+    await waitFor(async () => (await offline.notificationCount()) === known.unread_count, 8000, 'the remembered count');
+    await offline.signOut();
+  });
+
   it('signed out, the worker has no count and refuses marks', async () => {
     const runtime = new SyncRuntime({ baseUrl: url, fetch: (i, init) => fetch(i, init), clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb: { indexedDB: new IDBFactory(), IDBKeyRange } });
     expect(await runtime.notificationCount()).toBeNull();

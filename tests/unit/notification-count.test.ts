@@ -69,6 +69,15 @@ describe('UnreadCounter', () => {
     expect(c.value).toBe(1);
   });
 
+  it('an offline start assumes the remembered count until the server answers', () => {
+    const c = new UnreadCounter();
+    expect(c.assume(4)).toBe(true);
+    expect(c.value).toBe(4);
+    expect(c.assume(9)).toBe(false);
+    fetchedAs(c, 2);
+    expect(c.value).toBe(2);
+  });
+
   it('never goes below zero', () => {
     const c = new UnreadCounter();
     c.saved({ id: 'a', read_at: null });
