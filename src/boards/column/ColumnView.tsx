@@ -133,7 +133,12 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
   const onDragStart = ({ active }: DragStartEvent) => {
     dragging.current = true;
     const data = dragData(active);
-    if (data?.type === 'card') setPreview({ itemId: String(active.id), key: keyOf(active)!, index: 0 });
+    if (data?.type === 'card') {
+      // The preview starts where the card is, so nothing moves until it is dragged somewhere.
+      const key = keyOf(active)!;
+      const index = groups.find((g) => g.key === key)?.items.findIndex((i) => i.id === active.id) ?? 0;
+      setPreview({ itemId: String(active.id), key, index: Math.max(0, index) });
+    }
     else if (data?.type === 'column') {
       const problem = arrangeGroupsProblem(settings.hide_empty_groups);
       if (problem) toast.show(problem, { kind: 'error' });

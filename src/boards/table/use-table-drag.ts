@@ -41,19 +41,27 @@ export function useTableDrag(options: TableDragOptions) {
   const resizing = useRef<{ id: string; start: number } | null>(null);
   const dragging = useRef(false);
 
-  const rowTargetAt = (clientY: number) => {
+  // dnd-kit's delta counts the grid's own scrolling since the drag began, so the place over the
+  // rows is the press plus the delta, measured against the scroll position at the start.
+  const scrollAtStart = useRef(0);
+  const rowTargetAt = (pointY: number) => {
     const grid = latest.current.scrollRef.current;
     if (!grid) return null;
-    const y = clientY - grid.getBoundingClientRect().top + grid.scrollTop - HEADER_HEIGHT;
+    const y = pointY - grid.getBoundingClientRect().top + scrollAtStart.current - HEADER_HEIGHT;
     return rowDropTarget(latest.current.rows, latest.current.groups, y);
   };
+  /** Where the ghost goes on screen: the pointer, without the scrolling the delta counts. */
+  const onScreen = (point: { x: number; y: number }) => ({ x: point.x, y: point.y - ((latest.current.scrollRef.current?.scrollTop ?? 0) - scrollAtStart.current) });
   const resizeDelta = (x: number) => (latest.current.rtl ? -x : x); // the edge is on the inline end
 
   const onDragStart = ({ active }: DragStartEvent) => {
     dragging.current = true;
     const data = dragData(active);
     if (data?.type === 'resize') resizing.current = { id: (data as ResizeData).attributeId, start: (data as ResizeData).width };
-    else if (data?.type === 'row') setRow({ itemId: String(active.id), name: data.label, x: 0, y: 0, target: null });
+    else if (data?.type === 'row') {
+      scrollAtStart.current = latest.current.scrollRef.current?.scrollTop ?? 0;
+      setRow({ itemId: String(active.id), name: data.label, x: 0, y: 0, target: null });
+    }
   };
 
   const onDragMove = (event: DragMoveEvent) => {
@@ -61,7 +69,7 @@ export function useTableDrag(options: TableDragOptions) {
     if (type === 'resize' && resizing.current) latest.current.resize.preview(resizing.current.id, resizing.current.start, resizeDelta(event.delta.x));
     else if (type === 'row') {
       const point = pointerNow(event.activatorEvent, event.delta);
-      if (point) setRow((r) => r && { ...r, x: point.x, y: point.y, target: rowTargetAt(point.y) });
+      if (point) setRow((r) => r && { ...r, ...onScreen(point), target: rowTargetAt(point.y) });
     }
   };
 
