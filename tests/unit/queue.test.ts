@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupIntoCalls } from '../../sync-worker/queue';
+import { completeTransactions, groupIntoCalls } from '../../sync-worker/queue';
 import type { QueuedRequest } from '../../sync-worker/types';
 
 let n = 0;
@@ -49,5 +49,30 @@ describe('groupIntoCalls: channel, then transaction batch', () => {
     const calls = groupIntoCalls([x, z, y], 500, newId);
     expect(calls[0]).toEqual({ key: 'lost-1', batch: true, requests: [x, y] });
     expect(calls[1]!.requests).toEqual([z]);
+  });
+});
+
+describe('completeTransactions: an action goes only whole (decision 0100)', () => {
+  it('holds back every request of a transaction while one of them waits behind an earlier edit of its record', () => {
+    const earlier = req({ id: 'x', collection: 'item' });
+    const tx1 = req({ id: 'x', transaction: 'T' }); // behind `earlier`: not a head
+    const tx2 = req({ id: 'y', transaction: 'T' });
+    const loose = req({ id: 'z' });
+    const queued = [earlier, tx1, tx2, loose];
+    const heads = [earlier, tx2, loose];
+    expect(completeTransactions(queued, heads)).toEqual([earlier, loose]);
+    // Once the earlier edit is answered, the whole transaction is sendable, in one call.
+    const ready = completeTransactions([tx1, tx2, loose], [tx1, tx2, loose]);
+    expect(ready).toEqual([tx1, tx2, loose]);
+    const calls = groupIntoCalls(ready, 1, () => 'call');
+    expect(calls.find((c) => c.requests.includes(tx1))!.requests).toEqual([tx1, tx2]);
+  });
+
+  it('groups a transaction into one call even when its records are on different channels', () => {
+    const a = req({ transaction: 'T', channel: 'private-team.1.board.A' });
+    const b = req({ transaction: 'T', channel: 'private-team.1' });
+    const calls = groupIntoCalls([a, b], 500, () => 'call');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.requests).toEqual([a, b]);
   });
 });
