@@ -58,6 +58,8 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
     const removeKeys = new Set<string>();
     /** Actions (transactions) that lost a request to a refusal or conflict. */
     const brokenActions = new Set<string>();
+    /** Later requests whose `old` becomes the server's copy of the request just applied. */
+    const rebased = new Map<string, QueuedRequest>();
     const puts: StoredRecord[] = [];
     const deletes: [string, string][] = [];
     for (const { request, outcome } of results) {
@@ -69,6 +71,12 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
       if (outcome.kind === 'applied') {
         removeKeys.add(request.key);
         next = afterApplied(request, outcome.record, local, later.length > 0);
+        // The next edit of the record was built on our copy of this one; the server's copy (with
+        // the fields it fills in) is what a refusal of that edit must bring back.
+        const following = later[0];
+        if (following && outcome.record && request.method !== 'delete' && following.old?.row_version === outcome.record.row_version) {
+          rebased.set(following.key, { ...following, old: outcome.record });
+        }
       } else if (outcome.kind === 'conflict') {
         // What the user last meant for this record: the newest request of its chain.
         const latest = later.length ? later[later.length - 1]! : request;
@@ -110,6 +118,8 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
       }
     }
     if (removeKeys.size) await t.failedRequests.bulkDelete([...removeKeys]);
+    const stillQueued = [...rebased.values()].filter((r) => !removeKeys.has(r.key));
+    if (stillQueued.length) await t.failedRequests.bulkPut(stillQueued);
     if (deletes.length) await t.records.bulkDelete(deletes);
     if (puts.length) await t.records.bulkPut(dedupeLast(puts));
     if (conflicts.length) await t.conflicts.bulkAdd(conflicts);
