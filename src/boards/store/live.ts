@@ -2,7 +2,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
-import type { StoredRecord } from '../../../sync-worker/types';
+import type { StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
 import { recordList } from './record-lists';

@@ -1,6 +1,6 @@
 import Dexie from 'dexie';
-import type { CairnDexie } from '../../../sync-worker/db';
-import type { StoredRecord } from '../../../sync-worker/types';
+import type { CairnDexie } from '../../../sync-worker/client';
+import type { StoredRecord } from '../../../sync-worker/client';
 
 /**
  * Lists of the replica kept in the tab and updated in place (decision 0101). A list is read from
