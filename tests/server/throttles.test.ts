@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app';
+import { createJobs } from '../../server/jobs/index';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { codeAt } from '../../server/accounts/totp';
 import { DatabaseThrottle } from '../../server/accounts/rate-limit';
@@ -57,7 +58,9 @@ describe('throttles', () => {
 
   beforeAll(async () => {
     server = await createTestServer();
-    second = await buildApp({ ...server.ctx }, { logger: false });
+    // A second API server on the same database has its own job queue (each registers the consumers).
+    const kind = process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+    second = await buildApp({ ...server.ctx, jobs: createJobs(server.ctx.db, { now: server.ctx.now, kind }) }, { logger: false });
     t = await teamWithRoles(server.ctx);
   });
   afterAll(async () => {
