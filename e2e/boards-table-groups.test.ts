@@ -67,7 +67,7 @@ describe('boards: dragging rows between the groups of a table', () => {
     // Into another group: dropped on the Done header, the row shows there at once and reaches the server.
     await drag(page, row('Row two'), header('done'));
     await expect.poll(async () => (await groupsOnScreen(page)).done).toEqual(['Row two']);
-    expect((await groupsOnScreen(page)).todo).toEqual(['Row one', 'Row three']);
+    await expect.poll(async () => (await groupsOnScreen(page)).todo).toEqual(['Row one', 'Row three']);
     await expect.poll(() => serverStage('Row two'), { timeout: 15_000 }).toBe('done');
 
     // Within a group: Row three above Row one (upper half of Row one's row).
