@@ -1,5 +1,6 @@
-import { isEmptyValue, settingsOf, type AttributeKind, type DateRange, type LinkValue } from '../../../schema/attributes';
-import type { FilterRule, SortRule } from '../../../schema/views';
+import { isEmptyValue, settingsOf, type DateRange, type LinkValue } from '../../../schema/attributes';
+import { builtinAttribute, compareValues, optionIndex, searchableText, valueFor, type AttributeRef, type ItemLike as FilterItem, type ValueGetter } from '../../../schema/filters';
+import type { SortRule } from '../../../schema/views';
 import { byPosition, type Positioned } from './positions';
 
 /**
@@ -8,73 +9,11 @@ import { byPosition, type Positioned } from './positions';
  * function (the screens keep a Map keyed by value id).
  */
 
-export interface ItemLike extends Positioned {
-  id: string;
-  name: string;
-  folder_id?: string;
-  created_by?: number | null;
-}
+export type { AttributeRef, ValueGetter } from '../../../schema/filters';
+export { builtinAttribute, compareValues, filterItems, matchesFilter, searchableText, valueFor } from '../../../schema/filters';
 
-export interface AttributeRef {
-  id: string;
-  kind: AttributeKind | string;
-  name?: string;
-  settings?: Record<string, unknown> | null;
-}
-
-export type ValueGetter = (itemId: string, attributeId: string) => unknown;
-
-/** The value an attribute shows for an item (the primary attribute is the item's name). */
-export function valueFor(item: ItemLike, attribute: AttributeRef, get: ValueGetter): unknown {
-  if (attribute.kind === 'primary' || attribute.id === 'name') return item.name;
-  if (attribute.id === 'created_at') return item.created_at ?? null;
-  return get(item.id, attribute.id);
-}
-
-// ── comparison ────────────────────────────────────────────────────────────────────────────────
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
-
-function optionIndex(attribute: AttributeRef, id: unknown): number {
-  const kind = attribute.kind === 'status' ? 'status' : 'label';
-  const options = settingsOf(kind, attribute.settings).options;
-  const index = options.findIndex((o) => o.id === id);
-  return index < 0 ? options.length : index;
-}
-
-/** A sortable key per kind: a number or a string. */
-function sortKey(attribute: AttributeRef, value: unknown): number | string {
-  switch (attribute.kind) {
-    case 'number':
-      return value as number;
-    case 'checkbox':
-      return value ? 1 : 0;
-    case 'status':
-      return optionIndex(attribute, value);
-    case 'label':
-      return optionIndex(attribute, Array.isArray(value) ? value[0] : value);
-    case 'members':
-    case 'reference':
-    case 'attachments':
-      return (value as unknown[]).length;
-    case 'date-range':
-      return (value as DateRange).start;
-    case 'link':
-      return (value as LinkValue).text ?? (value as LinkValue).url;
-    default:
-      return typeof value === 'string' ? value : JSON.stringify(value);
-  }
-}
-
-/** Compares two values of one attribute; empty values always sort last, whatever the direction. */
-export function compareValues(attribute: AttributeRef, a: unknown, b: unknown, direction: 'asc' | 'desc' = 'asc'): number {
-  const emptyA = isEmptyValue(a) && attribute.kind !== 'checkbox';
-  const emptyB = isEmptyValue(b) && attribute.kind !== 'checkbox';
-  if (emptyA || emptyB) return emptyA === emptyB ? 0 : emptyA ? 1 : -1;
-  const ka = sortKey(attribute, a);
-  const kb = sortKey(attribute, b);
-  const order = typeof ka === 'number' && typeof kb === 'number' ? ka - kb : collator.compare(String(ka), String(kb));
-  return direction === 'desc' ? -order : order;
-}
+/** An item as the views sort and group it: the filter evaluator's item with a position. */
+export interface ItemLike extends Positioned, FilterItem {}
 
 /** Sorts by the rules in order, then by position: stable and the same on every client. */
 export function sortItems<I extends ItemLike>(items: readonly I[], rules: readonly SortRule[], attributes: ReadonlyMap<string, AttributeRef>, get: ValueGetter): I[] {
@@ -92,84 +31,6 @@ export function sortItems<I extends ItemLike>(items: readonly I[], rules: readon
   return keyed.map((k) => k.item);
 }
 
-/** Sorting and filtering by the item's name or creation time need no attribute record. */
-export function builtinAttribute(id: string): AttributeRef | undefined {
-  if (id === 'name') return { id: 'name', kind: 'primary', name: 'Name' };
-  if (id === 'created_at') return { id: 'created_at', kind: 'date', name: 'Created' };
-  return undefined;
-}
-
-// ── filters ───────────────────────────────────────────────────────────────────────────────────
-/** Text the "contains" filter searches in. */
-export function searchableText(attribute: AttributeRef, value: unknown): string {
-  if (isEmptyValue(value)) return '';
-  switch (attribute.kind) {
-    case 'status':
-    case 'label': {
-      const kind = attribute.kind === 'status' ? 'status' : 'label';
-      const options = settingsOf(kind, attribute.settings).options;
-      const ids = Array.isArray(value) ? value : [value];
-      return ids.map((id) => options.find((o) => o.id === id)?.name ?? '').join(' ');
-    }
-    case 'link':
-      return `${(value as LinkValue).text ?? ''} ${(value as LinkValue).url}`;
-    case 'date-range':
-      return `${(value as DateRange).start} ${(value as DateRange).end}`;
-    case 'attachments':
-      return (value as { name: string }[]).map((a) => a.name).join(' ');
-    default:
-      return Array.isArray(value) ? value.join(' ') : String(value);
-  }
-}
-
-function sameValue(value: unknown, wanted: unknown): boolean {
-  if (Array.isArray(value)) return Array.isArray(wanted) ? wanted.every((w) => value.includes(w)) : value.includes(wanted);
-  if (value && typeof value === 'object') return JSON.stringify(value) === JSON.stringify(wanted);
-  if (typeof value === 'string' && typeof wanted === 'string') return value.toLocaleLowerCase() === wanted.toLocaleLowerCase();
-  return value === wanted;
-}
-
-export function matchesFilter(item: ItemLike, rule: FilterRule, attribute: AttributeRef, get: ValueGetter): boolean {
-  const value = valueFor(item, attribute, get);
-  const empty = attribute.kind === 'checkbox' ? value !== true : isEmptyValue(value);
-  switch (rule.op) {
-    case 'empty':
-      return empty;
-    case 'not-empty':
-      return !empty;
-    case 'is':
-      return attribute.kind === 'checkbox' ? (value === true) === (rule.value === true) : !empty && sameValue(value, rule.value);
-    case 'is-not':
-      return attribute.kind === 'checkbox' ? (value === true) !== (rule.value === true) : empty || !sameValue(value, rule.value);
-    case 'contains':
-    case 'not-contains': {
-      const needle = String(rule.value ?? '').toLocaleLowerCase();
-      const found = searchableText(attribute, value).toLocaleLowerCase().includes(needle);
-      return rule.op === 'contains' ? found : !found;
-    }
-    case 'gt':
-    case 'lt': {
-      if (empty || rule.value === undefined || rule.value === null) return false;
-      const c = compareValues(attribute, value, rule.value);
-      return rule.op === 'gt' ? c > 0 : c < 0;
-    }
-  }
-}
-
-export function filterItems<I extends ItemLike>(
-  items: readonly I[],
-  rules: readonly FilterRule[],
-  match: 'all' | 'any',
-  attributes: ReadonlyMap<string, AttributeRef>,
-  get: ValueGetter,
-): I[] {
-  // A filter on an attribute that no longer exists is ignored rather than hiding everything.
-  const active = rules.map((rule) => ({ rule, attribute: attributes.get(rule.attribute_id) ?? builtinAttribute(rule.attribute_id) })).filter((r) => r.attribute);
-  if (active.length === 0) return [...items];
-  return items.filter((item) =>
-    match === 'all' ? active.every((r) => matchesFilter(item, r.rule, r.attribute!, get)) : active.some((r) => matchesFilter(item, r.rule, r.attribute!, get)),
-  );
-}
 
 /** A quick search over the name and every shown attribute (the search box above a view). */
 export function searchItems<I extends ItemLike>(items: readonly I[], text: string, attributes: readonly AttributeRef[], get: ValueGetter): I[] {
