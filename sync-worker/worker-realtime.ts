@@ -36,6 +36,13 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
       getToken: () => session.http.currentToken()?.access_token ?? null,
       fetch: (input, init) => fetch(input, init),
       onEvent: (event) => {
+        // TimeEntrySaved (the personal channel and the board's time-tracking channel): stored only
+        // when newer than the copy held (applyRemote's merge rule), like a board `saved`.
+        if ((event.scope === 'user' || event.scope === 'timeTracking') && event.event === TIME_ENTRY_SAVED) {
+          const entry = timeEntryOf(event.data);
+          if (entry && (event.scope !== 'user' || event.userId === session.userId)) void engine.applyRemote({ event: 'saved', collection: 'time_entry', data: entry }).catch(() => undefined);
+          return;
+        }
         // private-App.User.{id}: "notification saved", "all notifications read" (notifications.ts).
         if (event.scope === 'user') {
           if (event.userId === session.userId) session.notifications.onRealtime(event.event, event.data);
@@ -90,6 +97,17 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
     offSession();
     stop();
   };
+}
+
+/** The realtime event of a saved time entry (server/sync/time-entries.ts), payload {collection, data}. */
+export const TIME_ENTRY_SAVED = 'TimeEntrySaved';
+
+/** The entry a TimeEntrySaved payload carries, or null when it is not one. */
+export function timeEntryOf(payload: unknown): SyncRecord | null {
+  const p = payload as { collection?: unknown; data?: unknown } | null;
+  const data = p?.data as SyncRecord | null | undefined;
+  if (!p || p.collection !== 'time_entry' || !data || typeof data.id !== 'string' || typeof data.row_version !== 'number') return null;
+  return data;
 }
 
 /** Wait before the second pull of a `changed`: a change is readable once every earlier writer finished (decision 0031). */

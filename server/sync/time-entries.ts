@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { collections, timeTrackingChannel } from '../../schema/collections';
+import { notificationChannel } from '../../schema/notifications';
 import { timeTrackingSettings } from '../../schema/records';
 import type { SaveContext } from './rules';
 import type { WriteScope } from './scope';
@@ -60,7 +61,17 @@ export async function endRunningEntries(ctx: SaveContext): Promise<void> {
   }
 }
 
-/** The spec's TimeEntrySaved event on the board's time-tracking channel (besides the board channel's `saved`). */
+/** The realtime event name of a saved time entry (workspace.md §7). */
+export const TIME_ENTRY_SAVED = 'TimeEntrySaved';
+
+/**
+ * The spec's TimeEntrySaved event, on the board's time-tracking channel (besides the board
+ * channel's `saved`) and on its owner's personal channel `private-App.User.{id}`: the owner's other
+ * devices learn of a timer started or stopped elsewhere even while that board is not open there.
+ */
 export function publishTimeEntry(scope: WriteScope, record: WireRecord): void {
-  scope.publish(timeTrackingChannel(scope.team.id, record.board_id), 'TimeEntrySaved', { collection: 'time_entry', data: record });
+  const payload = { collection: 'time_entry', data: record };
+  scope.publish(timeTrackingChannel(scope.team.id, record.board_id), TIME_ENTRY_SAVED, payload);
+  const owner = typeof record.created_by === 'number' ? record.created_by : null;
+  if (owner !== null) scope.publish(notificationChannel(owner), TIME_ENTRY_SAVED, payload);
 }

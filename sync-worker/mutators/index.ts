@@ -5,6 +5,7 @@
  */
 import { createItem, createRecords, deleteRecords, duplicateItems, moveCard, moveFolder, moveItems, reorder, setValues, updateRecord } from './board';
 import { revert } from './revert';
+import { startTimer, stopTimer } from './time';
 import type { Mutator } from './transaction';
 
 export const mutators = {
@@ -19,6 +20,8 @@ export const mutators = {
   duplicateItems,
   deleteRecords,
   revert,
+  startTimer,
+  stopTimer,
 } satisfies Record<string, Mutator<never>>;
 
 export type MutatorName = keyof typeof mutators;
