@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Folder views (folder_view records): what a Table or Column view shows and who may see or change
+ * Folder views (folder_view records): what a view (Table, Column, Calendar, Gantt, List, Chart) shows and who may see or change
  * it (workspace.md §4 "View: shared, personal or locked", §6 "only the view owner can make a view
  * personal"; "edit locked views" is EDIT_LOCKED_VIEWS). Pure: zod only.
  *
  * The record itself is schema/records.ts `folderViewRecord`; this file types its `settings`.
  */
 
-export const VIEW_KINDS = ['table', 'column'] as const;
+export const VIEW_KINDS = ['table', 'column', 'calendar', 'gantt', 'list', 'chart'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -54,6 +54,161 @@ export function viewSettingsOf(settings: unknown): ViewSettings {
   const parsed = viewSettings.safeParse(settings ?? {});
   return parsed.success ? parsed.data : viewSettings.parse({});
 }
+
+// ── per-kind settings (calendar, gantt, list, chart) ─────────────────────────────────────────
+// Kept flat in the same `settings` map as the shared keys above (sort, filters, group_by …), so
+// a view keeps its filters when its kind's own keys change. Every key has a default, so a view
+// saved with `settings: {}` is valid; what the defaults point at (which date attribute…) is
+// decided against the board's attributes by resolveViewSettings below.
+
+const attributeRef = z.string().min(1).max(64);
+
+/** Attribute kinds that can place an item on a calendar. */
+export const DATE_KINDS = ['date', 'date-range'] as const;
+
+export const CALENDAR_MODES = ['month', 'week', 'day'] as const;
+export type CalendarMode = (typeof CALENDAR_MODES)[number];
+export const calendarSettings = viewSettings.extend({
+  /** The date or date-range attribute that places items; null = the board's first one. */
+  date_attribute_id: attributeRef.nullable().default(null),
+  mode: z.enum(CALENDAR_MODES).default('month'),
+});
+
+export const GANTT_ZOOMS = ['day', 'week', 'month', 'quarter'] as const;
+export type GanttZoom = (typeof GANTT_ZOOMS)[number];
+export const ganttSettings = viewSettings.extend({
+  /** A date-range attribute for the bars; or start + end date attributes; null = the first fitting. */
+  range_attribute_id: attributeRef.nullable().default(null),
+  start_attribute_id: attributeRef.nullable().default(null),
+  end_attribute_id: attributeRef.nullable().default(null),
+  zoom: z.enum(GANTT_ZOOMS).default('week'),
+});
+
+/** List: grouping is the shared `group_by` (absent = the first status or label attribute). */
+export const listSettings = viewSettings.extend({});
+
+export const CHART_TYPES = ['bar', 'stacked-bar', 'pie', 'donut', 'line'] as const;
+export type ChartType = (typeof CHART_TYPES)[number];
+/** workspace.md §9: "select at least 1 and up to 7 attributes". An empty list means the default. */
+export const CHART_MAX_ATTRIBUTES = 7;
+export const chartSettings = viewSettings.extend({
+  chart_type: z.enum(CHART_TYPES).default('bar'),
+  attribute_ids: z.array(attributeRef).max(CHART_MAX_ATTRIBUTES).default([]),
+  /** Count items, or sum a number attribute (`sum_attribute_id`). */
+  aggregate: z.enum(['count', 'sum']).default('count'),
+  sum_attribute_id: attributeRef.nullable().default(null),
+  /** Only the 20 largest values, the rest left out (the "Top 20 values" option). */
+  top_20: z.boolean().default(false),
+});
+
+/** The settings schema of each kind (table and column use the shared one). */
+export const settingsByKind = {
+  table: viewSettings,
+  column: viewSettings,
+  calendar: calendarSettings,
+  gantt: ganttSettings,
+  list: listSettings,
+  chart: chartSettings,
+} satisfies Record<ViewKind, z.ZodType>;
+export type SettingsOfKind<K extends ViewKind> = z.infer<(typeof settingsByKind)[K]>;
+
+export function isViewKind(value: unknown): value is ViewKind {
+  return typeof value === 'string' && (VIEW_KINDS as readonly string[]).includes(value);
+}
+
+/**
+ * Problems of a view's saved settings for its kind, as "settings.key: message" lines (the
+ * server's 422); empty when they are fine. Unknown keys are kept (other clients may own them).
+ */
+export function viewSettingsProblems(kind: ViewKind, settings: unknown): string[] {
+  const parsed = settingsByKind[kind].safeParse(settings ?? {});
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => `settings.${issue.path.join('.')}: ${issue.message}`);
+}
+
+/** The saved settings of a kind with every default filled in; broken ones fall back to defaults. */
+export function kindSettingsOf<K extends ViewKind>(kind: K, settings: unknown): SettingsOfKind<K> {
+  const schema = settingsByKind[kind] as unknown as z.ZodType<SettingsOfKind<K>>;
+  const parsed = schema.safeParse(settings ?? {});
+  return parsed.success ? parsed.data : schema.parse({});
+}
+
+/** What resolveViewSettings needs of an attribute (the board's, in position order). */
+export interface ViewAttribute {
+  id: string;
+  kind: string;
+  deleted_at?: string | null;
+}
+
+/** What the defaults mean once the board's attributes are known. */
+export interface ResolvedSettings {
+  table: ViewSettings;
+  column: ViewSettings;
+  calendar: SettingsOfKind<'calendar'> & { date_kind: 'date' | 'date-range' | null };
+  gantt: SettingsOfKind<'gantt'>;
+  list: SettingsOfKind<'list'>;
+  chart: SettingsOfKind<'chart'>;
+}
+
+/**
+ * A view's effective settings: its saved settings, defaults filled in, and every attribute
+ * reference checked against the board (a deleted or wrong-kind attribute falls back to the
+ * default). Pure: the server, the views and the tests share it.
+ *   calendar: the chosen date/date-range attribute, else the first of either kind;
+ *   gantt: the chosen range (or start + end), else the first date-range, else the first two dates;
+ *   list: group_by as saved; absent, the first status, else the first label (null = no groups);
+ *   chart: the chosen attributes (up to 7), else the first status or label attribute.
+ */
+export function resolveViewSettings<K extends ViewKind>(kind: K, saved: unknown, attributes: readonly ViewAttribute[]): ResolvedSettings[K] {
+  const live = attributes.filter((a) => !a.deleted_at);
+  const byId = new Map(live.map((a) => [a.id, a]));
+  const ofKind = (id: string | null, kinds: readonly string[]) => (id !== null && kinds.includes(byId.get(id)?.kind ?? '') ? id : null);
+  const first = (kinds: readonly string[]) => live.find((a) => kinds.includes(a.kind))?.id ?? null;
+  const savedMap = saved && typeof saved === 'object' ? (saved as Record<string, unknown>) : {};
+
+  switch (kind) {
+    case 'calendar': {
+      const s = kindSettingsOf('calendar', saved);
+      const id = ofKind(s.date_attribute_id, DATE_KINDS) ?? first(DATE_KINDS);
+      const dateKind = id === null ? null : (byId.get(id)!.kind as 'date' | 'date-range');
+      return { ...s, date_attribute_id: id, date_kind: dateKind } as ResolvedSettings[K];
+    }
+    case 'gantt': {
+      const s = kindSettingsOf('gantt', saved);
+      const range = ofKind(s.range_attribute_id, ['date-range']);
+      const start = ofKind(s.start_attribute_id, ['date']);
+      const end = ofKind(s.end_attribute_id, ['date']);
+      if (range) return { ...s, range_attribute_id: range, start_attribute_id: null, end_attribute_id: null } as ResolvedSettings[K];
+      if (start && end) return { ...s, range_attribute_id: null, start_attribute_id: start, end_attribute_id: end } as ResolvedSettings[K];
+      const firstRange = first(['date-range']);
+      if (firstRange) return { ...s, range_attribute_id: firstRange, start_attribute_id: null, end_attribute_id: null } as ResolvedSettings[K];
+      const dates = live.filter((a) => a.kind === 'date').map((a) => a.id);
+      // One date attribute alone still draws one-day bars (start = end).
+      return { ...s, range_attribute_id: null, start_attribute_id: dates[0] ?? null, end_attribute_id: dates[1] ?? dates[0] ?? null } as ResolvedSettings[K];
+    }
+    case 'list': {
+      const s = kindSettingsOf('list', saved);
+      const chosen = s.group_by !== null && byId.has(s.group_by) ? s.group_by : null;
+      const group = 'group_by' in savedMap ? chosen : (first(['status']) ?? first(['label']));
+      return { ...s, group_by: group } as ResolvedSettings[K];
+    }
+    case 'chart': {
+      const s = kindSettingsOf('chart', saved);
+      const ids = s.attribute_ids.filter((id) => byId.has(id));
+      const fallback = first(['status']) ?? first(['label']);
+      const sum = ofKind(s.sum_attribute_id, ['number']);
+      return { ...s, attribute_ids: ids.length ? ids : fallback ? [fallback] : [], sum_attribute_id: sum, aggregate: s.aggregate === 'sum' && sum ? 'sum' : 'count' } as ResolvedSettings[K];
+    }
+    default:
+      return kindSettingsOf(kind, saved) as ResolvedSettings[K];
+  }
+}
+
+/**
+ * Views the plan gates (workspace.md says "some Pro-only" but names none; decision 0120): empty,
+ * so no kind is gated today. A kind listed here shows the upgrade message instead of the view.
+ */
+export const PRO_ONLY_VIEW_KINDS: readonly ViewKind[] = [];
 
 export type ViewVisibility = 'shared' | 'personal' | 'locked';
 

@@ -2,6 +2,7 @@ import { boardChannel, type CollectionDefinition, type SyncedCollectionName } fr
 import { sql } from 'kysely';
 import { entryProblems, type PermissionLevel } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
+import { isViewKind, VIEW_KINDS, viewSettingsProblems } from '../../schema/views';
 import { unauthorized, validation } from '../http/errors';
 import { folderLevel } from './access';
 import { chainOf } from './operations';
@@ -110,6 +111,15 @@ const folderRules: CollectionRules = {
 const folderViewRules: CollectionRules = {
   prepare({ scope, record, existing }) {
     record.owner_id = existing ? (existing.data.owner_id ?? null) : scope.userId;
+    // A view is one of the kinds the app can show (an older stored kind may stay as it is), and
+    // its settings hold what that kind expects; `{}` always does (defaults, schema/views.ts).
+    const kindKept = existing !== null && existing.data.kind === record.kind;
+    if (!isViewKind(record.kind)) {
+      if (!kindKept) throw validation([`kind: must be one of ${VIEW_KINDS.join(', ')}`]);
+      return;
+    }
+    const problems = viewSettingsProblems(record.kind, record.settings);
+    if (problems.length) throw validation(problems);
   },
   async authorize(ctx, byDefault) {
     const { scope, record, existing } = ctx;

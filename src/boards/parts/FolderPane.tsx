@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
-import { canSeeView, viewSettingsOf, type ViewSettings } from '../../../schema/views';
+import { canSeeView, isViewKind, viewSettingsOf, type ViewKind, type ViewSettings } from '../../../schema/views';
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
@@ -15,13 +15,13 @@ import { BulkBar } from './BulkBar';
 import { TrashDialog } from './TrashDialog';
 import { ViewControls } from './ViewControls';
 import { ViewTabs } from './ViewTabs';
-import { TableView } from '../table/TableView';
-import { ColumnView } from '../column/ColumnView';
+import { ViewSwitch } from '../views/ViewSwitch';
 
 /** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
 export interface ShownView {
   record: FolderView | null;
-  kind: 'table' | 'column';
+  kind: ViewKind;
+  /** The shared keys (sort, filters, group_by…); a kind's own keys: resolveViewSettings(kind, record.settings, attributes). */
   settings: ViewSettings;
 }
 
@@ -54,7 +54,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   // Memoised on the stored settings: a new object each render would redo the filter and sort of
   // every item on each render (a value edit renders this pane).
   const viewSettings = useMemo(() => viewSettingsOf(record?.settings), [record?.settings]);
-  const shown: ShownView = { record, kind: record?.kind === 'column' ? 'column' : 'table', settings: viewSettings };
+  const shown: ShownView = { record, kind: isViewKind(record?.kind) ? record.kind : 'table', settings: viewSettings };
   const settings = shown.settings;
 
   // Which folders' items this view shows: the folder, plus its subfolders in an overview.
@@ -136,7 +136,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
         </span>
       </div>
       {selected.size > 0 && <BulkBar items={selectedItems} folder={folder} onDone={() => setSelected(new Set())} />}
-      {items === undefined ? null : shown.kind === 'column' ? <ColumnView {...viewProps} /> : <TableView {...viewProps} />}
+      {items === undefined ? null : <ViewSwitch {...viewProps} />}
       {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} />}
     </div>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { viewChangeProblem, type ViewVisibility } from '../../../schema/views';
+import { viewChangeProblem, type ViewKind, type ViewVisibility } from '../../../schema/views';
 import { PopupMenu } from '../../ui/PopupMenu';
 import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
@@ -27,8 +27,11 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
     }
     await board.actions.updateView(view, { visibility });
   };
-  const add = async (kind: 'table' | 'column') => {
-    const id = await board.actions.createView(folder.id, kind === 'table' ? t`Table` : t`Columns`, kind, views);
+  // The kinds offered, with the name a new view of each gets. A new view saves `settings: {}`:
+  // its defaults (which date attribute…) follow the board (schema/views.ts resolveViewSettings).
+  const kindNames: Record<ViewKind, string> = { table: t`Table`, column: t`Columns`, calendar: t`Calendar`, gantt: t`Gantt`, list: t`List`, chart: t`Chart` };
+  const add = async (kind: ViewKind) => {
+    const id = await board.actions.createView(folder.id, kindNames[kind], kind, views);
     onSelect(id);
   };
   const visibilityLabel = (v: string) => (v === 'personal' ? t`personal` : v === 'locked' ? t`locked` : '');
@@ -69,10 +72,7 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
               + <Trans>View</Trans>
             </button>
           )}
-          items={[
-            { label: t`Table`, onSelect: () => void add('table') },
-            { label: t`Columns`, onSelect: () => void add('column') },
-          ]}
+          items={(Object.keys(kindNames) as ViewKind[]).map((kind) => ({ label: kindNames[kind], onSelect: () => void add(kind) }))}
         />
       )}
       {renaming && <NameDialog title={t`Rename view`} initial={renaming.name} onClose={() => setRenaming(null)} onSave={(name) => board.actions.updateView(renaming, { name })} />}
