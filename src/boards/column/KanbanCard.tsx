@@ -4,6 +4,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useLingui } from '@lingui/react/macro';
 import type { Item } from '../store/live';
 import type { DragData } from '../../ui/drag/data';
+import { CardTimers } from '../time/TimerControl';
 
 export interface KanbanCardProps {
   item: Item;
@@ -37,6 +38,7 @@ export const KanbanCard = memo(function KanbanCard({ item, columnKey, draggable,
         }}
       >
         {name}
+        <CardTimers item={item} />
       </div>
     </li>
   );

@@ -9,10 +9,12 @@ import { confirm } from '../../ui/confirm-store';
 import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
+import { TimerControl } from '../time/TimerControl';
 
 // Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
 const CommentsTab = lazy(() => import('../comments/CommentsTab'));
 const ItemActivityTab = lazy(() => import('../activity/ItemActivityTab'));
+const TimeEntriesTab = lazy(() => import('../time/TimeEntriesTab'));
 
 /** A tab that fails (or whose chunk cannot load) shows a note; the panel and its other tabs stay. */
 class TabBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
@@ -57,6 +59,7 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   // One item's log is for whoever may read the item (the board's whole log needs VIEW_ACTIVITY_LOG);
   // it is read online through the worker, so signed-in users only.
   const mayViewActivity = board.backend.userId !== null;
+  const tracksTime = board.attributes.some((a) => a.kind === 'time-tracking');
   return (
     <aside className="item-panel" data-testid="item-panel" aria-label={t`Item`} data-item-id={item.id} onKeyDown={(e) => e.key === 'Escape' && !editing && close()}>
       <header className="item-panel-head">
@@ -72,6 +75,11 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
         <button type="button" role="tab" aria-selected={tab === 'comments'} onClick={() => void navigate({ href: tabHref('comments') })}>
           <Trans>Comments</Trans>
         </button>
+        {tracksTime && (
+          <button type="button" role="tab" aria-selected={tab === 'time'} onClick={() => void navigate({ href: tabHref('time') })}>
+            <Trans>Time</Trans>
+          </button>
+        )}
         {mayViewActivity && (
           <button type="button" role="tab" aria-selected={tab === 'activity'} onClick={() => void navigate({ href: tabHref('activity') })}>
             <Trans>Activity</Trans>
@@ -82,6 +90,12 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
         <TabBoundary key="comments" fallback={<EmptyState title={t`This tab could not be shown. Reload the page to try again.`} />}>
           <Suspense fallback={<Spinner />}>
             <CommentsTab item={item} highlightId={highlightComment} />
+          </Suspense>
+        </TabBoundary>
+      ) : tab === 'time' && tracksTime ? (
+        <TabBoundary key="time" fallback={<EmptyState title={t`This tab could not be shown. Reload the page to try again.`} />}>
+          <Suspense fallback={<Spinner />}>
+            <TimeEntriesTab item={item} />
           </Suspense>
         </TabBoundary>
       ) : tab === 'activity' && mayViewActivity ? (
@@ -99,7 +113,9 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
               <div key={attribute.id} className="item-attribute" data-attribute-id={attribute.id}>
                 <dt>{attribute.name}</dt>
                 <dd>
-                  {editing === attribute.id ? (
+                  {attribute.kind === 'time-tracking' ? (
+                    <TimerControl attribute={attribute} item={item} />
+                  ) : editing === attribute.id ? (
                     <ValueEditor
                       attribute={attribute}
                       value={value}

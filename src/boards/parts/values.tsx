@@ -3,6 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { checkValue, customIdText, hasSafeScheme, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
 import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
 import { ReferenceEditor, ReferenceNames } from './ReferenceEditor';
+import { TimerControl } from '../time/TimerControl';
 import { useBoard } from '../BoardContext';
 import type { Attribute, Item } from '../store/live';
 
@@ -34,7 +35,7 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
       ) : null;
     }
     case 'time-tracking':
-      return null;
+      return <TimerControl attribute={attribute} item={item} />;
   }
   if (value === null || value === undefined || value === '') return null;
   switch (attribute.kind) {
