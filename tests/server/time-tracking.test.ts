@@ -105,6 +105,19 @@ describe('time tracking', () => {
     expect((await api(server.app, 'GET', `/api/${t.teamId}/time-tracking/${b.id}`, { token: t.stranger.token })).statusCode).toBe(403);
   });
 
+  it('publishes TimeEntrySaved on the owner’s personal channel too, for the new entry and the one it ended, never on another user’s', async () => {
+    const before = recorder.events.length;
+    const first = (await start({ board_id: b.id, item_id: i1.id, attribute_id: serial.id, description: 'personal one' })).json().data;
+    const second = (await start({ board_id: b.id, item_id: i2.id, attribute_id: serial.id, description: 'personal two' })).json().data;
+    const personal = recorder.events.slice(before).filter((e) => e.event === 'TimeEntrySaved' && e.channel.startsWith('private-App.User.'));
+    expect(personal.every((e) => e.channel === `private-App.User.${t.full.user.id}`)).toBe(true);
+    const seen = personal.map((e) => [e.data.data.id, e.data.data.row_version, e.data.data.ended_at === null]);
+    expect(seen).toContainEqual([first.id, 1, true]);
+    expect(seen).toContainEqual([first.id, 2, false]); // ended by the second start
+    expect(seen).toContainEqual([second.id, 1, true]);
+    expect(personal.every((e) => e.data.collection === 'time_entry')).toBe(true);
+  });
+
   it('GET /api/me/time-tracking answers the user’s entries with attribute names', async () => {
     const res = await api(server.app, 'GET', '/api/me/time-tracking', { token: t.full.token });
     expect(res.statusCode).toBe(200);
