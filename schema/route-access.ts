@@ -176,6 +176,21 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /api/:teamId/items/:itemId/follow': { caller: 'signed-in', permission: Permission.VIEW_FOLDER, on: 'record' },
   'DELETE /api/:teamId/items/:itemId/follow': { caller: 'signed-in', permission: Permission.VIEW_FOLDER, on: 'record' },
 
+  // Personal access tokens and OAuth apps (docs/api/tokens.md, docs/api/oauth.md): each caller's own.
+  'POST /api/me/tokens': signedIn,
+  'GET /api/me/tokens': signedIn,
+  'DELETE /api/me/tokens/:id': signedIn,
+  'GET /api/me/oauth-apps': signedIn,
+  'POST /api/me/oauth-apps': signedIn,
+  'PUT /api/me/oauth-apps/:id': signedIn,
+  'DELETE /api/me/oauth-apps/:id': signedIn,
+  'POST /api/me/oauth-apps/:id/secret': signedIn,
+  'GET /api/me/applications': signedIn,
+  'DELETE /api/me/applications/:clientId': signedIn,
+  'GET /api/oauth/authorize': signedIn, // the consent screen, with the user's session
+  'POST /api/oauth/authorize': signedIn,
+  'POST /api/oauth/token': anyone, // the app authenticates with its client id and secret
+
   // Realtime (docs/api/realtime.md): channel auth answers per channel inside a 200.
   'POST /api/broadcasting/multi-auth': anyone,
   'POST /apps/:appId/events': { caller: 'app-signature' },

@@ -10,6 +10,7 @@ import { boardAccessRoutes } from './board-access/routes';
 import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
 import { eventsRoutes } from './events/module';
+import { developerModule } from './developer/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -28,4 +29,6 @@ export const modules: Module[] = [
   notificationsModule,
   // Domain events, jobs and the activity log (decision 0110).
   eventsRoutes,
+  // Personal access tokens and OAuth apps (decision 0145).
+  developerModule,
 ];

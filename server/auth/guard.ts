@@ -3,6 +3,8 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/types';
 import { unauthenticated } from '../http/errors';
 import { userIdForAccessToken } from './tokens';
+import { isApiToken } from '../developer/api-tokens';
+import { authenticateApiToken } from '../developer/token-auth';
 
 export type UserRow = Selectable<Database['users']>;
 
@@ -11,8 +13,11 @@ declare module 'fastify' {
     /** Resolved lazily by requireUser / optionalUser and cached for the request. */
     authUser?: UserRow | null;
     sessionId?: number;
-    /** The live session behind the bearer token (null: none sent or dead), resolved once per request. */
-    authSession?: { userId: number; sessionId: number } | null;
+    /**
+     * The live session behind the bearer token (null: none sent or dead), resolved once per
+     * request. An API token (personal or OAuth; decision 0145) has a user but no session.
+     */
+    authSession?: { userId: number; sessionId?: number } | null;
   }
 }
 
@@ -42,13 +47,21 @@ export async function optionalUser(db: Kysely<Database>, request: FastifyRequest
   return user;
 }
 
-/** The token's session, looked up once per request whichever guard asks first. */
-async function sessionOf(db: Kysely<Database>, request: FastifyRequest, token: string): Promise<{ userId: number; sessionId: number } | null> {
+/**
+ * The token's session, looked up once per request whichever guard asks first. API tokens carry a
+ * prefix and are looked up in their own table, where their abilities are checked for the route.
+ */
+async function sessionOf(db: Kysely<Database>, request: FastifyRequest, token: string): Promise<{ userId: number; sessionId?: number } | null> {
   if (request.authSession === undefined) {
     // The app's clock (tests move it); plain wall time when the request has no app context.
     const now = request.server?.ctx?.now() ?? new Date();
-    request.authSession = await userIdForAccessToken(db, token, now);
-    if (request.authSession) request.sessionId = request.authSession.sessionId;
+    if (isApiToken(token)) {
+      request.authSession = await authenticateApiToken(db, request, token, now);
+    } else {
+      const session = await userIdForAccessToken(db, token, now);
+      request.authSession = session;
+      if (session) request.sessionId = session.sessionId;
+    }
   }
   return request.authSession;
 }

@@ -3,6 +3,7 @@ import { boardChannel } from '../../schema/collections';
 import { can, type PermissionLevel, type PermissionUser, type RoleOrGuest } from '../../schema/permissions';
 import type { RouteAccess } from '../../schema/route-access';
 import { api } from '../helpers/test-server';
+import { developerFixtureUrl } from './authz-developer';
 import { createRecord, freshToken, levelOf, newRecord, stored, type MatrixRole, type Place, type World } from './authz-fixtures';
 
 /**
@@ -174,6 +175,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
   if (access.query) url += fill(access.query, boardId, place);
 
   if (body === undefined) body = bodyFor(w, method, pattern, boardId);
+  url = await developerFixtureUrl(w, who, url);
   if (pattern === '/api/auth/logout' && who !== 'anonymous') token = await freshToken(w, who);
   return { call: { method: method as Call['method'], url, body, token }, target, boardId };
 }
