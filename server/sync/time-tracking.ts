@@ -4,7 +4,9 @@ import { sql } from 'kysely';
 import { collections } from '../../schema/collections';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
-import { validation } from '../http/errors';
+import { parseBody, validation } from '../http/errors';
+import { z } from 'zod';
+import { readableNames } from './readable-names';
 import { saveRecord } from './operations';
 import type { WriteScope } from './scope';
 import type { WireRecord } from './store';
@@ -27,27 +29,39 @@ export async function saveTimeEntry(scope: WriteScope, payload: unknown): Promis
   return saveRecord(scope, collections.time_entry, id, body);
 }
 
+/** The most entries one ranged answer holds (a year of a busy tracker). */
+const MAX_RANGE_ENTRIES = 5000;
+
+const isoQueryTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO date or time');
+const myTimeQuery = z.object({ from: isoQueryTime.optional(), to: isoQueryTime.optional() });
+
 const newestFirst = (a: WireRecord, b: WireRecord) => String(b.started_at).localeCompare(String(a.started_at));
 
 export function timeTrackingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  /** The signed-in user's own entries in every workspace, with the names of their attributes. */
+  /**
+   * The signed-in user's own entries in every workspace, newest first, with the names of their
+   * attributes (workspace.md §7) — and, for the "My time" screen, the names of their items and
+   * boards the user may still read (readable-names.ts). `from` / `to` (ISO times; from inclusive,
+   * to exclusive, by started_at) bound the range; without them the newest 500 come.
+   */
   app.get('/api/me/time-tracking', async (request) => {
     const user = await requireUser(ctx.db, request);
-    const rows = await ctx.db
-      .selectFrom('records')
-      .select(['data'])
-      .where('collection', '=', 'time_entry')
-      .where('created_by', '=', user.id)
-      .orderBy(sql`data->>'started_at'`, 'desc')
-      .limit(500)
+    const range = parseBody(myTimeQuery, request.query ?? {});
+    let query = ctx.db.selectFrom('records').select(['data', 'team_id']).where('collection', '=', 'time_entry').where('created_by', '=', user.id);
+    if (range.from) query = query.where(sql<boolean>`(data->>'started_at')::timestamptz >= ${range.from}::timestamptz`);
+    if (range.to) query = query.where(sql<boolean>`(data->>'started_at')::timestamptz < ${range.to}::timestamptz`);
+    const rows = await query
+      .orderBy(sql`(data->>'started_at')::timestamptz`, 'desc')
+      .limit(range.from || range.to ? MAX_RANGE_ENTRIES : 500)
       .execute();
-    const entries = rows.map((r) => r.data as WireRecord);
+    const entries = rows.map((r) => ({ ...(r.data as WireRecord), team_id: r.team_id }));
     const attributeIds = [...new Set(entries.map((e) => e.attribute_id).filter((a): a is string => typeof a === 'string'))];
     const attributes = attributeIds.length
       ? await ctx.db.selectFrom('records').select(['id', sql<string>`data->>'name'`.as('name')]).where('collection', '=', 'attribute').where('id', 'in', attributeIds).execute()
       : [];
     const attributeNames = Object.fromEntries(attributes.map((a) => [a.id, a.name]));
-    return { attributeNames, entries };
+    const names = await readableNames(ctx.db, user.id, entries.map((e) => ({ team_id: e.team_id, board_id: e.board_id, item_id: typeof e.item_id === 'string' ? e.item_id : null })));
+    return { attributeNames, itemNames: Object.fromEntries(names.items), boardNames: Object.fromEntries(names.boards), entries };
   });
 
   /** One board's entries the user may see (all, or only their own when sharedEntries is off). */

@@ -126,4 +126,23 @@ describe('time tracking', () => {
     expect(body.entries.every((e: any) => e.created_by === t.full.user.id)).toBe(true);
     expect(body.attributeNames[serial.id]).toBe('Time');
   });
+
+  it('GET /api/me/time-tracking: a from/to range by started_at, and names of items and boards only while the user may read them', async () => {
+    const extra = item(b.id);
+    expect((await put('items', extra)).statusCode).toBe(200);
+    const old = await start({ board_id: b.id, item_id: extra.id, attribute_id: parallel.id, description: 'last year', started_at: '2025-03-01T09:00:00Z', ended_at: '2025-03-01T10:00:00Z' });
+    expect(old.statusCode, old.body).toBe(200);
+    const ranged = await api(server.app, 'GET', '/api/me/time-tracking?from=2025-03-01T00:00:00Z&to=2025-03-02T00:00:00Z', { token: t.full.token });
+    expect(ranged.statusCode).toBe(200);
+    expect(ranged.json().entries.map((e: any) => e.id)).toEqual([old.json().data.id]);
+    expect(ranged.json().entries[0].team_id).toBe(t.teamId);
+    expect(ranged.json().itemNames[extra.id]).toBe(extra.name);
+    expect(ranged.json().boardNames[b.id]).toBe(b.name);
+    // The item goes to the trash: the entry stays the user's, its name is no longer shown.
+    expect((await api(server.app, 'DELETE', `/api/${t.teamId}/items/${extra.id}`, { token: t.owner.token })).statusCode).toBe(200);
+    const after = await api(server.app, 'GET', '/api/me/time-tracking?from=2025-03-01T00:00:00Z&to=2025-03-02T00:00:00Z', { token: t.full.token });
+    expect(after.json().entries).toHaveLength(1);
+    expect(after.json().itemNames[extra.id]).toBeUndefined();
+    expect((await api(server.app, 'GET', '/api/me/time-tracking?from=yesterday-ish', { token: t.full.token })).statusCode).toBe(422);
+  });
 });
