@@ -16,6 +16,6 @@ type LazyView = LazyExoticComponent<ComponentType<ViewProps>>;
 export const LAZY_VIEWS: Record<Exclude<ViewKind, 'table' | 'column'>, LazyView> = {
   calendar: lazy(() => import('../calendar/CalendarView')),
   gantt: lazy(() => import('../gantt/GanttView')),
-  list: lazy(() => import('./ViewBeingBuilt')),
-  chart: lazy(() => import('./ViewBeingBuilt')),
+  list: lazy(() => import('../list/ListView')),
+  chart: lazy(() => import('../chart/ChartView')),
 };
