@@ -132,6 +132,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'DELETE /api/teams/:id/members/:memberId': onWorkspace(Permission.REMOVE_MEMBERS),
   'DELETE /api/teams/:id/leave': member,
   'GET /api/teams/:id/usage': member, // the storage figure
+  'GET /api/:teamId/features': member, // the plan's feature flags (server/workspaces/features.ts)
 
   // Workspace and board permissions
   'GET /api/:teamId/permissions': member,

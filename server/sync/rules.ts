@@ -8,6 +8,7 @@ import { folderLevel } from './access';
 import { chainOf } from './operations';
 import { sanitizeCommentHtml } from './sanitize';
 import type { WriteScope } from './scope';
+import { requirePrimaryAttribute, yieldServerPrimary } from './primary-attribute';
 import type { StoredRecord, WireRecord } from './store';
 import { endRunningEntries, publishTimeEntry, startProblems } from './time-entries';
 
@@ -96,6 +97,7 @@ const folderRules: CollectionRules = {
     }
   },
   afterSave(scope, record, existing) {
+    if (!existing && record.parent_id === null) requirePrimaryAttribute(scope, record.id);
     // Who may see the board changed: clients reload it (and learn a 403 if they lost it).
     if (!existing) return;
     const accessChanged = ACCESS_FIELDS.some((f) => JSON.stringify(existing.data[f] ?? null) !== JSON.stringify(record[f] ?? null));
@@ -219,8 +221,17 @@ const timeEntryRules: CollectionRules = {
   afterSave: (scope, record) => publishTimeEntry(scope, record),
 };
 
+/** Attributes: a caller's own name attribute replaces the one the server gave its board (decision 0170). */
+const attributeRules: CollectionRules = {
+  async authorize(ctx, byDefault) {
+    await byDefault(ctx);
+    await yieldServerPrimary(ctx.scope, ctx.record, ctx.existing);
+  },
+};
+
 export const collectionRules: Partial<Record<SyncedCollectionName, CollectionRules>> = {
   folder: folderRules,
+  attribute: attributeRules,
   folder_view: folderViewRules,
   comment: commentRules,
   comment_reaction: reactionRules,

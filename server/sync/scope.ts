@@ -201,6 +201,25 @@ export class WriteScope {
     this.events.push({ channel, event, data });
   }
 
+  /** Checks run once the request's own work is done, inside its transaction (runWrite calls finish). */
+  private readonly finishers = new Map<string, () => Promise<void>>();
+
+  /**
+   * Runs `check` at the end of this write, once per key: rules that hold across the records of a
+   * batch (a new board has a name attribute whether or not the batch brought one) look at the
+   * result, not at the request that triggered them.
+   */
+  atFinish(key: string, check: () => Promise<void>): void {
+    if (!this.finishers.has(key)) this.finishers.set(key, check);
+  }
+
+  async finish(): Promise<void> {
+    for (const [key, check] of this.finishers) {
+      this.finishers.delete(key);
+      await check();
+    }
+  }
+
   /**
    * A savepoint of the caches and events (see batch.ts). Records read from the database stay valid
    * after a rollback (they were read before this savepoint's writes or are overwritten by them), so

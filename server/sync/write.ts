@@ -47,6 +47,7 @@ export async function runWrite(
       // Plain saves write at the end, together with the key's response: one round trip.
       scope.deferWrites();
       const result = await work(scope);
+      await scope.finish();
       const store = key ? storeResponseSql(userId, key, result) : undefined;
       if (!(await scope.flushWrites(store)) && store) await store.execute(trx);
       events = scope.events;
