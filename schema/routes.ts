@@ -75,6 +75,7 @@ export const routes: RouteDef[] = [
   { name: 'profile', path: '/profile/settings', shell: true },
   { name: 'profile.workspaces', path: '/profile/workspaces', shell: true },
   { name: 'profile.notifications', path: '/profile/notifications', shell: true },
+  { name: 'profile.time', path: '/profile/time', shell: true },
   { name: 'profile.referral', path: '/profile/referral', shell: true },
   { name: 'profile.applications', path: '/profile/applications', shell: true },
   { name: 'profile.security', path: '/profile/security', shell: true },

@@ -72,6 +72,11 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
           </Link>
         </li>
         <li>
+          <Link to={pathFor('profile.time')} activeProps={{ 'aria-current': 'page' }}>
+            <Trans>My time</Trans>
+          </Link>
+        </li>
+        <li>
           <LogoutButton />
         </li>
         <li>

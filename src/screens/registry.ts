@@ -22,6 +22,7 @@ export const screens: Record<string, Loader> = {
   profile: () => import('./profile/ProfileSettingsPage'),
   'profile.security': () => import('./profile/SecurityPage'),
   'profile.notifications': () => import('./profile/NotificationSettingsPage'),
+  'profile.time': () => import('./profile/MyTimePage'),
   'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),
   'profile.twoFactor.recoveryCodes': () => import('./profile/RecoveryCodesPage'),
   board: () => import('../boards/screens/BoardPage'),

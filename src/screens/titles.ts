@@ -34,6 +34,7 @@ export const routeTitles: Record<string, MessageDescriptor> = {
   profile: msg`Profile settings`,
   'profile.workspaces': msg`My workspaces`,
   'profile.notifications': msg`Notification settings`,
+  'profile.time': msg`My time`,
   'profile.referral': msg`Referral programme`,
   'profile.applications': msg`Applications`,
   'profile.security': msg`Security`,
