@@ -11,6 +11,7 @@ import { startUploadSweeper } from './files/sweep';
 import { demoAccountsWithPublishedPassword } from './demo/leftover';
 import { ConfigError, REALTIME_SECRET_FILE } from './secrets';
 import { createJobs } from './jobs/index';
+import { fileStore } from './files/storage';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -27,6 +28,9 @@ async function main() {
   };
   const app = await buildApp(ctx);
   if (applied.length) app.log.info({ applied }, 'migrations applied');
+  // The uploads folder, or the bucket (created when missing): a store that cannot be reached stops the start.
+  await fileStore(ctx).prepare();
+  app.log.info({ store: fileStore(ctx).kind, downloads: config.files.downloads }, 'file store ready');
   const demo = config.seedDemo ? await seedDemo(ctx) : null;
   if (!demo) {
     const open = await demoAccountsWithPublishedPassword(ctx);

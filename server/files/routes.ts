@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { notFound } from '../http/errors';
-import { IMAGE_TYPES, resolveUpload, type ImageExt } from './storage';
+import { IMAGE_TYPES, fileStore, uploadKey, type ImageExt } from './storage';
 import { attachmentRoutes } from './attachments';
 import { requireUser } from '../auth/guard';
 import { parseTeamId, requireMemberAccess } from '../workspaces/access';
@@ -27,22 +26,38 @@ export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
     return { data: { storage_used: await storageUsed(ctx.db, teamId), storage_limit: ctx.config.files.workspaceStorageLimitBytes } };
   });
 
+  /**
+   * The API decides (the path is an upload's and its row still exists: a file the sweep or a photo
+   * change removed is gone at once, even if its bytes linger in a bucket), then the bytes are
+   * streamed from the store, or — FILE_DOWNLOADS=redirect on S3 — the answer is a 302 to a signed
+   * URL of a few minutes whose type and disposition are part of the signature (decision 0190).
+   */
   app.get<{ Params: { '*': string }; Querystring: { name?: string } }>('/api/files/*', async (request, reply) => {
-    const file = resolveUpload(ctx, request.params['*']);
-    if (!file) throw notFound();
-    const stat = await fs.promises.stat(file).catch(() => null);
-    if (!stat?.isFile()) throw notFound();
-    const ext = file.slice(file.lastIndexOf('.') + 1);
+    const key = uploadKey(request.params['*']);
+    if (!key) throw notFound();
+    const row = await ctx.db.selectFrom('uploads').select('path').where('path', '=', key).executeTakeFirst();
+    if (!row) throw notFound();
+    const ext = key.slice(key.lastIndexOf('.') + 1);
     // Not an image (an attachment of any type): only ever a download, never rendered by us.
-    if (!(ext in IMAGE_TYPES)) {
-      reply.type('application/octet-stream').header('content-disposition', contentDisposition(request.query.name));
-    } else reply.type(IMAGE_TYPES[ext as ImageExt]);
+    const image = ext in IMAGE_TYPES;
+    const type = image ? IMAGE_TYPES[ext as ImageExt] : 'application/octet-stream';
+    const disposition = image ? undefined : contentDisposition(request.query.name);
+    const store = fileStore(ctx);
+    if (ctx.config.files.downloads === 'redirect') {
+      const signed = await store.signedUrl(key, { contentType: type, disposition, expiresInSec: ctx.config.files.signedUrlSeconds });
+      // The redirect expires before its URL does: a cached 302 never points at a dead signature.
+      if (signed) return reply.header('cache-control', `private, max-age=${Math.floor(ctx.config.files.signedUrlSeconds / 2)}`).redirect(signed, 302);
+    }
+    const file = await store.read(key);
+    if (!file) throw notFound();
+    reply.type(type);
+    if (disposition) reply.header('content-disposition', disposition);
     return reply
-      .header('content-length', stat.size)
+      .header('content-length', file.size)
       .header('x-content-type-options', 'nosniff')
       // A new upload gets a new name, so a stored file never changes. Private: no shared cache
       // (proxy, CDN) keeps serving a file after the sweep has removed it.
       .header('cache-control', 'private, max-age=31536000, immutable')
-      .send(fs.createReadStream(file));
+      .send(file.stream);
   });
 }

@@ -1,30 +1,28 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { AppContext } from '../context';
 import { releaseStorage, reserveStorage } from './storage-figure';
+import { fileStoreFor, type FileStore } from './store';
+import { FOLDER, isUploadKey } from './keys';
 
 /**
- * Uploaded files live under `${dataDir}/uploads/{folder}/{random name}` and are served at
- * `/api/files/{folder}/{name}`. Names are 128-bit random, so a URL is a capability: it can be put
- * in an <img> (which sends no bearer token) without listing or guessing being possible.
+ * Uploaded files are served at `/api/files/{folder}/{random name}`; the bytes live in the server's
+ * FileStore (server/files/store.ts: `DATA_DIR/uploads` or an S3 bucket, decision 0190) under the
+ * key `{folder}/{name}`. Names are 128-bit random, so a URL is a capability: it can be put in an
+ * <img> (which sends no bearer token) without listing or guessing being possible.
  *
  * Every file has a row in `uploads` (its size and the workspace it counts against), written and
- * committed before the file itself, so no file on disk is ever unknown to the sweep
+ * committed before the file itself, so no stored file is ever unknown to the sweep
  * (server/files/sweep.ts), which removes the files nothing references any more.
  */
 export const FILES_PREFIX = '/api/files/';
-export const FOLDER = /^[a-z0-9-]{1,40}$/;
-/** Photos and image attachments keep their image type; other attachments are stored as `.bin`. */
-export const NAME = /^[A-Za-z0-9_-]{1,64}\.(png|jpg|gif|webp|bin)$/;
+export { FOLDER, NAME } from './keys';
 
-export const uploadsDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'uploads');
+/** The server's file store. */
+export const fileStore = (ctx: AppContext): FileStore => fileStoreFor(ctx.config);
 
-/** The file behind a relative path `{folder}/{name}`, or null if the path is not one of ours. */
-export function resolveUpload(ctx: AppContext, relative: string): string | null {
-  const parts = relative.split('/');
-  if (parts.length !== 2 || !FOLDER.test(parts[0]!) || !NAME.test(parts[1]!)) return null;
-  return path.join(uploadsDir(ctx), parts[0]!, parts[1]!);
+/** The key of a relative path `{folder}/{name}`, or null if the path is not one of ours. */
+export function uploadKey(relative: string): string | null {
+  return isUploadKey(relative) ? relative : null;
 }
 
 /**
@@ -42,9 +40,7 @@ export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, 
     await trx.insertInto('uploads').values({ path: relative, team_id: teamId, size: data.length, created_at: ctx.now(), unreferenced_since: null }).execute();
   });
   try {
-    const dir = path.join(uploadsDir(ctx), folder);
-    await fs.mkdir(dir, { recursive: true });
-    await fs.writeFile(path.join(dir, name), data);
+    await fileStore(ctx).put(relative, data, (IMAGE_TYPES as Record<string, string>)[ext] ?? 'application/octet-stream');
   } catch (error) {
     // Give the bytes back at once; if even that fails the sweep forgets the row after the grace.
     await forgetUpload(ctx, relative).catch(() => undefined);
@@ -57,21 +53,21 @@ export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, 
 export async function deleteUpload(ctx: AppContext, url: string | null | undefined): Promise<void> {
   if (!url || !url.startsWith(FILES_PREFIX)) return;
   const relative = url.slice(FILES_PREFIX.length);
-  if (!resolveUpload(ctx, relative)) return;
+  if (!uploadKey(relative)) return;
   await forgetUpload(ctx, relative);
 }
 
 /**
  * Drops the file's row (lowering its workspace's figure) and the file, in one transaction: the
- * file goes before the commit, so no sweep can find it on disk without its row and adopt it again.
+ * file goes before the commit, so no sweep can find it in the store without its row and adopt it again.
  */
 async function forgetUpload(ctx: AppContext, relative: string): Promise<void> {
-  const file = resolveUpload(ctx, relative);
-  if (!file) return;
+  const key = uploadKey(relative);
+  if (!key) return;
   await ctx.db.transaction().execute(async (trx) => {
     const row = await trx.deleteFrom('uploads').where('path', '=', relative).returning(['team_id', 'size']).executeTakeFirst();
     if (row?.team_id != null) await releaseStorage(trx, row.team_id, Number(row.size));
-    await fs.rm(file, { force: true });
+    await fileStore(ctx).remove(key);
   });
 }
 

@@ -1,9 +1,7 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../context';
 import type { Database } from '../db/types';
-import { FOLDER, NAME, uploadsDir } from './storage';
+import { fileStore } from './storage';
 
 /**
  * The upload sweep (decision 0095): a mark-and-sweep over the `uploads` table that removes the
@@ -13,7 +11,7 @@ import { FOLDER, NAME, uploadsDir } from './storage';
  * A file is referenced while its URL appears in any record, live or in the trash (values,
  * comments, any collection), in a user's or a workspace's photo, or in a workspace's white-label
  * settings. Each run:
- *  1. adopts files on disk that have no row (written before the table existed),
+ *  1. adopts stored files that have no row (written before the table existed),
  *  2. marks: clears `unreferenced_since` of referenced files and sets it to now on unreferenced
  *     ones that had none,
  *  3. collects: removes the files unreferenced since at least `grace` ago, row and bytes together,
@@ -81,40 +79,22 @@ async function collectReferences(trx: Transaction<Database>): Promise<void> {
   await sql`create index on sweep_refs (path)`.execute(trx);
 }
 
-/** The `{folder}/{name}` paths of the files on disk that look like ours. */
-async function filesOnDisk(ctx: AppContext): Promise<string[]> {
-  const root = uploadsDir(ctx);
-  const folders = await fs.readdir(root, { withFileTypes: true }).catch(() => []);
-  const found: string[] = [];
-  for (const folder of folders) {
-    if (!folder.isDirectory() || !FOLDER.test(folder.name)) continue;
-    for (const name of await fs.readdir(path.join(root, folder.name)).catch(() => [] as string[])) {
-      if (NAME.test(name)) found.push(`${folder.name}/${name}`);
-    }
-  }
-  return found;
-}
-
 /**
- * Gives a row to each file on disk that has none (files from before the uploads table, or a copied
- * data directory). It counts against the workspace of a record that references it, if any.
+ * Gives a row to each stored file that has none (files from before the uploads table, a copied
+ * data directory or bucket). It counts against the workspace of a record that references it, if any.
  */
 async function adoptUnknownFiles(ctx: AppContext, trx: Transaction<Database>): Promise<number> {
-  const onDisk = await filesOnDisk(ctx);
-  if (onDisk.length === 0) return 0;
-  const { rows: unknown } = await sql<{ path: string }>`
-    select p as path from unnest(${onDisk}::text[]) as p where not exists (select 1 from uploads u where u.path = p)`.execute(trx);
-  const found: { path: string; size: number; created_at: string }[] = [];
-  for (const { path: relative } of unknown) {
-    const stat = await fs.stat(path.join(uploadsDir(ctx), relative)).catch(() => null);
-    if (stat?.isFile()) found.push({ path: relative, size: stat.size, created_at: stat.mtime.toISOString() });
-  }
-  if (found.length === 0) return 0;
+  const stored: { path: string; size: number; created_at: string }[] = [];
+  for await (const object of fileStore(ctx).list()) stored.push({ path: object.key, size: object.size, created_at: object.modified.toISOString() });
+  if (stored.length === 0) return 0;
   const { rows } = await sql<{ n: string }>`
-    with found as (
+    with stored as (
+      select f.path, f.size, f.created_at from jsonb_to_recordset(${JSON.stringify(stored)}::jsonb) as f(path text, size bigint, created_at timestamptz)
+    ), found as (
       select f.path, f.size, f.created_at,
         (select min(r.team_id) from sweep_refs r join teams t on t.id = r.team_id where r.path = f.path) as team_id
-      from jsonb_to_recordset(${JSON.stringify(found)}::jsonb) as f(path text, size bigint, created_at timestamptz)
+      from stored f
+      where not exists (select 1 from uploads u where u.path = f.path)
     ), adopted as (
       insert into uploads (path, team_id, size, created_at, unreferenced_since)
       select path, team_id, size, created_at, null from found
@@ -140,7 +120,7 @@ async function mark(trx: Transaction<Database>, now: Date): Promise<void> {
     where u.unreferenced_since is null and not exists (select 1 from sweep_refs r where r.path = u.path)`.execute(trx);
 }
 
-/** Removes the files unreferenced since `cutoff` or earlier: rows, bytes on disk, and their share of the figures. */
+/** Removes the files unreferenced since `cutoff` or earlier: rows, stored bytes, and their share of the figures. */
 async function collect(ctx: AppContext, trx: Transaction<Database>, cutoff: Date): Promise<{ collected: number; freedBytes: number }> {
   const { rows: gone } = await sql<{ path: string; team_id: number | null; size: string }>`
     with gone as (
@@ -155,8 +135,9 @@ async function collect(ctx: AppContext, trx: Transaction<Database>, cutoff: Date
     )
     select path, team_id, size from gone`.execute(trx);
   let freedBytes = 0;
+  const store = fileStore(ctx);
   for (const row of gone) {
-    await fs.rm(path.join(uploadsDir(ctx), row.path), { force: true });
+    await store.remove(row.path);
     freedBytes += Number(row.size);
   }
   return { collected: gone.length, freedBytes };

@@ -17,6 +17,17 @@ export function realtimeSources(pusher: ServerConfig['pusher']): string[] {
 }
 
 /**
+ * Where the browser may load uploads from besides our origin: the object store, when downloads are
+ * redirected to its signed URLs (FILE_DOWNLOADS=redirect, decision 0190).
+ */
+export function fileSources(files: ServerConfig['files']): string[] {
+  if (files.downloads !== 'redirect' || !files.s3) return [];
+  const endpoint = files.s3.publicEndpoint;
+  if (!endpoint) return ['https://*.amazonaws.com'];
+  return [new URL(endpoint).origin];
+}
+
+/**
  * The Content-Security-Policy of every response (docs/decisions/0092-secrets-and-headers.md).
  * Scripts, styles, workers and the service worker come only from our origin: the built app has no
  * inline script, and zod runs jitless in the browser (no eval). Images also allow data: (the 2FA
@@ -27,9 +38,9 @@ export function contentSecurityPolicy(config: ServerConfig): Record<string, stri
     'default-src': ["'self'"],
     'script-src': ["'self'"],
     'style-src': ["'self'"],
-    'img-src': ["'self'", 'data:', 'blob:'],
+    'img-src': ["'self'", 'data:', 'blob:', ...fileSources(config.files)],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...realtimeSources(config.pusher)],
+    'connect-src': ["'self'", ...realtimeSources(config.pusher), ...fileSources(config.files)],
     'worker-src': ["'self'"],
     'manifest-src': ["'self'"],
     'object-src': ["'none'"],

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
@@ -7,14 +5,19 @@ import { attribute, board, createTeam, item, newId, value, type SignedIn } from 
 import { sweepUploads } from '../../server/files/sweep';
 import { Messages } from '../../schema/messages';
 import { loadFilesConfig } from '../../server/files/config';
+import { fileStore } from '../../server/files/storage';
+import { startS3 } from '../helpers/s3';
 
 /**
  * Uploads are removed once nothing references them (after an item, a board or a workspace is
  * deleted for good, or when an upload was never saved into a value), never while a live or
  * trashed record still does; every workspace's storage figure follows, and its limit refuses uploads.
+ * The same cases run on both file stores (decision 0190): the local disk, and an S3 bucket on an
+ * S3-compatible server (s3rver) reached through the AWS SDK.
  */
-describe('files: clean-up of unreferenced uploads and the storage figure', () => {
+describe.each(['local', 's3'] as const)('files (%s store): clean-up of unreferenced uploads and the storage figure', (kind) => {
   let server: TestServer;
+  let s3: Awaited<ReturnType<typeof startS3>> | null = null;
   let owner: SignedIn;
   const HOUR = 3_600_000;
 
@@ -61,7 +64,14 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     const res = await api(server.app, 'DELETE', `/api/${teamId}/${route}/${id}${permanent ? '?permanent=1' : ''}`, { token: owner.token });
     expect(res.statusCode, res.body).toBe(200);
   };
-  const onDisk = (url: string) => fs.existsSync(path.join(server.ctx.config.dataDir, 'uploads', url.slice('/api/files/'.length)));
+  /** Whether the store holds the file's bytes. */
+  const onDisk = async (url: string) => (await fileStore(server.ctx).stat(url.slice('/api/files/'.length))) !== null;
+  /** How many files of one folder the store holds. */
+  const storedIn = async (folder: string) => {
+    let n = 0;
+    for await (const object of fileStore(server.ctx).list()) if (object.key.startsWith(`${folder}/`)) n += 1;
+    return n;
+  };
   const served = async (url: string) => (await server.app.inject({ method: 'GET', url })).statusCode;
   const figure = async (teamId: number) => {
     const res = await api(server.app, 'GET', `/api/teams/${teamId}/usage`, { token: owner.token });
@@ -83,10 +93,16 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
   }
 
   beforeAll(async () => {
-    server = await createTestServer();
+    if (kind === 's3') s3 = await startS3();
+    server = await createTestServer(s3 ? { config: { files: { ...loadFilesConfig({}), s3: s3.config } } } : {});
+    await fileStore(server.ctx).prepare();
+    expect(fileStore(server.ctx).kind).toBe(kind);
     owner = await createUserWithToken(server.ctx);
   });
-  afterAll(() => server.close());
+  afterAll(async () => {
+    await server?.close();
+    await s3?.stop();
+  });
 
   it('counts an upload against its workspace and shows the figure to members only', async () => {
     const w = await workspace();
@@ -119,7 +135,7 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
 
     await del(w.teamId, 'items', w.i.id);
     await sweepNow();
-    expect(onDisk(entry.url)).toBe(true);
+    expect(await onDisk(entry.url)).toBe(true);
     expect(await served(entry.url)).toBe(200);
     // Browsers may cache it, shared caches may not (they would outlive the file).
     expect((await server.app.inject({ method: 'GET', url: entry.url })).headers['cache-control']).toBe('private, max-age=31536000, immutable');
@@ -128,11 +144,11 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     await del(w.teamId, 'items', w.i.id, true);
     const result = await sweepNow();
     expect(result).toMatchObject({ ran: true });
-    expect(onDisk(entry.url)).toBe(false);
+    expect(await onDisk(entry.url)).toBe(false);
     expect(await served(entry.url)).toBe(404);
     expect(await figure(w.teamId)).toBe(500);
     // The other item's file stays.
-    expect(onDisk(kept.url)).toBe(true);
+    expect(await onDisk(kept.url)).toBe(true);
     expect(await rowsBytes(w.teamId)).toBe(500);
   });
 
@@ -143,17 +159,17 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     await put(w.teamId, 'values', value(w.b.id, w.i.id, w.files.id, [inValue]));
     await put(w.teamId, 'comments', { id: newId(), board_id: w.b.id, item_id: w.i.id, parent_id: null, text: { html: `<p>see <img src="${inComment.url}"></p>` } } as never);
     await sweepNow();
-    expect(onDisk(inValue.url) && onDisk(inComment.url)).toBe(true);
+    expect((await onDisk(inValue.url)) && (await onDisk(inComment.url))).toBe(true);
 
     await del(w.teamId, 'folders', w.b.id);
     await sweepNow();
-    expect(onDisk(inValue.url) && onDisk(inComment.url)).toBe(true);
+    expect((await onDisk(inValue.url)) && (await onDisk(inComment.url))).toBe(true);
     expect(await figure(w.teamId)).toBe(333);
 
     await del(w.teamId, 'folders', w.b.id, true);
     await sweepNow();
-    expect(onDisk(inValue.url)).toBe(false);
-    expect(onDisk(inComment.url)).toBe(false);
+    expect(await onDisk(inValue.url)).toBe(false);
+    expect(await onDisk(inComment.url)).toBe(false);
     expect(await figure(w.teamId)).toBe(0);
   });
 
@@ -166,11 +182,11 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     const photoUrl = photo.json().data.photo_url as string;
     await server.ctx.db.updateTable('users').set({ reauthenticated_at: server.ctx.now() }).where('id', '=', owner.user.id).execute();
     expect((await api(server.app, 'DELETE', `/api/teams/${w.teamId}`, { token: owner.token })).statusCode).toBe(200);
-    expect(onDisk(entry.url)).toBe(true);
+    expect(await onDisk(entry.url)).toBe(true);
 
     await sweepNow();
-    expect(onDisk(entry.url)).toBe(false);
-    expect(onDisk(photoUrl)).toBe(false);
+    expect(await onDisk(entry.url)).toBe(false);
+    expect(await onDisk(photoUrl)).toBe(false);
     expect(await server.ctx.db.selectFrom('uploads').select('path').where('team_id', '=', w.teamId).execute()).toEqual([]);
     expect(await server.ctx.db.selectFrom('workspace_storage').selectAll().where('team_id', '=', w.teamId).execute()).toEqual([]);
   });
@@ -188,19 +204,19 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     const emptied = await put(w.teamId, 'values', { ...v, value: [], row_version: saved.row_version + 1 });
     await sweepUploads(server.ctx, { now: start, graceMs: HOUR });
     await sweepUploads(server.ctx, { now: new Date(start.getTime() + HOUR / 2), graceMs: HOUR });
-    expect(onDisk(entry.url)).toBe(true);
+    expect(await onDisk(entry.url)).toBe(true);
 
     // Undo puts it back before the grace is over: the next sweeps keep it, however late.
     const undone = await put(w.teamId, 'values', { ...v, value: [entry], row_version: emptied.row_version + 1 });
     await sweepUploads(server.ctx, { now: new Date(start.getTime() + 5 * HOUR), graceMs: HOUR });
-    expect(onDisk(entry.url)).toBe(true);
+    expect(await onDisk(entry.url)).toBe(true);
 
     // Removed again and left out: gone once the grace has passed since a sweep first saw it so.
     await put(w.teamId, 'values', { ...v, value: [], row_version: undone.row_version + 1 });
     await sweepUploads(server.ctx, { now: new Date(start.getTime() + 6 * HOUR), graceMs: HOUR });
-    expect(onDisk(entry.url)).toBe(true);
+    expect(await onDisk(entry.url)).toBe(true);
     await sweepUploads(server.ctx, { now: new Date(start.getTime() + 7 * HOUR), graceMs: HOUR });
-    expect(onDisk(entry.url)).toBe(false);
+    expect(await onDisk(entry.url)).toBe(false);
     expect(await figure(w.teamId)).toBe(0);
   });
 
@@ -211,22 +227,21 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     await sweepUploads(server.ctx, { now: t0, graceMs: HOUR });
     const fresh = await uploaded(w.teamId, w.i.id, 30);
     await sweepUploads(server.ctx, { now: new Date(t0.getTime() + HOUR), graceMs: HOUR });
-    expect(onDisk(old.url)).toBe(false);
-    expect(onDisk(fresh.url)).toBe(true);
+    expect(await onDisk(old.url)).toBe(false);
+    expect(await onDisk(fresh.url)).toBe(true);
     expect(await figure(w.teamId)).toBe(30);
   });
 
-  it('adopts a file on disk that has no row (written before the table) and collects it after the grace', async () => {
-    const dir = path.join(server.ctx.config.dataDir, 'uploads', 'attachments');
-    fs.mkdirSync(dir, { recursive: true });
-    const stray = path.join(dir, `${newId().replace(/[^A-Za-z0-9_-]/g, 'x')}.bin`);
-    fs.writeFileSync(stray, Buffer.alloc(10));
+  it('adopts a stored file that has no row (written before the table) and collects it after the grace', async () => {
+    // Stored without a row: written before the table, or a copied data directory or bucket.
+    const stray = `attachments/${newId().replace(/[^A-Za-z0-9_-]/g, 'x')}.bin`;
+    await fileStore(server.ctx).put(stray, Buffer.alloc(10), 'application/octet-stream');
     const t0 = new Date(Date.now() + 200 * HOUR);
     const first = await sweepUploads(server.ctx, { now: t0, graceMs: HOUR });
     expect(first.adopted).toBe(1);
-    expect(fs.existsSync(stray)).toBe(true);
+    expect(await fileStore(server.ctx).stat(stray)).toMatchObject({ size: 10 });
     await sweepUploads(server.ctx, { now: new Date(t0.getTime() + HOUR), graceMs: HOUR });
-    expect(fs.existsSync(stray)).toBe(false);
+    expect(await fileStore(server.ctx).stat(stray)).toBeNull();
   });
 
   it('keeps profile and workspace photos', async () => {
@@ -239,13 +254,13 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     // A profile photo belongs to no workspace.
     expect(await figure(w.teamId)).toBe(png.length);
     await sweepNow();
-    expect(onDisk(teamPhoto.json().data.photo_url)).toBe(true);
-    expect(onDisk(profilePhoto.json().photo_url ?? profilePhoto.json().data?.photo_url)).toBe(true);
+    expect(await onDisk(teamPhoto.json().data.photo_url)).toBe(true);
+    expect(await onDisk(profilePhoto.json().photo_url ?? profilePhoto.json().data?.photo_url)).toBe(true);
     expect(await figure(w.teamId)).toBe(png.length);
     // Replacing it removes the old one at once and gives its bytes back.
     const again = await server.app.inject({ method: 'POST', url: `/api/teams/${w.teamId}/photo`, payload, headers });
-    expect(onDisk(teamPhoto.json().data.photo_url)).toBe(false);
-    expect(onDisk(again.json().data.photo_url)).toBe(true);
+    expect(await onDisk(teamPhoto.json().data.photo_url)).toBe(false);
+    expect(await onDisk(again.json().data.photo_url)).toBe(true);
     expect(await figure(w.teamId)).toBe(png.length);
   });
 
@@ -266,14 +281,15 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
     const byThisTeam = (await server.ctx.db.selectFrom('uploads').select('path').where('team_id', '=', w.teamId).execute()).map((r) => r.path);
     expect(byThisTeam).toEqual([kept.url.slice('/api/files/'.length)]);
     expect(results.reduce((sum, r) => sum + r.freedBytes, 0)).toBeGreaterThanOrEqual(600);
-    expect(entries.some((e) => onDisk(e.url))).toBe(false);
+    expect((await Promise.all(entries.map((e) => onDisk(e.url)))).some(Boolean)).toBe(false);
     expect(await figure(w.teamId)).toBe(1000);
     expect(await rowsBytes(w.teamId)).toBe(1000);
   });
 
   it('reads its settings from the environment and refuses nonsense at start', () => {
-    expect(loadFilesConfig({})).toEqual({ sweepIntervalMs: 60 * 60_000, graceMs: 168 * HOUR, workspaceStorageLimitBytes: 10 * 1024 * 1024 * 1024 });
-    expect(loadFilesConfig({ FILE_SWEEP_INTERVAL_MINUTES: '0', FILE_GRACE_HOURS: '1', WORKSPACE_STORAGE_LIMIT_MB: '2' })).toEqual({ sweepIntervalMs: 0, graceMs: HOUR, workspaceStorageLimitBytes: 2 * 1024 * 1024 });
+    const defaults = { s3: null, downloads: 'stream', signedUrlSeconds: 300 };
+    expect(loadFilesConfig({})).toEqual({ sweepIntervalMs: 60 * 60_000, graceMs: 168 * HOUR, workspaceStorageLimitBytes: 10 * 1024 * 1024 * 1024, ...defaults });
+    expect(loadFilesConfig({ FILE_SWEEP_INTERVAL_MINUTES: '0', FILE_GRACE_HOURS: '1', WORKSPACE_STORAGE_LIMIT_MB: '2' })).toEqual({ sweepIntervalMs: 0, graceMs: HOUR, workspaceStorageLimitBytes: 2 * 1024 * 1024, ...defaults });
     expect(() => loadFilesConfig({ FILE_GRACE_HOURS: '-1' })).toThrow(/FILE_GRACE_HOURS must be a number of 0 or more/);
     expect(() => loadFilesConfig({ WORKSPACE_STORAGE_LIMIT_MB: 'lots' })).toThrow(/WORKSPACE_STORAGE_LIMIT_MB/);
   });
@@ -291,12 +307,11 @@ describe('files: clean-up of unreferenced uploads and the storage figure', () =>
       const w = await workspace();
       await uploaded(w.teamId, w.i.id, 600);
       server.ctx.config.files.workspaceStorageLimitBytes = 1000;
-      const dir = path.join(server.ctx.config.dataDir, 'uploads', 'attachments');
-      const before = fs.readdirSync(dir).length;
+      const before = await storedIn('attachments');
       const refused = await upload(w.teamId, w.i.id, Buffer.alloc(401));
       expect(refused.statusCode).toBe(413);
       expect(refused.json()).toEqual({ message: Messages.storageFull, type: 'storage_full' });
-      expect(fs.readdirSync(dir).length).toBe(before);
+      expect(await storedIn('attachments')).toBe(before);
       expect(await figure(w.teamId)).toBe(600);
       // Exactly up to the limit is fine.
       expect((await upload(w.teamId, w.i.id, Buffer.alloc(400))).statusCode).toBe(200);
