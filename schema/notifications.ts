@@ -32,6 +32,8 @@ export const NOTIFICATION_TYPES = [
   'storage_exceeded',
   /** Someone subscribed to an item or a folder view (subscribeable_type ITEM or FOLDERVIEW). */
   'user_subscribed',
+  /** A webhook was switched off after 50 failed deliveries in a row (its owner; body: the URL). */
+  'hook_deactivated',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -48,6 +48,8 @@ export const Permission = {
   VIEW_ACTIVITY_LOG: 'VIEW_ACTIVITY_LOG',
   MANAGE_AUTOMATIONS: 'MANAGE_AUTOMATIONS',
   MANAGE_TRASH: 'MANAGE_TRASH',
+  // Webhooks (issue #14): create, change and delete the workspace's hooks; owners and admins by default.
+  MANAGE_WEBHOOKS: 'MANAGE_WEBHOOKS',
 } as const;
 
 export type PermissionName = (typeof Permission)[keyof typeof Permission];
@@ -71,6 +73,7 @@ const WORKSPACE_SCOPED: readonly PermissionName[] = [
   Permission.USE_AI,
   Permission.VIEW_ACTIVITY_LOG,
   Permission.MANAGE_TRASH,
+  Permission.MANAGE_WEBHOOKS,
 ];
 
 export function permissionScope(permission: PermissionName): PermissionScope {
@@ -119,6 +122,7 @@ const FULL_MEMBER: Partial<Record<PermissionName, DefaultGrant>> = {
   [P.DELETE_WORKSPACE]: 'deny',
   [P.MANAGE_PERMISSIONS]: 'deny',
   [P.MANAGE_TRASH]: 'deny',
+  [P.MANAGE_WEBHOOKS]: 'deny',
 };
 
 /** Restricted members: view, create items, edit and delete their own items, comment and react. */

@@ -113,6 +113,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'DELETE /api/me/two-factor': signedIn,
   'GET /api/me/time-tracking': signedIn,
   'GET /api/me/workspaces': signedIn,
+  'GET /api/me/hooks': signedIn, // the caller's own webhooks across workspaces (docs/api/hooks.md)
 
   // Workspaces, members, invitations (docs/api/workspaces.md)
   'GET /api/subscription': anyone, // anonymous visitors get []
@@ -155,6 +156,12 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/:teamId/time-tracking/:boardId': onBoard(Permission.VIEW_BOARD),
   'POST /api/:teamId/time-tracking': { caller: 'signed-in', permission: timeEntries.permissions.create as PermissionName, on: 'record', membersOnly: true },
   'POST /api/:teamId/attachments': { caller: 'signed-in', permission: Permission.EDIT_ITEM, on: 'record', query: '?item_id={itemId}' },
+
+  // Webhooks (docs/api/hooks.md): MANAGE_WEBHOOKS on the workspace (owners and admins by default).
+  'PUT /api/:teamId/hooks/:hookId': onWorkspace(Permission.MANAGE_WEBHOOKS),
+  'DELETE /api/:teamId/hooks/:hookId': onWorkspace(Permission.MANAGE_WEBHOOKS),
+  'GET /api/:teamId/hooks/:hookId/logs': onWorkspace(Permission.MANAGE_WEBHOOKS),
+  'POST /api/:teamId/hooks/:hookId/test': onWorkspace(Permission.MANAGE_WEBHOOKS),
 
   // Public boards and board passwords (docs/api/boards.md)
   'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },

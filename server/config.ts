@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, realtimeSecret } from './secrets';
 import { loadFilesConfig, type FilesConfig } from './files/config';
+import { loadWebhooksConfig, type WebhooksConfig } from './hooks/config';
 
 /** Everything the server reads from the environment, read once. */
 export interface ServerConfig {
@@ -38,6 +39,8 @@ export interface ServerConfig {
   isTest: boolean;
   /** Uploads: sweep interval, grace before removal, per-workspace storage limit (server/files/config.ts). */
   files: FilesConfig;
+  /** Webhook targets (server/hooks/config.ts). */
+  webhooks: WebhooksConfig;
 }
 
 /**
@@ -71,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     isTest: env.NODE_ENV === 'test',
     files: loadFilesConfig(env),
+    webhooks: loadWebhooksConfig(env),
   };
 }
 

@@ -10,6 +10,7 @@ import { boardAccessRoutes } from './board-access/routes';
 import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
 import { eventsRoutes } from './events/module';
+import { hooksModule } from './hooks/module';
 import { developerModule } from './developer/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
@@ -27,6 +28,8 @@ export const modules: Module[] = [
   syncRoutes,
   boardAccessRoutes,
   notificationsModule,
+  // Webhooks: API, event consumer, delivery jobs (decision 0140).
+  hooksModule,
   // Domain events, jobs and the activity log (decision 0110).
   eventsRoutes,
   // Personal access tokens and OAuth apps (decision 0145).

@@ -12,9 +12,10 @@ import type { BoardAccessTables } from './tables/board-access';
 import type { FilesTables } from './tables/files';
 import type { NotificationTables } from './tables/notifications';
 import type { EventsTables } from './tables/events';
+import type { HookTables } from './tables/hooks';
 import type { DeveloperTables } from './tables/developer';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, DeveloperTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, HookTables, DeveloperTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

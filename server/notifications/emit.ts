@@ -93,3 +93,8 @@ export async function notifyLimit(c: NotifyContext, cause: string, input: { team
   return notify(c, input.userIds.map((user_id) => ({ user_id, notification_type: type, dedupe_key: `${cause}:${type}`, team_id: input.teamId, board_id: input.boardId ?? null, usage: input.usage, limit: input.limit })),
   );
 }
+
+/** A webhook was switched off after failing again and again: its owner is told (body: its URL). */
+export function notifyHookDeactivated(c: NotifyContext, cause: string, input: { teamId: number; userId: number; url: string }): Promise<NotificationRow[]> {
+  return notify(c, [{ user_id: input.userId, notification_type: 'hook_deactivated', dedupe_key: `${cause}:hook_deactivated`, team_id: input.teamId, body: input.url }]);
+}

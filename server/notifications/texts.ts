@@ -35,6 +35,8 @@ export function notificationTitle(n: Notification): string {
       return 'Your workspace has used 80% of its storage';
     case 'storage_exceeded':
       return 'Your workspace’s storage is full: uploads are blocked';
+    case 'hook_deactivated':
+      return 'A webhook was switched off after 50 failed deliveries in a row';
     case 'user_subscribed':
       return `${who} subscribed to ${n.subscribeable_type === 'ITEM' ? item : 'a view'}`;
     default:
@@ -76,6 +78,8 @@ export function notificationPath(n: Notification): string | null {
     case 'storage_warning':
     case 'storage_exceeded':
       return `/profile/billing?notification=${n.id}`;
+    case 'hook_deactivated':
+      return `/profile/developer/hooks?notification=${n.id}`;
     case 'user_subscribed':
       if (n.subscribeable_type === 'ITEM') return item('attributes');
       return n.board_id ? `/b/${enc(n.board_id)}/${enc(n.folder_id ?? n.board_id)}?${new URLSearchParams({ view: n.subscribeable_id ?? '', notification: n.id })}` : null;

@@ -36,6 +36,8 @@ export function notificationTarget(n: Notification, current: { boardId?: string 
     case 'storage_warning':
     case 'storage_exceeded':
       return { href: pathFor('profile.billing') };
+    case 'hook_deactivated':
+      return { href: pathFor('profile.developer.hooks') };
     case 'template_shared':
       return n.template_id ? { href: pathFor('custom-templates.templates.landing', { templateId: n.template_id }) } : null;
     case 'user_subscribed':

@@ -52,6 +52,8 @@ export function notificationText(n: Notification, i18n: I18n): NotificationText 
       const name = n.subscribeable_type === 'FOLDERVIEW' ? board : item;
       return { title: i18n._(msg`${who} subscribed to ${name}`), body: '' };
     }
+    case 'hook_deactivated':
+      return { title: i18n._(msg`A webhook was switched off after 50 failed deliveries`), body: said };
     default:
       return { title: i18n._(msg`New notification`), body: said };
   }
@@ -72,4 +74,5 @@ export const notificationTypeLabels: Record<NotificationType, MessageDescriptor>
   automation_runs_exceeded: msg`Automation runs used up`,
   storage_warning: msg`Storage at 80%`,
   storage_exceeded: msg`Storage full`,
+  hook_deactivated: msg`Webhooks switched off`,
 };

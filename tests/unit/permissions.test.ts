@@ -50,7 +50,7 @@ describe('entry keys', () => {
   });
 
   it('has a constant and a default for every role for every listed permission', () => {
-    expect(PERMISSION_NAMES).toHaveLength(35);
+    expect(PERMISSION_NAMES).toHaveLength(36);
     const defaults = defaultEntries();
     for (const permission of PERMISSION_NAMES) {
       for (const role of ROLES) expect(defaults[entryKey(permission, 'role', role)], `${permission} ${role}`).toBeDefined();
