@@ -1,0 +1,64 @@
+import type { Duration } from 'date-fns';
+import { moveSpan, resizeSpan, shiftDay, spanOf, type DateSpan } from '../model/date-spans';
+
+/**
+ * Between the board's spans and the calendar library's events (FullCalendar, run in its UTC mode
+ * so a board date is shown as the wall clock it is). The library's all-day end is exclusive; the
+ * board's is inclusive. Pure, so the placement is unit-tested without a browser.
+ */
+
+export interface CalendarEvent {
+  id: string;
+  title: string;
+  start: string;
+  end?: string;
+  allDay: boolean;
+}
+
+/** The event of an item, or null when its value is not a date. */
+export function eventOf(item: { id: string; name?: string | null }, value: unknown, kind: string, untitled: string): CalendarEvent | null {
+  const span = spanOf(value, kind);
+  if (!span) return null;
+  const title = item.name?.trim() || untitled;
+  if (!span.withTime) return { id: item.id, title, start: span.start, end: shiftDay(span.end, 1), allDay: true };
+  // A timed range whose end has no time runs to the end of that day.
+  const end = span.end === span.start ? undefined : span.end.length > 10 ? span.end : shiftDay(span.end, 1);
+  return { id: item.id, title, start: span.start, ...(end ? { end } : {}), allDay: false };
+}
+
+/** Whether an event (start, exclusive end as the library gives them) shows in [from, to). */
+export function overlaps(event: CalendarEvent, from: string, to: string): boolean {
+  // Text comparison is enough: all are board dates or the library's ISO text of the same shape.
+  return event.start < to && (event.end !== undefined ? event.end > from : event.start >= from);
+}
+
+/** The library's duration (years, months, days, milliseconds) as date-fns takes it. */
+export function durationOf(delta: { years?: number; months?: number; days?: number; milliseconds?: number }): Duration {
+  return { years: delta.years ?? 0, months: delta.months ?? 0, days: delta.days ?? 0, minutes: Math.round((delta.milliseconds ?? 0) / 60_000) };
+}
+
+/** The new span of an item dropped `delta` later (or earlier). */
+export function droppedSpan(value: unknown, kind: string, delta: Duration): DateSpan | null {
+  const span = spanOf(value, kind);
+  return span ? moveSpan(span, delta) : null;
+}
+
+/** The new span of a range whose start or end edge was dragged. */
+export function resizedSpan(value: unknown, kind: string, startDelta: Duration, endDelta: Duration): DateSpan | null {
+  const span = spanOf(value, kind);
+  if (!span) return null;
+  const moved = (d: Duration) => Object.values(d).some((n) => n !== 0);
+  let next = span;
+  if (moved(startDelta)) next = resizeSpan(next, 'start', startDelta);
+  if (moved(endDelta)) next = resizeSpan(next, 'end', endDelta);
+  return next;
+}
+
+/**
+ * The value a new item gets from a click on an empty day or time slot (`dateStr` of the library:
+ * `YYYY-MM-DD`, or with a time in the week and day grids). A date without time keeps the day only.
+ */
+export function valueForDay(dateStr: string, kind: string, withTime: boolean): unknown {
+  const day = withTime && dateStr.length > 10 ? dateStr.slice(0, 16) : dateStr.slice(0, 10);
+  return kind === 'date-range' ? { start: day, end: day } : day;
+}
