@@ -14,6 +14,7 @@ import { modules } from './modules';
 import { isAppPath } from '../schema/routes';
 import { Messages } from '../schema/messages';
 import { PHOTO_MAX_BYTES } from '../schema/constants';
+import type { RouteDocs } from './api-docs/route-docs';
 
 /** Builds the HTTP app around a context. Listening is the caller's job (main.ts, tests). */
 export async function buildApp(ctx: AppContext, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
@@ -36,7 +37,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   const registeredRoutes: RegisteredRoute[] = [];
   app.decorate('registeredRoutes', registeredRoutes);
   app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) registeredRoutes.push({ method: String(method), url: route.url ?? route.path });
+    // With the route's own description for the OpenAPI document (server/api-docs, decision 0146).
+    for (const method of [route.method].flat()) registeredRoutes.push({ method: String(method), url: route.url ?? route.path, docs: route.config?.docs });
   });
 
   for (const register of modules) await register(app, ctx);
@@ -79,6 +81,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
 export interface RegisteredRoute {
   method: string;
   url: string;
+  docs?: RouteDocs;
 }
 
 declare module 'fastify' {

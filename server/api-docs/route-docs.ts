@@ -13,6 +13,8 @@ export interface RouteDocs {
   tag?: string;
   body?: ZodType;
   query?: ZodType;
+  /** The success status when not 200. */
+  status?: number;
   /** The 2xx answer's shape, when worth stating. */
   response?: ZodType;
   /** Media type of the body when not JSON (the OAuth token endpoint takes forms too). */

@@ -117,7 +117,7 @@ export async function oauthRoutes(app: FastifyInstance, ctx: AppContext) {
   });
   app.post(
     '/api/me/oauth-apps',
-    { config: { docs: { summary: 'Register an OAuth app', description: 'Answers the client id and the client secret; the secret is shown in this answer only.', tag, body: appBody, response: z.object({ data: appView.extend({ client_secret: z.string() }) }) } } },
+    { config: { docs: { summary: 'Register an OAuth app', description: 'Answers the client id and the client secret; the secret is shown in this answer only.', tag, status: 201, body: appBody, response: z.object({ data: appView.extend({ client_secret: z.string() }) }) } } },
     async (request, reply) => {
       const user = await requireUser(ctx.db, request);
       const body = parseBody(appBody, request.body);

@@ -42,6 +42,7 @@ export function tokenRoutes(app: FastifyInstance, ctx: AppContext) {
           summary: 'Create a personal access token',
           description: 'The token value is in this answer only; it is stored hashed. Send it as `Authorization: Bearer <token>`. Needs a signed-in session (a token cannot create tokens).',
           tag: 'Tokens',
+          status: 201,
           body: createTokenBody,
           response: z.object({ data: z.object({ id: z.number(), name: z.string(), token: z.string(), created_at: z.string() }) }),
         },

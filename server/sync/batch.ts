@@ -19,7 +19,7 @@ import type { WriteScope } from './scope';
 
 export const MAX_BATCH_REQUESTS = 1000;
 
-const batchBody = z.object({
+export const batchBody = z.object({
   transaction: z.union([z.string().min(1).max(200), z.number()]).nullable().default(null),
   requests: z
     .array(

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import type { RouteDocs } from './route-docs';
+import { collectionList, type CollectionDefinition } from '../../schema/collections';
+import { notificationIdsBody, notificationListQuery, notificationSettingsBody, deviceTokenBody, readAllBody } from '../../schema/notifications';
+import * as accounts from '../accounts/validators';
+import * as workspaces from '../workspaces/validators';
+import { activityQuery } from '../activity/query';
+import { batchBody } from '../sync/batch';
+
+/**
+ * Descriptions of the routes that existed before routes carried their own (`config.docs`;
+ * decision 0146), keyed like schema/route-access.ts. Bodies are the validators the handlers parse
+ * with. A route that has neither an entry here nor its own docs fails tests/server/api-docs.test.ts.
+ */
+
+const boardQuery = z.object({ board_id: z.string().describe('The board (its root folder id).') });
+
+/** The generic routes of one synced collection (server/sync/routes.ts; docs/sync-protocol.md). */
+function collectionDocs(def: CollectionDefinition): Record<string, RouteDocs> {
+  const base = `/api/:teamId/${def.route}`;
+  const tag = 'Sync';
+  const name = def.name.replace(/_/g, ' ');
+  const docs: Record<string, RouteDocs> = {
+    [`GET ${base}`]: { tag, summary: `List a board’s ${name} records`, description: 'Records the caller may read; the delta feed (`/changes`) keeps a copy current.', query: def.name === 'folder' ? undefined : boardQuery },
+    [`PUT ${base}`]: { tag, summary: `Save several ${name} records`, description: 'Creates or updates each record (client-made ids; `row_version` one above the stored one).', body: z.array(def.schema) },
+    [`PUT ${base}/:id`]: { tag, summary: `Create or update one ${name}`, description: 'Answers the stored record. A stale `row_version` is a 409 with the server’s copy.', body: def.schema },
+    [`DELETE ${base}/:id`]: { tag, summary: def.trash ? `Move a ${name} to the trash` : `Delete a ${name}` },
+  };
+  if (def.trash) docs[`POST ${base}/:id/restore`] = { tag, summary: `Restore a ${name} from the trash` };
+  return docs;
+}
+
+export const CATALOG: Record<string, RouteDocs> = {
+  'GET /api/app-vars': { tag: 'Server', summary: 'Public settings the app starts with', auth: 'none' },
+  'GET /api/server': { tag: 'Server', summary: 'The database’s identity and change horizon', auth: 'none' },
+  'GET /api/health': { tag: 'Server', summary: 'Liveness: the process answers', auth: 'none' },
+  'GET /api/ready': { tag: 'Server', summary: 'Readiness: the database answers', auth: 'none' },
+  'GET /api/files/*': { tag: 'Files', summary: 'Download an uploaded file by its unguessable name', auth: 'none' },
+  'POST /api/:teamId/attachments': { tag: 'Files', summary: 'Upload an attachment to an item', bodyType: 'multipart/form-data', query: z.object({ item_id: z.string() }) },
+  'GET /api/teams/:id/usage': { tag: 'Workspaces', summary: 'The workspace’s storage use' },
+
+  'POST /api/auth/login': { tag: 'Sessions', summary: 'Sign in', description: 'With `grantType: "password"` the answer carries the refresh token (native apps, scripts); otherwise it is set as an httpOnly cookie.', body: accounts.loginBody, auth: 'none' },
+  'POST /api/auth/register': { tag: 'Sessions', summary: 'Create an account', body: accounts.registerBody, auth: 'none' },
+  'POST /api/auth/refresh': { tag: 'Sessions', summary: 'Rotate a session’s tokens', body: accounts.refreshBody, auth: 'none' },
+  'POST /api/auth/logout': { tag: 'Sessions', summary: 'End the session', body: accounts.logoutBody, auth: 'optional-bearer' },
+  'POST /api/auth/reauthenticate': { tag: 'Sessions', summary: 'Confirm the password before a sensitive change', body: accounts.passwordOnlyBody },
+  'POST /api/auth/forgot-password': { tag: 'Sessions', summary: 'Mail a password reset link', body: accounts.forgotPasswordBody, auth: 'none' },
+  'POST /api/auth/reset-password': { tag: 'Sessions', summary: 'Set a new password with a reset link', body: accounts.resetPasswordBody, auth: 'none' },
+  'POST /api/auth/verify-email': { tag: 'Sessions', summary: 'Verify the email address with the mailed token', body: accounts.verifyEmailBody, auth: 'none' },
+  'POST /api/auth/verify-email/resend': { tag: 'Sessions', summary: 'Mail the verification link again' },
+
+  'GET /api/me': { tag: 'Profile', summary: 'The signed-in user' },
+  'PUT /api/me': { tag: 'Profile', summary: 'Change name, language, time zone, theme or preferences', body: accounts.profileBody },
+  'PUT /api/me/email': { tag: 'Profile', summary: 'Change the email address', body: accounts.changeEmailBody },
+  'PUT /api/me/password': { tag: 'Profile', summary: 'Change the password', body: accounts.changePasswordBody },
+  'POST /api/me/photo': { tag: 'Profile', summary: 'Upload a profile photo', bodyType: 'multipart/form-data' },
+  'DELETE /api/me/photo': { tag: 'Profile', summary: 'Remove the profile photo' },
+  'GET /api/me/two-factor': { tag: 'Profile', summary: 'Two-factor status' },
+  'POST /api/me/two-factor': { tag: 'Profile', summary: 'Start turning on two-factor authentication' },
+  'POST /api/me/two-factor/confirm': { tag: 'Profile', summary: 'Confirm two-factor with a code', body: accounts.codeBody },
+  'POST /api/me/two-factor/recovery-codes': { tag: 'Profile', summary: 'Replace the recovery codes' },
+  'DELETE /api/me/two-factor': { tag: 'Profile', summary: 'Turn two-factor authentication off' },
+  'GET /api/me/time-tracking': { tag: 'Time tracking', summary: 'The user’s time entries across workspaces', query: z.object({ from: z.string().optional(), to: z.string().optional() }) },
+  'GET /api/me/workspaces': { tag: 'Workspaces', summary: 'The workspaces the user belongs to' },
+
+  'GET /api/subscription': { tag: 'Workspaces', summary: 'The caller’s subscriptions', auth: 'optional-bearer' },
+  'POST /api/teams': { tag: 'Workspaces', summary: 'Create a workspace', body: workspaces.createTeamBody },
+  'POST /api/teams/invitations/accept': { tag: 'Workspaces', summary: 'Accept an invitation', body: workspaces.acceptBody },
+  'GET /api/teams/:id': { tag: 'Workspaces', summary: 'A workspace' },
+  'PUT /api/teams/:id': { tag: 'Workspaces', summary: 'Change a workspace’s settings', body: workspaces.updateTeamBody },
+  'DELETE /api/teams/:id': { tag: 'Workspaces', summary: 'Delete a workspace (owner; needs a recent password confirmation)' },
+  'POST /api/teams/:id/photo': { tag: 'Workspaces', summary: 'Upload the workspace logo', bodyType: 'multipart/form-data' },
+  'DELETE /api/teams/:id/photo': { tag: 'Workspaces', summary: 'Remove the workspace logo' },
+  'GET /api/teams/:id/members': { tag: 'Members', summary: 'The workspace’s members' },
+  'GET /api/teams/:id/members/count': { tag: 'Members', summary: 'How many members the workspace has' },
+  'GET /api/teams/:id/members/invitations': { tag: 'Members', summary: 'Pending invitations' },
+  'POST /api/teams/:id/members': { tag: 'Members', summary: 'Invite members', body: workspaces.inviteBody },
+  'POST /api/teams/:id/members/resend': { tag: 'Members', summary: 'Send an invitation again', body: workspaces.resendBody },
+  'PUT /api/teams/:id/members/:memberId': { tag: 'Members', summary: 'Change a member’s role', body: workspaces.roleBody },
+  'DELETE /api/teams/:id/members/:memberId': { tag: 'Members', summary: 'Remove a member' },
+  'DELETE /api/teams/:id/leave': { tag: 'Members', summary: 'Leave the workspace' },
+  'GET /api/:teamId/features': { tag: 'Workspaces', summary: 'The plan’s feature flags' },
+
+  'GET /api/:teamId/permissions': { tag: 'Permissions', summary: 'The workspace’s permission entries' },
+  'PUT /api/:teamId/permissions': { tag: 'Permissions', summary: 'Replace permission entries', body: workspaces.permissionsBody },
+  'GET /api/:teamId/permissions/access': { tag: 'Permissions', summary: 'What the caller may do on a resource', query: workspaces.accessQuery, auth: 'optional-bearer' },
+  'GET /api/:teamId/permissions/boards/:boardId': { tag: 'Permissions', summary: 'A board’s permission entries' },
+  'PUT /api/users': { tag: 'Boards', summary: 'Set a board’s members' },
+
+  ...Object.fromEntries(collectionList.flatMap((def) => Object.entries(collectionDocs(def)))),
+  'POST /api/:teamId/batch': { tag: 'Sync', summary: 'Send several writes in one call', description: 'Each request is judged like the direct call; with `transaction` they apply together or not at all.', body: batchBody },
+  'GET /api/:teamId/changes': { tag: 'Sync', summary: 'The change feed after a cursor', description: 'Answers the records saved and deleted since `after`, and the next cursor (docs/sync-protocol.md).', query: z.object({ after: z.string().describe('The cursor of the last page, 0 at first.'), board_id: z.string().optional() }) },
+  'GET /api/:teamId/trash': { tag: 'Sync', summary: 'A board’s trash', query: boardQuery },
+  'GET /api/:teamId/comments/multiple': { tag: 'Sync', summary: 'Comments of several items', query: boardQuery.extend({ item_ids: z.string().describe('Comma-separated item ids.') }) },
+  'GET /api/:teamId/activity': { tag: 'Activity', summary: 'A board’s or an item’s activity log', query: activityQuery },
+  'GET /api/:teamId/time-tracking/:boardId': { tag: 'Time tracking', summary: 'A board’s time entries' },
+  'POST /api/:teamId/time-tracking': { tag: 'Time tracking', summary: 'Start or stop the timer on an item' },
+
+  'GET /api/boards/:boardId/public': { tag: 'Boards', summary: 'A public board’s data', auth: 'optional-bearer' },
+  'POST /api/boards/:boardId/unlock': { tag: 'Boards', summary: 'Unlock a password-protected public board', auth: 'optional-bearer' },
+  'GET /api/:teamId/boards/:boardId/password': { tag: 'Boards', summary: 'Whether a board has a password' },
+  'PUT /api/:teamId/boards/:boardId/password': { tag: 'Boards', summary: 'Set or clear a board’s password' },
+
+  'GET /api/notifications': { tag: 'Notifications', summary: 'The user’s notifications', query: notificationListQuery },
+  'GET /api/notifications/unread-count': { tag: 'Notifications', summary: 'How many are unread' },
+  'PUT /api/notifications/read': { tag: 'Notifications', summary: 'Mark notifications read', body: notificationIdsBody },
+  'PUT /api/notifications/unread': { tag: 'Notifications', summary: 'Mark notifications unread', body: notificationIdsBody },
+  'PUT /api/notifications/read-all': { tag: 'Notifications', summary: 'Mark every notification read', body: readAllBody },
+  'POST /api/notifications/device-tokens': { tag: 'Notifications', summary: 'Register a push subscription', body: deviceTokenBody },
+  'DELETE /api/notifications/device-tokens': { tag: 'Notifications', summary: 'Remove a push subscription', body: deviceTokenBody },
+  'GET /api/notifications/vapid-public-key': { tag: 'Notifications', summary: 'The Web Push public key' },
+  'GET /api/me/notification-settings': { tag: 'Notifications', summary: 'Which notifications go where' },
+  'PUT /api/me/notification-settings': { tag: 'Notifications', summary: 'Change notification settings', body: notificationSettingsBody },
+  'GET /api/:teamId/items/:itemId/follow': { tag: 'Notifications', summary: 'Whether the user follows an item' },
+  'PUT /api/:teamId/items/:itemId/follow': { tag: 'Notifications', summary: 'Follow an item' },
+  'DELETE /api/:teamId/items/:itemId/follow': { tag: 'Notifications', summary: 'Stop following an item' },
+
+  'GET /api/:teamId/automations/runs': { tag: 'Automations', summary: 'A board’s automation run log', query: boardQuery },
+  'GET /api/:teamId/automations/usage': { tag: 'Automations', summary: 'This month’s automation runs', query: boardQuery },
+
+  'PUT /api/:teamId/hooks/:hookId': { tag: 'Webhooks', summary: 'Create or update a webhook', description: 'Body `{url, events, active?}`; on create the answer’s `data.secret` signs deliveries (`X-Cairn-Signature: sha256=<HMAC>`), shown this once.' },
+  'DELETE /api/:teamId/hooks/:hookId': { tag: 'Webhooks', summary: 'Delete a webhook' },
+  'GET /api/me/hooks': { tag: 'Webhooks', summary: 'Your webhooks across workspaces (never their secrets)' },
+  'GET /api/:teamId/hooks/:hookId/logs': { tag: 'Webhooks', summary: 'A webhook’s delivery log, newest first (30 days)' },
+  'POST /api/:teamId/hooks/:hookId/test': { tag: 'Webhooks', summary: 'Send a test delivery' },
+
+  'POST /api/broadcasting/multi-auth': { tag: 'Realtime', summary: 'Authorise realtime channel subscriptions', auth: 'optional-bearer' },
+  'POST /apps/:appId/events': { tag: 'Realtime', summary: 'Pusher HTTP API: trigger an event', auth: 'app-signature' },
+  'POST /apps/:appId/batch_events': { tag: 'Realtime', summary: 'Pusher HTTP API: trigger several events', auth: 'app-signature' },
+};
