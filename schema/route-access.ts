@@ -88,6 +88,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // App variables and files
   'GET /api/app-vars': anyone,
   'GET /api/server': anyone, // the database's identity and change horizon (decision 0102)
+  'GET /api/health': anyone, // liveness: the process answers (decision 0191)
+  'GET /api/ready': anyone, // readiness: database, migrations, file store (decision 0191)
   'GET /api/files/*': anyone, // public by unguessable name
 
   // Session and accounts (docs/api/accounts.md)

@@ -37,8 +37,10 @@ export interface ServerConfig {
   trustProxy: boolean | number | string[];
   /** Test mode relaxes nothing security-wise; it only silences logs by default. */
   isTest: boolean;
-  /** Uploads: sweep interval, grace before removal, per-workspace storage limit (server/files/config.ts). */
+  /** Uploads: sweep interval, grace before removal, per-workspace storage limit, the store (server/files/config.ts). */
   files: FilesConfig;
+  /** METRICS_TOKEN: the bearer token /metrics asks for; null keeps /metrics off (server/ops/metrics.ts). */
+  metricsToken: string | null;
   /** Webhook targets (server/hooks/config.ts). */
   webhooks: WebhooksConfig;
 }
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     isTest: env.NODE_ENV === 'test',
     files: loadFilesConfig(env),
+    metricsToken: env.METRICS_TOKEN || null,
     webhooks: loadWebhooksConfig(env),
   };
 }

@@ -11,6 +11,8 @@ import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
 import { eventsRoutes } from './events/module';
 import { hooksModule } from './hooks/module';
+import { healthRoutes } from './ops/health';
+import { metricsRoutes } from './ops/metrics';
 import { developerModule } from './developer/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
@@ -20,6 +22,9 @@ export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<v
 export const modules: Module[] = [
   // First: its onSend hook names the database on every answer (decision 0102).
   serverIdentityRoutes,
+  // Health, readiness and Prometheus metrics (decision 0191); early, so its hook times every route.
+  healthRoutes,
+  metricsRoutes,
   appVarsRoutes,
   accountsRoutes,
   filesRoutes,
