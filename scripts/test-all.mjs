@@ -1,63 +1,91 @@
 // The one test command (README, .ci/run): installs what is missing, runs every suite, and ends with
 // one line `tests: N passed, N failed` summing them all.
-import { spawnSync } from 'node:child_process';
+//
+// Two lanes overlap so the 2-core machine is never idle: the PGlite suite runs in front while the
+// type check, import rules and app build run behind it; then the Chromium e2e suite runs in front
+// while the PostgreSQL server suite runs behind it. The lane behind runs at a lower CPU priority
+// (nice 5), so the suite in front, whose timings matter (e2e), keeps its speed and the one behind
+// soaks up what is left (e2e spends much of its time waiting on the browser and the network).
+// Output of the lane behind goes to a log printed whole when it ends, so the two never interleave.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, run, ensureNodeModules, ensureChromium, startPostgres } from './setup-lib.mjs';
+import { root, ensureNodeModules, ensureChromium, startPostgres } from './setup-lib.mjs';
 
 const resultsDir = path.join(root, '.cache', 'results');
 fs.rmSync(resultsDir, { recursive: true, force: true });
 fs.mkdirSync(resultsDir, { recursive: true });
 
-ensureNodeModules();
-const chromium = ensureChromium();
-
 const suites = [];
 const checks = [];
-function vitest(name, args, env = {}) {
-  const out = path.join(resultsDir, `${name}.json`);
-  console.log(`\n=== ${name} ===`);
-  const r = spawnSync(process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NO_COLOR: '1', ...env },
+const started = Date.now();
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+
+/** Runs a command; in front its output streams, behind (lowered priority) it is printed when done. */
+function exec(name, cmd, args, { env = {}, behind = false } = {}) {
+  const log = path.join(resultsDir, `${name.replace(/\W+/g, '-')}.log`);
+  const [bin, argv] = behind && process.platform !== 'win32' ? ['nice', ['-n', '5', cmd, ...args]] : [cmd, args];
+  if (!behind) console.log(`\n=== ${name} (${elapsed()}) ===`);
+  const out = behind ? fs.openSync(log, 'w') : 'inherit';
+  const child = spawn(bin, argv, { cwd: root, stdio: ['ignore', out, out], env: { ...process.env, NO_COLOR: '1', ...env } });
+  return new Promise((resolve) => {
+    child.on('exit', (code) => {
+      if (behind) {
+        fs.closeSync(out);
+        console.log(`\n=== ${name} (ran behind; done at ${elapsed()}) ===`);
+        process.stdout.write(fs.readFileSync(log, 'utf8'));
+      } else console.log(`--- ${name} done at ${elapsed()}`);
+      resolve(code ?? 1);
+    });
+    child.on('error', (error) => {
+      console.log(`${name}: could not start: ${error.message}`);
+      resolve(1);
+    });
   });
-  suites.push({ name, out, exit: r.status });
 }
 
-// Type errors count as a failed check, so a green line means the code also type-checks.
-console.log('\n=== typecheck ===');
-const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { cwd: root, stdio: 'inherit' });
-checks.push({ name: 'typecheck', ok: tsc.status === 0 });
+async function vitest(name, args, opts = {}) {
+  const out = path.join(resultsDir, `${name.replace(/\W+/g, '-')}.json`);
+  const exit = await exec(name, process.execPath, [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], opts);
+  suites.push({ name, out, exit });
+}
 
-// The folder import rules of DESIGN.md §2 (decision 0103): a forbidden import is a failed check.
-console.log('\n=== import rules ===');
-const imports = spawnSync(process.execPath, [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'schema', 'sync-worker', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err'], { cwd: root, stdio: 'inherit' });
-checks.push({ name: 'import rules', ok: imports.status === 0 });
+async function check(name, args, opts) {
+  const exit = await exec(name, process.execPath, args, opts);
+  checks.push({ name, ok: exit === 0 });
+}
 
-vitest('unit+engine+server (PGlite)', ['--config', 'vitest.config.ts']);
-
+ensureNodeModules();
+const chromium = ensureChromium();
 const pg = startPostgres();
-if (pg) {
-  try {
-    vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server'], { TEST_DATABASE_URL: pg.url });
-  } finally {
-    pg.stop();
-  }
-} else {
-  console.warn('! PostgreSQL not available: the server suites ran on PGlite only');
-}
+if (!pg) console.warn('! PostgreSQL not available: the server suites run on PGlite only');
 
-if (chromium) {
-  run('npx vite build --logLevel warn');
-  vitest('e2e (Chromium)', ['--config', 'vitest.e2e.config.ts'], { CHROMIUM_PATH: chromium });
-} else {
-  console.warn('! chromium not available: e2e suites not run');
-  suites.push({ name: 'e2e', out: null, exit: 1, missing: true });
+let built = false;
+try {
+  await Promise.all([
+    vitest('unit+engine+server (PGlite)', ['--config', 'vitest.config.ts']),
+    (async () => {
+      // Type errors count as a failed check, so a green line means the code also type-checks.
+      await check('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { behind: true });
+      // The folder import rules of DESIGN.md §2 (decision 0103): a forbidden import is a failed check.
+      await check('import rules', [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'schema', 'sync-worker', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err'], { behind: true });
+      if (chromium) built = (await exec('app build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { behind: true })) === 0;
+    })(),
+  ]);
+
+  await Promise.all([
+    chromium && built
+      ? vitest('e2e (Chromium)', ['--config', 'vitest.e2e.config.ts'], { env: { CHROMIUM_PATH: chromium } })
+      : Promise.resolve(suites.push({ name: 'e2e (Chromium)', out: null, exit: 1 })).then(() => console.warn(`! e2e suites not run: ${chromium ? 'the app build failed' : 'chromium not available'}`)),
+    pg ? vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server'], { env: { TEST_DATABASE_URL: pg.url }, behind: true }) : Promise.resolve(),
+  ]);
+} finally {
+  pg?.stop();
 }
 
 let passed = 0;
 let failed = 0;
+console.log('');
 for (const suite of suites) {
   if (!suite.out || !fs.existsSync(suite.out)) {
     // A suite that could not run at all counts as one failure, never as silence.
@@ -75,10 +103,11 @@ for (const suite of suites) {
   failed += report.numFailedTests + brokenFiles;
   console.log(`${suite.name}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles} failed`);
 }
-for (const check of checks) {
-  if (check.ok) passed += 1;
+for (const c of checks) {
+  if (c.ok) passed += 1;
   else failed += 1;
-  console.log(`${check.name}: ${check.ok ? '1 passed, 0 failed' : '0 passed, 1 failed'}`);
+  console.log(`${c.name}: ${c.ok ? '1 passed, 0 failed' : '0 passed, 1 failed'}`);
 }
+console.log(`total time ${elapsed()}`);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);
