@@ -77,7 +77,8 @@ try {
     chromium && built
       ? vitest('e2e (Chromium)', ['--config', 'vitest.e2e.config.ts'], { env: { CHROMIUM_PATH: chromium } })
       : Promise.resolve(suites.push({ name: 'e2e (Chromium)', out: null, exit: 1 })).then(() => console.warn(`! e2e suites not run: ${chromium ? 'the app build failed' : 'chromium not available'}`)),
-    pg ? vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server'], { env: { TEST_DATABASE_URL: pg.url }, behind: true }) : Promise.resolve(),
+    // tests/scale starts the scale-out shape as real processes: a hub and two API servers (decision 0192).
+    pg ? vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server', 'tests/scale'], { env: { TEST_DATABASE_URL: pg.url }, behind: true }) : Promise.resolve(),
   ]);
 } finally {
   pg?.stop();
