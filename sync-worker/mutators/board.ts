@@ -84,6 +84,14 @@ export const setValues: Mutator<{ itemIds: string[]; attributeId: string; value:
   for (const itemId of itemIds) await writeValue(tx, await existing(tx, 'item', itemId), attribute, clean);
 };
 
+/** Several values of one item as one action (a gantt bar's start and end dates move together). */
+export const setItemValues: Mutator<{ itemId: string; values: Record<string, unknown> }> = async (tx, { itemId, values }) => {
+  for (const [attributeId, raw] of Object.entries(values)) {
+    const attribute = await attributeOf(tx, attributeId);
+    await writeValue(tx, await existing(tx, 'item', itemId), attribute, checked(attribute, raw));
+  }
+};
+
 /** A card dropped in a column: its group value and/or its position. */
 export const moveCard: Mutator<{ itemId: string; group: { attributeId: string; value: unknown } | null; position: number | null }> = async (tx, { itemId, group, position }) => {
   const item = await existing(tx, 'item', itemId);

@@ -3,7 +3,7 @@
  * Mutators are pure functions over a MutationTx (transaction.ts); the engine runs one per user
  * action in one Dexie transaction and queues one request for it.
  */
-import { createItem, createRecords, deleteRecords, duplicateItems, moveCard, moveFolder, moveItems, reorder, setValues, updateRecord } from './board';
+import { createItem, createRecords, deleteRecords, duplicateItems, moveCard, moveFolder, moveItems, reorder, setItemValues, setValues, updateRecord } from './board';
 import { revert } from './revert';
 import { startTimer, stopTimer } from './time';
 import type { Mutator } from './transaction';
@@ -13,6 +13,7 @@ export const mutators = {
   updateRecord,
   createItem,
   setValues,
+  setItemValues,
   moveCard,
   moveItems,
   reorder,

@@ -166,6 +166,26 @@ export class BoardActions {
     }
   }
 
+  /**
+   * Several values of one item as one action and one undo step (a gantt bar with start and end
+   * date attributes). Shown at once, like an inline edit. Throws ValueError when one is invalid.
+   */
+  async setItemValues(item: SyncRecord, entries: { attribute: AttributeLike & { id: string }; value: unknown }[], label = 'edit values'): Promise<void> {
+    const values: Record<string, unknown> = {};
+    const unshow: (() => void)[] = [];
+    for (const { attribute, value } of entries) {
+      const shown = checkValue(attribute, value);
+      if (!shown.ok) throw new ValueError(shown.message);
+      values[attribute.id] = shown.value;
+    }
+    for (const { attribute } of entries) unshow.push(this.show('value', this.valueRecord(item.id, attribute.id, values[attribute.id])));
+    try {
+      await this.apply(label, 'setItemValues', { itemId: item.id, values });
+    } finally {
+      for (const f of unshow) f();
+    }
+  }
+
   /** A card dropped in a column: its group value and/or its position change, as one undo step. */
   async moveCard(item: SyncRecord, group: { attribute: AttributeLike & { id: string }; value: unknown } | null, position: number | null): Promise<void> {
     const unshow: (() => void)[] = [];
