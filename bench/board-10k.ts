@@ -20,7 +20,8 @@ export const ATTRIBUTE_SPECS = [
   { key: 'notes', name: 'Notes', kind: 'long-text', settings: {} },
 ] as const;
 
-function valueFor(key: string, i: number): unknown {
+/** The seeded value of attribute `key` for item i (also used by bench/views-list-chart.ts for in-memory boards). */
+export function valueFor(key: string, i: number): unknown {
   switch (key) {
     case 'status':
       return ['todo', 'doing', 'done'][i % 3];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newLabel } from '../../schema/attributes';
 import { aggregate, buildChart, EMPTY_BUCKET, MAX_BUCKETS, TOP_VALUES } from '../../src/boards/chart/aggregate';
+import { chartOption, segmentOf } from '../../src/boards/chart/chart-option';
 
 const status = { id: 'st', kind: 'status', settings: { options: [newLabel('todo', 'To do'), newLabel('doing', 'Doing'), newLabel('done', 'Done')] } };
 const labels = { id: 'lb', kind: 'label', settings: { multiple: true, options: [newLabel('red', 'Red'), newLabel('blue', 'Blue')] } };
@@ -126,5 +127,35 @@ describe('Top 20 values and what cannot be charted', () => {
     const single = buildChart(items, { type: 'stacked-bar', attributes: [status], top20: false }, get);
     expect(single.ok && single.panels[0]!.stacks).toBeUndefined();
   });
+});
 
+describe('chart option and segments', () => {
+  const text = { measure: 'Items', label: (h: { label: string; kind: string }) => (h.kind === 'empty' ? 'No value' : h.label) };
+  const { items, get } = board(5, (i) => ({ st: ['todo', 'done', 'done', null, 'todo'][i], own: ['Ana', 'Bo', 'Ana', 'Bo', 'Bo'][i] }));
+
+  it('lays bars out right to left in a right-to-left page, with the option colours', () => {
+    const panel = aggregate(items, status, get, opts);
+    const ltr = chartOption(panel, 'bar', text, false) as any;
+    const rtl = chartOption(panel, 'bar', text, true) as any;
+    expect(ltr.xAxis.inverse).toBe(false);
+    expect(rtl.xAxis.inverse).toBe(true);
+    expect(rtl.yAxis.position).toBe('right');
+    expect(ltr.xAxis.data).toEqual(['To do', 'Done', 'No value']);
+    expect(ltr.series[0].data.map((d: any) => d.value)).toEqual([2, 2, 1]);
+    expect(ltr.series[0].data[1].itemStyle.color).toBe(status.settings.options[2]!.color);
+    const donut = chartOption(panel, 'donut', text, true) as any;
+    expect(donut.series[0].radius).toEqual(['45%', '70%']);
+    expect(donut.series[0].data.map((d: any) => d.name)).toEqual(['To do', 'Done', 'No value']);
+  });
+
+  it('maps a clicked segment back to its items, in a stacked bar by stack too', () => {
+    const plain = aggregate(items, status, get, opts);
+    expect(segmentOf(plain, 0, 1, text)).toEqual({ title: 'Done', itemIds: ['i1', 'i2'] });
+    expect(segmentOf(plain, 0, 9, text)).toBeNull();
+    const stacked = aggregate(items, status, get, { ...opts, stackBy: owner });
+    const bo = stacked.stacks!.findIndex((s) => s.key === 'Bo');
+    expect(segmentOf(stacked, bo, 0, text)).toEqual({ title: 'To do · Bo', itemIds: ['i4'] });
+    const option = chartOption(stacked, 'stacked-bar', text, false) as any;
+    expect(option.series.map((s: any) => s.stack)).toEqual(['total', 'total']);
+  });
 });

@@ -42,7 +42,8 @@ export function chartOption(panel: ChartData, type: ChartType, text: OptionText,
 
   const category = { type: 'category', data: labels, inverse: rtl, axisLabel: { interval: 0, rotate: labels.length > 8 ? 30 : 0, width: 120, overflow: 'truncate' } };
   const value = { type: 'value', name: text.measure, position: rtl ? 'right' : 'left' };
-  const grid = { left: rtl ? 24 : 56, right: rtl ? 56 : 24, top: 40, bottom: labels.length > 8 ? 80 : 48, containLabel: true };
+  // ECharts 6 keeps axis labels inside the chart's box by default (grid.outerBoundsMode 'auto').
+  const grid = { left: rtl ? 24 : 56, right: rtl ? 56 : 24, top: 40, bottom: labels.length > 8 ? 80 : 48 };
 
   if (panel.stacks) {
     return {

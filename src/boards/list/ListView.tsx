@@ -15,6 +15,8 @@ import { listProperties, listStatusAttribute } from './list-columns';
 import { LIST_ROW_HEIGHT, ListGroupRow, ListItemRow } from './ListRow';
 import './list.css';
 
+const NO_ITEMS: Item[] = [];
+
 /**
  * The List view (issue #12): a compact, grouped, keyboard-first list. It reuses the Table's parts
  * for what is the same (grouping, selection, inline editing and its permission answers, the
@@ -38,7 +40,9 @@ export default function ListView({ view, items, get, selected, setSelected, addI
   // first status) reads its group's values itself.
   const ownValues = useAttributeValues(groupAttribute ? [groupAttribute.id] : []);
   const groupGet = useMemo(() => (ownValues ? (itemId: string, attributeId: string) => ownValues.get(`${itemId}.${attributeId}`) ?? get(itemId, attributeId) : get), [ownValues, get]);
-  const { rows, isCollapsed, toggleGroup } = useGroupedRows(items, groupAttribute, groupGet, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
+  // Until the group's values are read, nothing is shown rather than every item in "Empty" for a frame.
+  const waiting = !!groupAttribute && ownValues === undefined;
+  const { rows, isCollapsed, toggleGroup } = useGroupedRows(waiting ? NO_ITEMS : items, groupAttribute, groupGet, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => LIST_ROW_HEIGHT, overscan: 10 });
@@ -140,7 +144,7 @@ export default function ListView({ view, items, get, selected, setSelected, addI
             );
           })}
         </div>
-        {rows.length === 0 && (
+        {rows.length === 0 && !waiting && (
           <p className="list-empty" data-testid="list-empty">
             <Trans>No items here yet.</Trans>
           </p>

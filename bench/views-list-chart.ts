@@ -1,0 +1,195 @@
+/**
+ * The List and Chart views' benchmark (issue #12). Prints figures beside their budgets; never fails.
+ *
+ *   npx tsx bench/views-list-chart.ts [chartItems=100000] [boardItems=10000]
+ *     BENCH_BROWSER=0    only the in-memory chart figures (no server, no Chromium)
+ *     WEB_DIR=…          the built app (default dist); BENCH_DATA_DIR=… seeds the board once
+ *
+ * 1. Chart of 100,000 items (budget ≤ 500 ms, aggregation + render): the items and values of
+ *    bench/board-10k.ts's seed (same attributes, same values per index) held in memory; the
+ *    aggregation is the view's own (src/boards/chart/aggregate.ts), the render is ECharts drawing
+ *    the view's own option (chart-option.ts) to SVG on the server (`ssr: true`): the library's
+ *    layout and drawing, without the browser's paint.
+ * 2. In Chromium against the real server and the built app, the demo owner signed in (the
+ *    SharedWorker path), a 10,000-item board seeded through the API (bench/board-10k.ts):
+ *    warm open of a List view to its first row (budget ≤ 300 ms), and of a Chart view to its
+ *    first drawn bar (10,000 items aggregated and drawn in the tab).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import * as echarts from 'echarts/core';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
+import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import { SVGRenderer } from 'echarts/renderers';
+import { buildChart, type ChartRequest } from '../src/boards/chart/aggregate';
+import { chartOption } from '../src/boards/chart/chart-option';
+import { ATTRIBUTE_SPECS, login, seedBoard, valueFor } from './board-10k';
+
+echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer]);
+
+const CHART_ITEMS = Number(process.argv[2] ?? 100_000);
+const BOARD_ITEMS = Number(process.argv[3] ?? 10_000);
+const EMAIL = 'demo@cairn.local';
+const PASSWORD = 'demo-password';
+const line = (label: string, value: string, note = '') => console.log(`${label.padEnd(52)} ${value.padStart(14)}   ${note}`);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+function inMemoryBoard(n: number) {
+  const attributes = ATTRIBUTE_SPECS.map((a) => ({ id: a.key, kind: a.kind, name: a.name, settings: a.settings as Record<string, unknown> }));
+  const items = Array.from({ length: n }, (_, i) => ({ id: `i${i}`, name: `Item ${i}`, position: i + 1 }));
+  // The view's values map is keyed "{itemId}.{attributeId}" (store/live.ts useAttributeValues).
+  const values = new Map<string, unknown>();
+  for (let i = 0; i < n; i++) for (const a of ATTRIBUTE_SPECS) if (a.kind !== 'primary') values.set(`i${i}.${a.key}`, valueFor(a.key, i));
+  const get = (itemId: string, attributeId: string) => values.get(`${itemId}.${attributeId}`) ?? null;
+  return { attributes: new Map(attributes.map((a) => [a.id, a])), items, get };
+}
+
+function chartFigures() {
+  const { attributes, items, get } = inMemoryBoard(CHART_ITEMS);
+  const text = { measure: 'Points', label: (h: { label: string; kind: string }) => h.label || h.kind };
+  const cases: { name: string; request: ChartRequest }[] = [
+    { name: 'bar: status, count', request: { type: 'bar', attributes: [attributes.get('status')!], top20: false } },
+    { name: 'bar: status + owner + due (3 panels), sum', request: { type: 'bar', attributes: ['status', 'owner', 'due'].map((k) => attributes.get(k)!), sumAttribute: attributes.get('points')!, top20: false } },
+    { name: 'stacked bar: status × owner, Top 20', request: { type: 'stacked-bar', attributes: [attributes.get('status')!, attributes.get('owner')!], top20: true } },
+    { name: 'pie: tag, count', request: { type: 'pie', attributes: [attributes.get('tag')!], top20: false } },
+    { name: 'line: due by month, sum', request: { type: 'line', attributes: [attributes.get('due')!], sumAttribute: attributes.get('points')!, top20: false } },
+  ];
+  console.log(`chart of ${CHART_ITEMS.toLocaleString('en')} items (in memory; 5 runs each, after one warm-up). Wall time, and the process's CPU time`);
+  console.log('beside it: on a shared machine the wall time includes waiting for a core, the CPU time does not.');
+  for (const { name, request } of cases) {
+    const agg: number[] = [];
+    const draw: number[] = [];
+    const cpu: number[] = [];
+    for (let run = 0; run < 6; run++) {
+      const cpu0 = process.cpuUsage();
+      let t0 = performance.now();
+      const result = buildChart(items, request, get);
+      const aggMs = performance.now() - t0;
+      if (!result.ok) throw new Error(`${name}: ${result.problem}`);
+      t0 = performance.now();
+      for (const panel of result.panels) {
+        const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 900, height: 340 });
+        chart.setOption(chartOption(panel, request.type, text, false));
+        chart.renderToSVGString();
+        chart.dispose();
+      }
+      const drawMs = performance.now() - t0;
+      const used = process.cpuUsage(cpu0);
+      if (run > 0) (agg.push(aggMs), draw.push(drawMs), cpu.push((used.user + used.system) / 1000));
+    }
+    const total = agg.map((a, i) => a + draw[i]!);
+    line(`  ${name}`, `${pct(total, 50).toFixed(0)} ms p50`, `max ${Math.max(...total).toFixed(0)} ms (aggregation ${pct(agg, 50).toFixed(0)} + render ${pct(draw, 50).toFixed(0)} ms); CPU time ${pct(cpu, 50).toFixed(0)} ms; budget ≤ 500 ms`);
+  }
+}
+
+async function browserFigures() {
+  const { launchBrowser, startServer } = await import('../e2e/helpers');
+  const dataDir = process.env.BENCH_DATA_DIR;
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', ...(dataDir ? { DATA_DIR: dataDir } : {}) });
+  const browser = await launchBrowser();
+  try {
+    const token = await login(server.url, EMAIL, PASSWORD);
+    const mine = await (await fetch(server.url + '/api/me/workspaces', { headers: { authorization: `Bearer ${token}` } })).json();
+    const teamId = (mine.data ?? mine)[0].id;
+    // The same marker file as bench/board-open.ts, so one seeded directory serves both.
+    const marker = dataDir ? path.join(dataDir, `bench-board-${BOARD_ITEMS}.json`) : null;
+    let seeded: { boardId: string; seconds: number; records: number };
+    if (marker && fs.existsSync(marker)) seeded = JSON.parse(fs.readFileSync(marker, 'utf8'));
+    else {
+      seeded = await seedBoard(server.url, token, teamId, BOARD_ITEMS);
+      if (marker) fs.writeFileSync(marker, JSON.stringify(seeded));
+      console.log(`\nboard of ${BOARD_ITEMS} items × 10 attributes seeded in ${seeded.seconds.toFixed(1)} s`);
+    }
+    const b = seeded.boardId;
+    const view = async (id: string, kind: string, settings: Record<string, unknown>) => {
+      await fetch(`${server.url}/api/${teamId}/folder-views/${id}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id, board_id: b, folder_id: b, name: kind, kind, visibility: 'shared', position: kind === 'list' ? 1 : 2, settings, row_version: 1 }),
+      }).then(async (r) => r.ok || r.status === 409 || Promise.reject(new Error(`${kind} view: ${r.status} ${await r.text()}`)));
+    };
+    const listId = `${b}vlist`;
+    const chartId = `${b}vchart`;
+    await view(listId, 'list', {});
+    await view(chartId, 'chart', { chart_type: 'bar', attribute_ids: [`${b}status`, `${b}owner`, `${b}due`], aggregate: 'sum', sum_attribute_id: `${b}points` });
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.addInitScript('window.__name = (f) => f');
+    await page.goto(server.url + '/login');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/home$/);
+
+    // Cold open once (index load), then let the replica settle so warm figures do not share the CPU with it.
+    let t0 = Date.now();
+    await page.goto(`${server.url}/b/${b}?view=${listId}`);
+    await page.locator('.list-row').first().waitFor({ timeout: 600_000 });
+    line('\ncold open of the list (index load into IndexedDB)', `${Date.now() - t0} ms`, 'first visit on this device');
+    await page.waitForTimeout(15_000);
+
+    for (const [label, viewId, selector, budget] of [
+      ['warm open, List view to first row (in-app)', listId, '.list-row', 'budget ≤ 300 ms'],
+      ['warm open, Chart view to first bar (in-app)', chartId, '.chart-canvas svg path', '10,000 items aggregated + drawn in the tab'],
+    ] as const) {
+      const times: number[] = [];
+      for (let run = 0; run < 5; run++) {
+        await page.evaluate(() => {
+          history.pushState({}, '', '/home');
+          dispatchEvent(new PopStateEvent('popstate'));
+        });
+        await page.locator('[data-testid="board-page"]').waitFor({ state: 'detached' });
+        await page.waitForTimeout(300);
+        times.push(
+          await page.evaluate(
+            ({ href, selector }) =>
+              new Promise<number>((resolve) => {
+                const start = performance.now();
+                const observer = new MutationObserver(() => {
+                  if (document.querySelector(selector)) {
+                    observer.disconnect();
+                    resolve(performance.now() - start);
+                  }
+                });
+                observer.observe(document.body, { childList: true, subtree: true });
+                history.pushState({}, '', href);
+                dispatchEvent(new PopStateEvent('popstate'));
+              }),
+            { href: `/b/${b}?view=${viewId}`, selector },
+          ),
+        );
+      }
+      line(label, `${pct(times, 50).toFixed(0)} ms p50`, `p95 ${pct(times, 95).toFixed(0)} ms; ${budget}`);
+    }
+
+    // The keyboard: j held down through the list, frame times while the cursor moves (rAF deltas).
+    await page.evaluate((href) => (history.pushState({}, '', href), dispatchEvent(new PopStateEvent('popstate'))), `/b/${b}?view=${listId}`);
+    await page.locator('.list-row').first().waitFor();
+    await page.getByTestId('list-view').focus();
+    const frames = await page.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          const list = document.querySelector('[data-testid="list-view"]')!;
+          const deltas: number[] = [];
+          let last = performance.now();
+          const tick = (now: number) => {
+            deltas.push(now - last);
+            last = now;
+            for (let i = 0; i < 3; i++) list.dispatchEvent(new KeyboardEvent('keydown', { key: 'j', bubbles: true }));
+            if (deltas.length < 200) requestAnimationFrame(tick);
+            else resolve(deltas.slice(1));
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    line('list: j pressed 3× per frame, frame time', `${pct(frames, 50).toFixed(1)} ms p50`, `p95 ${pct(frames, 95).toFixed(1)} ms (60 fps = 16.7 ms)`);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+console.log(`load average at start: ${(await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(' ')} (2 cores)\n`);
+chartFigures();
+if (process.env.BENCH_BROWSER !== '0') await browserFigures();
