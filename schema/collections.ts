@@ -9,6 +9,7 @@ import {
   timeEntryRecord,
   valueRecord,
 } from './records';
+import { automationRecord, buttonClickRecord } from './automations';
 
 /**
  * The collection registry: one entry per synced record kind, read by the server (routes,
@@ -25,7 +26,9 @@ export type SyncedCollectionName =
   | 'value'
   | 'comment'
   | 'comment_reaction'
-  | 'time_entry';
+  | 'time_entry'
+  | 'automation'
+  | 'button_click';
 
 /** Collections owned by other modules (own endpoints), named here so nobody reuses the names. */
 export const RESERVED_COLLECTIONS = ['workspace', 'notification', 'permission', 'hook'] as const;
@@ -198,6 +201,34 @@ export const collections = {
     references: [
       { field: 'item_id', collection: 'item', optional: true },
       { field: 'attribute_id', collection: 'attribute', optional: true },
+    ],
+    dexieIndexes: ['[collection+board_id]', '[collection+item_id]'],
+  }),
+  /** A board's automation rules (schema/automations.ts, docs/automations.md). */
+  automation: define({
+    name: 'automation',
+    route: 'automations',
+    schema: automationRecord,
+    trash: false,
+    ownerField: 'created_by',
+    userFields: ['created_by'],
+    permissions: { create: 'MANAGE_AUTOMATIONS', edit: 'MANAGE_AUTOMATIONS', delete: 'MANAGE_AUTOMATIONS' },
+    references: [],
+    dexieIndexes: ['[collection+board_id]'],
+  }),
+  /** A click of a Button attribute: its `created` event runs the button's automations. */
+  button_click: define({
+    name: 'button_click',
+    route: 'button-clicks',
+    schema: buttonClickRecord,
+    trash: false,
+    userFields: ['created_by'],
+    ownerFrom: { field: 'item_id', collection: 'item' },
+    parent: { field: 'item_id', collection: 'item' },
+    permissions: { create: 'EDIT_ITEM', edit: 'EDIT_ITEM', delete: 'EDIT_ITEM' },
+    references: [
+      { field: 'item_id', collection: 'item' },
+      { field: 'attribute_id', collection: 'attribute' },
     ],
     dexieIndexes: ['[collection+board_id]', '[collection+item_id]'],
   }),

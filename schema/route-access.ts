@@ -156,6 +156,9 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   // The board's activity log; one item's (?item_id=) is for anyone who may read the item (server/activity).
   'GET /api/:teamId/activity': onBoard(Permission.VIEW_ACTIVITY_LOG, { query: '?board_id={boardId}' }),
   'GET /api/:teamId/time-tracking/:boardId': onBoard(Permission.VIEW_BOARD),
+  // Automations' run log and this month's runs (docs/api/automations.md): the workspace's members who view the board.
+  'GET /api/:teamId/automations/runs': { caller: 'member', permission: Permission.VIEW_BOARD, on: 'board', query: '?board_id={boardId}' },
+  'GET /api/:teamId/automations/usage': { caller: 'member', permission: Permission.VIEW_BOARD, on: 'board', query: '?board_id={boardId}' },
   'POST /api/:teamId/time-tracking': { caller: 'signed-in', permission: timeEntries.permissions.create as PermissionName, on: 'record', membersOnly: true },
   'POST /api/:teamId/attachments': { caller: 'signed-in', permission: Permission.EDIT_ITEM, on: 'record', query: '?item_id={itemId}' },
 

@@ -10,10 +10,11 @@ import { boardAccessRoutes } from './board-access/routes';
 import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
 import { eventsRoutes } from './events/module';
-import { hooksModule } from './hooks/module';
 import { healthRoutes } from './ops/health';
 import { metricsRoutes } from './ops/metrics';
+import { automationsModule } from './automations/module';
 import { developerModule } from './developer/module';
+import { hooksModule } from './hooks/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -33,6 +34,8 @@ export const modules: Module[] = [
   syncRoutes,
   boardAccessRoutes,
   notificationsModule,
+  // Automations: run log and usage, the consumer, run and clock jobs (decision 0150).
+  automationsModule,
   // Webhooks: API, event consumer, delivery jobs (decision 0140).
   hooksModule,
   // Domain events, jobs and the activity log (decision 0110).

@@ -12,10 +12,11 @@ import type { BoardAccessTables } from './tables/board-access';
 import type { FilesTables } from './tables/files';
 import type { NotificationTables } from './tables/notifications';
 import type { EventsTables } from './tables/events';
+import type { AutomationTables } from './tables/automations';
 import type { HookTables } from './tables/hooks';
 import type { DeveloperTables } from './tables/developer';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, HookTables, DeveloperTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -41,6 +41,7 @@ export function toEvent(row: Row): DomainEvent {
     actor_id: row.actor_id === null ? null : Number(row.actor_id),
     before: (row.before as Record<string, unknown> | null) ?? null,
     after: (row.after as Record<string, unknown> | null) ?? null,
+    via: (row.via as Record<string, unknown> | null | undefined) ?? null,
     created_at: new Date(row.created_at as string | Date).toISOString(),
   };
 }

@@ -19,6 +19,8 @@ export interface EventRow {
   actor_id: number | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** The automation (and its chain) that made the write, when Autobot did (server/automations). */
+  via?: Record<string, unknown> | null;
 }
 
 const PREFIX: Record<string, string> = { comment_reaction: 'reaction', folder_view: 'view' };
@@ -56,10 +58,11 @@ export function recordEvent(args: {
   previous: WireRecord | null;
   actorId: number | null;
   itemId: string | null;
+  via?: Record<string, unknown> | null;
 }): EventRow | null {
   const { teamId, collection, change, record, previous, actorId, itemId } = args;
   const prefix = PREFIX[collection] ?? collection;
-  const base = { team_id: teamId, board_id: record.board_id, collection, record_id: record.id, item_id: itemId, actor_id: actorId };
+  const base = { team_id: teamId, board_id: record.board_id, collection, record_id: record.id, item_id: itemId, actor_id: actorId, via: args.via ?? null };
   if (change === 'deleted') return { ...base, type: `${prefix}.deleted` as DomainEventType, before: previous ?? record, after: null };
   if (change === 'saved' && !previous) return { ...base, type: `${prefix}.created` as DomainEventType, before: null, after: record };
   const diff = changedFields(previous ?? {}, record);
@@ -90,10 +93,10 @@ function eventsJson(rows: (EventRow & { ord?: number })[]): string {
  */
 export function eventsForWrittenSql(rows: EventRow[], now: Date): RawBuilder<unknown> {
   return sql`
-    insert into domain_events (team_id, board_id, type, collection, record_id, item_id, actor_id, before, after, created_at)
-    select e.team_id, e.board_id, e.type, e.collection, e.record_id, e.item_id, e.actor_id, e.before, e.after, ${now}
+    insert into domain_events (team_id, board_id, type, collection, record_id, item_id, actor_id, before, after, via, created_at)
+    select e.team_id, e.board_id, e.type, e.collection, e.record_id, e.item_id, e.actor_id, e.before, e.after, e.via, ${now}
     from jsonb_to_recordset(${eventsJson(rows)}::jsonb)
-      as e(ord integer, team_id integer, board_id text, type text, collection text, record_id text, item_id text, actor_id integer, before jsonb, after jsonb)
+      as e(ord integer, team_id integer, board_id text, type text, collection text, record_id text, item_id text, actor_id integer, before jsonb, after jsonb, via jsonb)
     where exists (select 1 from written w where w.collection = e.collection and w.id = e.record_id)
     order by e.ord
     returning 1`;
@@ -103,10 +106,10 @@ export function eventsForWrittenSql(rows: EventRow[], now: Date): RawBuilder<unk
 export async function appendEvents(db: Db, rows: EventRow[], now: Date): Promise<void> {
   if (rows.length === 0) return;
   await sql`
-    insert into domain_events (team_id, board_id, type, collection, record_id, item_id, actor_id, before, after, created_at)
-    select e.team_id, e.board_id, e.type, e.collection, e.record_id, e.item_id, e.actor_id, e.before, e.after, ${now}
+    insert into domain_events (team_id, board_id, type, collection, record_id, item_id, actor_id, before, after, via, created_at)
+    select e.team_id, e.board_id, e.type, e.collection, e.record_id, e.item_id, e.actor_id, e.before, e.after, e.via, ${now}
     from jsonb_to_recordset(${eventsJson(rows)}::jsonb)
-      as e(ord integer, team_id integer, board_id text, type text, collection text, record_id text, item_id text, actor_id integer, before jsonb, after jsonb)
+      as e(ord integer, team_id integer, board_id text, type text, collection text, record_id text, item_id text, actor_id integer, before jsonb, after jsonb, via jsonb)
     order by e.ord`.execute(db);
 }
 

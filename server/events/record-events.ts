@@ -12,5 +12,5 @@ export async function eventOfWrite(scope: WriteScope, collection: string, record
   const previous = change === 'deleted' ? record : ((await scope.record(collection, record.id))?.data ?? null);
   let viaParent: unknown;
   if (collection === 'comment_reaction' && typeof record.comment_id === 'string') viaParent = (await scope.record('comment', record.comment_id))?.data.item_id;
-  return recordEvent({ teamId: scope.team.id, collection, change, record, previous, actorId: scope.userId, itemId: itemIdOf(collection, record, viaParent) });
+  return recordEvent({ teamId: scope.team.id, collection, change, record, previous, actorId: scope.userId, itemId: itemIdOf(collection, record, viaParent), via: scope.via });
 }

@@ -13,7 +13,7 @@ import type { JobQueue } from '../jobs/types';
  * restored (out of it), deleted (removed for good, cascades included).
  * Members: member.added, member.updated (role), member.removed.
  */
-type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry';
+type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click';
 type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
 export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed';
 
@@ -36,6 +36,8 @@ export interface DomainEvent {
   before: Record<string, unknown> | null;
   /** The whole record on create, the changed fields on update/trash/restore, null on delete. */
   after: Record<string, unknown> | null;
+  /** An automation's write: {automation_id, automation_name, chain: [{automation_id, item_id}]} (server/automations). */
+  via?: Record<string, unknown> | null;
   /** ISO time of the write. */
   created_at: string;
 }

@@ -118,11 +118,15 @@ export class ReadView {
         return this.mayReadEntry(record, context) && this.onVisibleItem(boardId, typeof record.item_id === 'string' ? record.item_id : undefined, context);
       case 'value':
       case 'comment':
+      case 'button_click':
         return this.onVisibleItem(boardId, typeof record.item_id === 'string' ? record.item_id : undefined, context);
       case 'comment_reaction': {
         const commentId = typeof record.comment_id === 'string' ? record.comment_id : undefined;
         return this.onVisibleItem(boardId, commentId === undefined ? undefined : context.commentItem.get(commentId), context);
       }
+      case 'automation':
+        // Rules name webhook addresses and people: the workspace's members read them, not visitors.
+        return this.viewer.role !== 'guest';
       default:
         return true;
     }
@@ -196,7 +200,7 @@ export async function loadReadContext(db: Db, teamId: number, collection: string
       }
     }
   }
-  if (!['time_entry', 'value', 'comment', 'comment_reaction'].includes(collection)) return context;
+  if (!['time_entry', 'value', 'comment', 'comment_reaction', 'button_click'].includes(collection)) return context;
   const boards = opts.itemsOfBoards;
   if (boards !== undefined && boards.length === 0) return context;
   let itemIds: string[];

@@ -11,6 +11,7 @@ import type { WriteScope } from './scope';
 import { requirePrimaryAttribute, yieldServerPrimary } from './primary-attribute';
 import type { StoredRecord, WireRecord } from './store';
 import { endRunningEntries, publishTimeEntry, startProblems } from './time-entries';
+import { automationRules, buttonClickRules } from '../automations/rules';
 
 /**
  * What differs between collections on save and delete. Everything not named here follows the
@@ -236,4 +237,6 @@ export const collectionRules: Partial<Record<SyncedCollectionName, CollectionRul
   comment: commentRules,
   comment_reaction: reactionRules,
   time_entry: timeEntryRules,
+  automation: automationRules,
+  button_click: buttonClickRules,
 };

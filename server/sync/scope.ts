@@ -43,6 +43,8 @@ export interface PendingEvent {
  */
 export class WriteScope {
   readonly events: PendingEvent[] = [];
+  /** Set when an automation writes (server/automations): goes on every domain event of this scope. */
+  via: Record<string, unknown> | null = null;
   private readonly boardFolders = new Map<string, Map<string, FolderRecord>>();
   private readonly records = new Map<string, StoredRecord | null>();
   private readonly journal: [string, StoredRecord | null | undefined][] = [];

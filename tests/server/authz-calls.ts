@@ -68,11 +68,14 @@ async function folderOfRecord(w: World, def: CollectionDefinition, rec: Record<s
     case 'value':
     case 'comment':
     case 'time_entry':
+    case 'button_click':
       return rec.item_id ? String((await stored(w, 'item', String(rec.item_id))).data.folder_id) : null;
     case 'comment_reaction': {
       const comment = await stored(w, 'comment', String(rec.comment_id));
       return String((await stored(w, 'item', String(comment.data.item_id))).data.folder_id);
     }
+    case 'automation':
+      return null; // on the board
   }
 }
 

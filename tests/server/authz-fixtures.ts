@@ -116,6 +116,11 @@ export function newRecord(w: World, def: CollectionDefinition, opts: { attribute
       const start = new Date(Date.now() - 3_600_000).toISOString();
       return { ...base, item_id: item, attribute_id: null, description: 'Work', started_at: start, ended_at: new Date().toISOString() };
     }
+    case 'automation':
+      return { ...base, name: 'Rule', enabled: false, trigger: { type: 'item_created' }, actions: [] };
+    case 'button_click':
+      // On the world's Button attribute (the first click's), unless given one.
+      return { ...base, item_id: item, attribute_id: opts.attributeId ?? (place.records.button_click?.attribute_id as string | undefined) ?? (w.records.button_click?.attribute_id as string) };
   }
 }
 
@@ -125,6 +130,11 @@ export async function createRecord(w: World, def: CollectionDefinition, by: Excl
   if (def.name === 'value' && (place ?? w).records.value) {
     const attributes = collectionList.find((d) => d.name === 'attribute')!;
     attributeId = (await createRecord(w, attributes, 'owner', place)).id;
+  }
+  if (def.name === 'button_click') {
+    // A click needs a Button attribute.
+    const button = { id: 'btn' + nanoid(12), board_id: w.boardId, row_version: 1, folder_id: w.boardId, name: `Button ${nanoid(6)}`, kind: 'button' };
+    attributeId = (await put(w, 'attributes', button, w.users.owner.token)).id;
   }
   return put(w, def.route, newRecord(w, def, { attributeId, place }), w.users[by].token);
 }

@@ -157,7 +157,8 @@ describe('authorisation matrix', () => {
     const trashed = await callFor(w, 'DELETE', '/api/:teamId/items/:id', ROUTE_ACCESS['DELETE /api/:teamId/items/:id'], 'owner', { hidden: true });
     expect((await server.app.inject({ method: 'DELETE', url: trashed.call.url, headers: { authorization: `Bearer ${owner}` } })).statusCode).toBe(200);
     const trashedId = decodeURIComponent(trashed.call.url.split('/').pop()!);
-    const hiddenIds = [w.hidden.folderId, trashedId, ...Object.values(w.hidden.records).map((r) => r.id)];
+    // Automations belong to the board, not a folder: the hidden place cannot hide one.
+    const hiddenIds = [w.hidden.folderId, trashedId, ...Object.entries(w.hidden.records).filter(([collection]) => collection !== 'automation').map(([, r]) => r.id)];
     const reads = [
       ...collectionList.map((def) => `/api/${w.teamId}/${def.route}?board_id=${w.boardId}`),
       `/api/${w.teamId}/comments/multiple?board_id=${w.boardId}&item_ids=${w.hidden.records.item.id},${w.records.item.id}`,

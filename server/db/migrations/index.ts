@@ -12,9 +12,10 @@ import { m0100_events_jobs } from './0100_events_jobs';
 import { m0101_notifications } from './0101_notifications';
 import { m0102_server_identity } from './0102_server_identity';
 import { m0103_records_board_paging } from './0103_records_board_paging';
+import { m0150_automations } from './0150_automations';
 import { m0140_hooks } from './0140_hooks';
-import { m0170_board_primary_attributes } from './0170_board_primary_attributes';
 import { m0145_api_tokens_oauth } from './0145_api_tokens_oauth';
+import { m0170_board_primary_attributes } from './0170_board_primary_attributes';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
@@ -31,7 +32,8 @@ export const migrations: Migration[] = [
   m0101_notifications,
   m0102_server_identity,
   m0103_records_board_paging,
+  m0150_automations,
   m0140_hooks,
-  m0170_board_primary_attributes,
   m0145_api_tokens_oauth,
+  m0170_board_primary_attributes,
 ];

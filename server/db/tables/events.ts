@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Generated, Json, NullableTimestamp, Timestamp } from '../types';
 
 /** Tables of domain events and jobs (migration 0100_events_jobs, decision 0110). */
@@ -15,6 +16,8 @@ export interface EventsTables {
     before: Json<Record<string, unknown> | null> | null;
     after: Json<Record<string, unknown> | null> | null;
     created_at: Timestamp;
+    /** Set on events an automation caused: {automation_id, automation_name, chain} (migration 0150). */
+    via: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   };
   event_consumers: {
     name: string;

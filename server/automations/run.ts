@@ -1,0 +1,180 @@
+import { sql, type Transaction } from 'kysely';
+import {
+  actionSchema,
+  AUTOBOT_USER_ID,
+  conditionsHold,
+  isTimeZone,
+  monthOf,
+  triggerSchema,
+  usageState,
+  type AutomationRecord,
+  type ChainLink,
+  type RunResult,
+  type TriggerFact,
+} from '../../schema/automations';
+import type { AttributeRef } from '../../schema/filters';
+import type { AppContext } from '../context';
+import type { Database } from '../db/types';
+import type { JobQueue } from '../jobs/types';
+import { notifyLimit } from '../notifications/emit';
+import type { NotifyContext } from '../notifications/notify';
+import { loadTeam } from '../sync/access';
+import { WriteScope, type PendingEvent } from '../sync/scope';
+import { boardRecords, findRecord } from '../sync/store';
+import { failureText, performAction, type ActionRun } from './actions';
+import { automationRunsLimit, countRun, lockMonthRuns, ownersAndAdmins } from './usage';
+
+/**
+ * The run job: one automation on one item for one cause, exactly once in effect. Its row in
+ * automation_runs (unique per automation × cause) is claimed first in the same transaction as
+ * the actions' writes, so a second delivery of the job (at least once) finds it and does nothing,
+ * and a run that dies leaves neither the row nor half its writes.
+ */
+
+export const RUN_JOB = 'automations.run';
+
+export interface RunPayload {
+  team_id: number;
+  board_id: string;
+  automation_id: string;
+  item_id: string;
+  /** A domain event id, or `date:{item}:{due}` for a date trigger. */
+  cause: string;
+  fact: TriggerFact;
+  /** The automations (and items) that led to this run; its writes carry it plus this one. */
+  chain: ChainLink[];
+}
+
+export async function runAutomation(ctx: AppContext, payload: RunPayload, jobs: JobQueue = ctx.jobs): Promise<RunResult | null> {
+  const now = ctx.now();
+  let events: PendingEvent[] = [];
+  const result = await ctx.db.transaction().execute(async (trx) => {
+    const claim = await sql<{ id: string }>`
+      insert into automation_runs (team_id, board_id, automation_id, item_id, cause, trigger, result, counted, month, created_at)
+      values (${payload.team_id}, ${payload.board_id}, ${payload.automation_id}, ${payload.item_id}, ${payload.cause}, ${payload.fact.type}, 'running', false, ${monthOf(now)}, ${now})
+      on conflict (automation_id, cause) do nothing returning id`.execute(trx);
+    const runId = claim.rows[0]?.id;
+    if (!runId) return null; // ran already
+    const finish = async (outcome: RunResult, error: string | null, counted: boolean) => {
+      await trx.updateTable('automation_runs').set({ result: outcome, error, counted }).where('id', '=', runId).execute();
+      return outcome;
+    };
+
+    const stored = await findRecord(trx, 'automation', payload.automation_id);
+    const automation = stored?.data as unknown as AutomationRecord | undefined;
+    if (!stored || stored.team_id !== payload.team_id || !automation?.enabled) return finish('skipped', 'the automation is off or gone', false);
+    const team = await loadTeam(trx, payload.team_id);
+    if (!team) return finish('skipped', 'the workspace is gone', false);
+
+    const month = monthOf(now);
+    const runs = await lockMonthRuns(trx, team.id, month);
+    const limit = await automationRunsLimit(trx, team.id);
+    const notify: NotifyContext = { db: trx, jobs: inTransaction(jobs, trx), now: () => now };
+    if (runs >= limit) {
+      await tellLimit(notify, team.id, runs, limit, payload.board_id, month);
+      return finish('limit', 'this month’s automation runs are used up', false);
+    }
+
+    const item = await findRecord(trx, 'item', payload.item_id);
+    if (!item || item.deleted_at || item.team_id !== team.id) return finish('skipped', 'the item is gone', false);
+    const attributes = await attributesOf(trx, team.id, item.board_id);
+    const values = await valuesOf(trx, team.id, item.id);
+    const itemLike = { id: item.id, name: String(item.data.name ?? ''), created_at: (item.data.created_at as string | undefined) ?? null };
+    if (!conditionsHold(automation, itemLike, attributes, (_i, attributeId) => values.get(attributeId) ?? null)) return finish('skipped', 'conditions not met', false);
+
+    const actions = automation.actions.map((a) => actionSchema.safeParse(a));
+    if (actions.some((a) => !a.success) || !triggerSchema.safeParse(automation.trigger).success) return finish('failed', 'The automation is not complete or not valid.', false);
+
+    const scope = new WriteScope(trx, team, { id: AUTOBOT_USER_ID, role: 'owner', teamId: team.id }, now);
+    scope.via = {
+      automation_id: stored.id,
+      automation_name: automation.name,
+      chain: [...payload.chain, { automation_id: stored.id, item_id: item.id }],
+    };
+    const run: ActionRun = {
+      ctx,
+      scope,
+      notify,
+      automation: { id: stored.id, name: automation.name, board_id: stored.board_id },
+      item,
+      runKey: `${stored.id}:${payload.cause}`,
+      timezone: await timezoneOf(trx, automation),
+      boardName: String((await findRecord(trx, 'folder', item.board_id))?.data.name ?? ''),
+    };
+    let outcome: RunResult = 'done';
+    let error: string | null = null;
+    await sql`savepoint automation_actions`.execute(trx);
+    try {
+      for (const [index, action] of actions.entries()) await performAction(run, action.data!, index);
+      await finishScope(scope);
+      await sql`release savepoint automation_actions`.execute(trx);
+      events = scope.events;
+    } catch (failure) {
+      // Nothing of a failed run stays: its writes go, the run is logged with the reason.
+      await sql`rollback to savepoint automation_actions`.execute(trx);
+      outcome = 'failed';
+      error = failureText(failure);
+    }
+    const counted = await countRun(trx, team.id, month);
+    if (usageState(counted, limit) !== usageState(runs, limit)) await tellLimit(notify, team.id, counted, limit, payload.board_id, month);
+    return finish(outcome, error, true);
+  });
+  if (events.length > 0) {
+    ctx.jobs.kick();
+    await publish(ctx, events);
+  }
+  return result;
+}
+
+/** A scope's end-of-write checks (when the save path has them) and its deferred writes. */
+async function finishScope(scope: WriteScope): Promise<void> {
+  const withFinish = scope as WriteScope & { finish?: () => Promise<void> };
+  if (typeof withFinish.finish === 'function') await withFinish.finish();
+  await scope.flushWrites();
+}
+
+/** The warning (80 %) or exceeded (100 %) notification, once per month each, to owners and admins. */
+async function tellLimit(c: NotifyContext, teamId: number, usage: number, limit: number, boardId: string, month: string): Promise<void> {
+  await notifyLimit(c, `runs:${teamId}:${month}`, { teamId, kind: 'automation_runs', usage, limit, boardId, userIds: await ownersAndAdmins(c.db, teamId) });
+}
+
+function inTransaction(jobs: JobQueue, trx: Transaction<Database>): JobQueue {
+  return Object.create(jobs, { enqueue: { value: (name: string, payload: unknown, opts: Parameters<JobQueue['enqueue']>[2] = {}) => jobs.enqueue(name, payload, { db: trx, ...opts }) } });
+}
+
+async function attributesOf(trx: Transaction<Database>, teamId: number, boardId: string): Promise<Map<string, AttributeRef>> {
+  const rows = await boardRecords(trx, teamId, boardId, 'attribute');
+  return new Map(rows.map((r) => [r.id, { id: r.id, kind: String(r.data.kind), name: String(r.data.name ?? ''), settings: (r.data.settings as Record<string, unknown>) ?? {} }]));
+}
+
+async function valuesOf(trx: Transaction<Database>, teamId: number, itemId: string): Promise<Map<string, unknown>> {
+  const rows = await trx
+    .selectFrom('records')
+    .select(['data'])
+    .where('team_id', '=', teamId)
+    .where('collection', '=', 'value')
+    .where(sql<string>`data->>'item_id'`, '=', itemId)
+    .execute();
+  return new Map(rows.map((r) => [String((r.data as { attribute_id: string }).attribute_id), (r.data as { value: unknown }).value]));
+}
+
+/** Relative dates and {{today}} are read in the trigger's zone, else its author's, else UTC. */
+async function timezoneOf(trx: Transaction<Database>, automation: AutomationRecord): Promise<string> {
+  const zone = (automation.trigger as { timezone?: unknown } | null)?.timezone;
+  if (typeof zone === 'string' && isTimeZone(zone)) return zone;
+  if (automation.created_by) {
+    const user = await trx.selectFrom('users').select('timezone').where('id', '=', automation.created_by).executeTakeFirst();
+    if (user?.timezone && isTimeZone(user.timezone)) return user.timezone;
+  }
+  return 'UTC';
+}
+
+async function publish(ctx: AppContext, events: PendingEvent[]): Promise<void> {
+  try {
+    if (ctx.broadcaster.publishMany) await ctx.broadcaster.publishMany(events);
+    else for (const e of events) await ctx.broadcaster.publish(e.channel, e.event, e.data);
+  } catch (error) {
+    // The writes stand; clients catch up through /changes.
+    console.warn('automation broadcast failed', error);
+  }
+}
