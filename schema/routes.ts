@@ -89,6 +89,8 @@ export const routes: RouteDef[] = [
   { name: 'profile.developer.hooks', path: '/profile/developer/hooks', shell: true },
   { name: 'profile.developer.hook', path: '/profile/developer/hooks/:hookId', shell: true },
   { name: 'profile.developer.hook.logs', path: '/profile/developer/hooks/:hookId/logs', shell: true },
+  // An OAuth app's authorisation request: the consent screen (docs/api/oauth.md).
+  { name: 'oauth.authorize', path: '/oauth/authorize', shell: true, noSidebar: true, query: ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] },
 
   // Custom templates
   { name: 'custom-templates', path: '/profile/templates', shell: true },

@@ -48,6 +48,7 @@ export const routeTitles: Record<string, MessageDescriptor> = {
   'profile.developer.hooks': msg`Webhooks`,
   'profile.developer.hook': msg`Webhook`,
   'profile.developer.hook.logs': msg`Webhook logs`,
+  'oauth.authorize': msg`Authorise an app`,
   'custom-templates': msg`My templates`,
   'custom-templates.shared': msg`Shared templates`,
   'custom-templates.templates.edit': msg`Edit template`,
