@@ -1,0 +1,219 @@
+/**
+ * Scale-out figures (issue 19, decision 0192) on the real shape — the realtime hub, two API
+ * servers (separate processes, `PUSHER_HOST` = the hub) and one PostgreSQL (scripts/scale/cluster.ts):
+ *
+ *   npx tsx bench/scale-out.ts [seconds=10] [concurrency=16] [fanout=1000,5000] [catchup=10000x100]
+ *
+ * 1. Sustained saves over HTTP (PUT /api/{team}/items/{id}, new items) for `seconds`, with
+ *    `concurrency` clients, against one API server and then spread over both: saves/s, p50/p99.
+ * 2. Realtime fan-out through the hub: N raw WebSocket clients subscribed to one board channel
+ *    (signed subscriptions), one save through API server 1, delivery of the hub's `changed` to every
+ *    client: p50/p95/p99/max from the save's request; hub memory per connection (its /metrics RSS).
+ * 3. `/changes` catch-up: 10,000 changes written, then 100 clients reconnecting at once (a
+ *    thundering herd after a deploy) read from their old cursor through the balancer until
+ *    `has_more` is false: p50/p95/max per client (budget p95 ≤ 2 s) and the errors, if any.
+ *
+ * PostgreSQL: a private cluster (port CAIRN_SCALE_PG_PORT, default 54345) unless PG_SERVER_URL names
+ * a server to create a scratch database on. Prints figures; never fails.
+ */
+import WebSocket from 'ws';
+import { nanoid } from 'nanoid';
+import { startPostgres } from '../scripts/setup-lib.mjs';
+import { createDatabase, startCluster, type Cluster } from '../scripts/scale/cluster';
+import { openDatabase } from '../server/db/index';
+import { issueTokens } from '../server/auth/tokens';
+import { signSubscription } from '../server/realtime/signature';
+
+const SECONDS = Number(process.argv[2] ?? 10);
+const CONCURRENCY = Number(process.argv[3] ?? 16);
+const FANOUT = (process.argv[4] ?? '1000,5000').split(',').map(Number).filter(Boolean);
+const [CHANGES, CLIENTS] = (process.argv[5] ?? '10000x100').split('x').map(Number) as [number, number];
+const KEY = 'cairn-key';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const summary = (values: number[]) => {
+  const s = [...values].sort((a, b) => a - b);
+  return `p50 ${ms(percentile(s, 50))}, p95 ${ms(percentile(s, 95))}, p99 ${ms(percentile(s, 99))}, max ${ms(s[s.length - 1] ?? NaN)}`;
+};
+
+async function json(res: Response) {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text);
+}
+
+async function fixtures(url: string) {
+  const handle = await openDatabase({ databaseUrl: url });
+  const now = new Date();
+  const user = await handle.db
+    .insertInto('users')
+    .values({ email: `bench-${nanoid(6)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: now, created_at: now, updated_at: now })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const team = await handle.db
+    .insertInto('teams')
+    .values({ name: 'Bench', owner_id: user.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await handle.db.insertInto('team_members').values({ team_id: team.id, user_id: user.id, role: 'owner', verified_at: now, invited_by: null, created_at: now }).execute();
+  const token = (await issueTokens(handle.db, user.id, now)).access_token;
+  return { handle, token, teamId: team.id };
+}
+
+const item = (boardId: string, name = 'bench') => ({ id: nanoid(), board_id: boardId, folder_id: boardId, name, position: Math.random(), row_version: 1 });
+
+async function saves(cluster: Cluster, bases: string[], token: string, teamId: number, boardId: string) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const until = performance.now() + SECONDS * 1000;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < until) {
+        const base = bases[n++ % bases.length]!;
+        const body = item(boardId);
+        const t0 = performance.now();
+        const res = await fetch(`${base}/api/${teamId}/items/${body.id}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+        await res.arrayBuffer();
+        if (res.ok) latencies.push(performance.now() - t0);
+        else errors += 1;
+      }
+    }),
+  );
+  console.log(`  ${bases.length} API server${bases.length > 1 ? 's' : ''}: ${(latencies.length / SECONDS).toFixed(0)} saves/s, ${summary(latencies)}${errors ? `, ${errors} errors` : ''}`);
+  void cluster;
+}
+
+async function hubRss(cluster: Cluster): Promise<number> {
+  const text = await (await fetch(`${cluster.hub.url}/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } })).text();
+  return Number(/^cairn_process_resident_memory_bytes (\S+)/m.exec(text)?.[1] ?? NaN);
+}
+
+interface Client {
+  ws: WebSocket;
+  arrivals: Map<string, number>;
+}
+
+/** A raw Pusher-protocol client subscribed to the board channel with a signature made here (what multi-auth would answer). */
+function connect(cluster: Cluster, channel: string): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${cluster.hub.port}/app/${KEY}?protocol=7&client=js&version=8.6.0`);
+    const client: Client = { ws, arrivals: new Map() };
+    ws.on('error', reject);
+    ws.on('message', (raw) => {
+      const frame = JSON.parse(String(raw)) as { event: string; data?: string; channel?: string };
+      if (frame.event === 'pusher:connection_established') {
+        const socketId = JSON.parse(frame.data!).socket_id as string;
+        ws.send(JSON.stringify({ event: 'pusher:subscribe', data: { channel, auth: signSubscription(KEY, cluster.secret, socketId, channel) } }));
+      } else if (frame.event === 'pusher_internal:subscription_succeeded') resolve(client);
+      else if (frame.event === 'pusher:error') reject(new Error(frame.data));
+      else if (frame.event === 'changed') client.arrivals.set('last', performance.now());
+    });
+  });
+}
+
+async function fanout(cluster: Cluster, token: string, teamId: number, boardId: string) {
+  const channel = `private-team.${teamId}.board.${boardId}`;
+  const clients: Client[] = [];
+  const base = await hubRss(cluster);
+  for (const target of FANOUT) {
+    while (clients.length < target) {
+      const batch = Math.min(250, target - clients.length);
+      clients.push(...(await Promise.all(Array.from({ length: batch }, () => connect(cluster, channel)))));
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    const rss = await hubRss(cluster);
+    const rounds: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      for (const c of clients) c.arrivals.clear();
+      const body = item(boardId, `fan-out ${round}`);
+      const t0 = performance.now();
+      await json(await fetch(`${cluster.apis[0]!.url}/api/${teamId}/items/${body.id}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) }));
+      const deadline = performance.now() + 10_000;
+      while (clients.some((c) => !c.arrivals.has('last')) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      const got = clients.filter((c) => c.arrivals.has('last'));
+      rounds.push(...got.map((c) => c.arrivals.get('last')! - t0));
+      if (got.length < clients.length) console.log(`  (round ${round}: ${clients.length - got.length} of ${clients.length} clients had nothing within 10 s)`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    console.log(`  ${clients.length} clients, save on api-1 → hub → every client (5 rounds): ${summary(rounds)}`);
+    console.log(`    hub RSS ${(rss / 1048576).toFixed(0)} MB with ${clients.length} connections, ${(((rss - base) / clients.length) / 1024).toFixed(1)} KB per connection over the idle hub`);
+  }
+  for (const c of clients) c.ws.terminate();
+}
+
+async function catchUp(cluster: Cluster, token: string, teamId: number, boardId: string) {
+  const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
+  const start = (await json(await fetch(`${cluster.apis[0]!.url}/api/${teamId}/changes?after=0&board_id=${boardId}`, { headers }))).cursor as number;
+  const t0 = performance.now();
+  for (let written = 0, n = 0; written < CHANGES; n += 1) {
+    const size = Math.min(500, CHANGES - written);
+    const requests = Array.from({ length: size }, () => {
+      const body = item(boardId, 'catch-up');
+      return { method: 'put', route: `items/${body.id}`, payload: body };
+    });
+    await json(await fetch(`${cluster.apis[n % cluster.apis.length]!.url}/api/${teamId}/batch`, { method: 'POST', headers, body: JSON.stringify({ transaction: null, requests }) }));
+    written += size;
+  }
+  console.log(`  wrote ${CHANGES} changes in ${((performance.now() - t0) / 1000).toFixed(1)} s (batches of 500 over both servers)`);
+  const times: number[] = [];
+  let errors = 0;
+  let requests = 0;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const began = performance.now();
+      let cursor = start;
+      let seen = 0;
+      try {
+        for (;;) {
+          requests += 1;
+          const page = await json(await fetch(`${cluster.balancerUrl}/api/${teamId}/changes?after=${cursor}&board_id=${boardId}`, { headers }));
+          seen += page.data.length;
+          cursor = page.cursor;
+          if (!page.has_more) break;
+        }
+        if (seen < CHANGES) errors += 1;
+        times.push(performance.now() - began);
+      } catch {
+        errors += 1;
+      }
+    }),
+  );
+  const s = [...times].sort((a, b) => a - b);
+  const p95 = percentile(s, 95);
+  console.log(`  ${CLIENTS} clients at once, each catching up ${CHANGES} changes through the balancer (${requests} requests): ${summary(times)}${errors ? `, ${errors} failed` : ''}`);
+  console.log(`    budget p95 ≤ 2000 ms: ${p95 <= 2000 ? 'within' : 'OVER'}`);
+}
+
+async function main() {
+  const own = process.env.PG_SERVER_URL ? null : startPostgres(Number(process.env.CAIRN_SCALE_PG_PORT) || 54345);
+  const serverUrl = process.env.PG_SERVER_URL ?? own?.url;
+  if (!serverUrl) throw new Error('no PostgreSQL');
+  const database = await createDatabase(serverUrl);
+  console.log(`machine: ${(await import('node:os')).cpus().length} cores, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  const cluster = await startCluster({ databaseUrl: database.url, env: { REALTIME_MAX_CONNECTIONS_PER_IP: '100000', LOG_LEVEL: 'warn' } });
+  const f = await fixtures(database.url);
+  try {
+    const boardId = nanoid();
+    await json(await fetch(`${cluster.apis[0]!.url}/api/${f.teamId}/folders/${boardId}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.token}` }, body: JSON.stringify({ id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', position: 0, row_version: 1 }) }));
+    console.log(`\nSustained saves, ${SECONDS} s each, ${CONCURRENCY} clients (budget ≥ 2,000 saves/s, p99 ≤ 25 ms: a single-process figure in DESIGN.md §8):`);
+    await saves(cluster, [cluster.apis[0]!.url], f.token, f.teamId, boardId);
+    await saves(cluster, cluster.apis.map((a) => a.url), f.token, f.teamId, boardId);
+    console.log('\nRealtime fan-out through the hub (budget p95 ≤ 100 ms):');
+    await fanout(cluster, f.token, f.teamId, boardId);
+    console.log('\n/changes catch-up after a deploy:');
+    await catchUp(cluster, f.token, f.teamId, boardId);
+    console.log(`\nload average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  } finally {
+    await f.handle.close();
+    await cluster.stop();
+    await database.drop().catch(() => undefined);
+    own?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
