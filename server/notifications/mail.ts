@@ -5,6 +5,8 @@ import { NOTIFICATION_TYPES, type NotificationType } from '../../schema/notifica
 import { loadSettings } from './settings';
 import { toWire } from './store';
 import { notificationBody, notificationPath, notificationTitle } from './texts';
+import { translator } from '../i18n/catalogs';
+import { judgeNames } from './judge-names';
 
 /**
  * The batched notification mail: at most one per user per MAIL_WINDOW_MS, listing what happened
@@ -36,7 +38,7 @@ export async function queueMail(jobs: JobQueue, db: Db, userId: number, now: Dat
  */
 export async function sendNotificationMail(ctx: AppContext, payload: MailPayload): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('users').select(['id', 'email', 'name']).where('id', '=', payload.user_id).executeTakeFirst();
+    const user = await trx.selectFrom('users').select(['id', 'email', 'name', 'locale']).where('id', '=', payload.user_id).executeTakeFirst();
     if (!user) return;
     const settings = await loadSettings(trx, user.id);
     const types = NOTIFICATION_TYPES.filter((type) => settings[type].email);
@@ -55,18 +57,26 @@ export async function sendNotificationMail(ctx: AppContext, payload: MailPayload
       .skipLocked()
       .execute();
     if (rows.length === 0) return;
-    const list = rows.map(toWire);
+    // Names of items the user can no longer read are left out (judged now, not when it was made).
+    const list = await judgeNames(trx, user.id, rows.map(toWire));
+    // In the recipient's language (decision 0155).
+    const l10n = translator(user.locale);
     const base = ctx.config.publicUrl.replace(/\/+$/, '');
     const lines = list.slice(0, MAIL_MAX_LINES).map((n) => {
       const path = notificationPath(n);
       const body = notificationBody(n);
-      return `- ${notificationTitle(n)}${body ? `\n  ${body}` : ''}${path ? `\n  ${base}${path}` : ''}`;
+      return `- ${notificationTitle(n, l10n)}${body ? `\n  ${body}` : ''}${path ? `\n  ${base}${path}` : ''}`;
     });
-    if (list.length > MAIL_MAX_LINES) lines.push(`… and ${list.length - MAIL_MAX_LINES} more in the app.`);
+    if (list.length > MAIL_MAX_LINES) lines.push(l10n('… and {count} more in the app.', { count: list.length - MAIL_MAX_LINES }));
     await ctx.mailer.send({
       to: user.email,
-      subject: list.length === 1 ? notificationTitle(list[0]!) : `${list.length} new notifications in Cairn`,
-      text: `Hello ${user.name},\n\nHere is what happened since we last wrote:\n\n${lines.join('\n\n')}\n\nChoose which notifications you get by mail: ${base}/profile/notifications\n`,
+      subject: list.length === 1 ? notificationTitle(list[0]!, l10n) : l10n('{count, plural, one {# new notification in Cairn} other {# new notifications in Cairn}}', { count: list.length }),
+      text: [
+        l10n('Hello {name},', { name: user.name }),
+        l10n('Here is what happened since we last wrote:'),
+        lines.join('\n\n'),
+        l10n('Choose which notifications you get by mail: {url}', { url: `${base}/profile/notifications` }),
+      ].join('\n\n') + '\n',
     });
     await trx
       .updateTable('notifications')

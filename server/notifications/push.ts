@@ -4,6 +4,7 @@ import type { Db } from '../sync/store';
 import type { Notification } from '../../schema/notifications';
 import { notificationBody, notificationPath, notificationTitle } from './texts';
 import type { VapidKeys } from './vapid';
+import type { Translate } from '../i18n/catalogs';
 
 /**
  * Web Push (RFC 8030/8291/8292): device tokens are the browser's PushSubscription as JSON. The
@@ -58,8 +59,8 @@ export function isAllowedEndpoint(endpoint: string): boolean {
 }
 
 /** What the service worker receives: texts to show, where a click leads, and the notification itself. */
-export function pushPayload(n: Notification): string {
-  return JSON.stringify({ title: notificationTitle(n), body: notificationBody(n), url: notificationPath(n), tag: `notification-${n.id}`, notification: n });
+export function pushPayload(n: Notification, l10n?: Translate): string {
+  return JSON.stringify({ title: notificationTitle(n, l10n), body: notificationBody(n), url: notificationPath(n), tag: `notification-${n.id}`, notification: n });
 }
 
 export type PushOutcome = 'sent' | 'gone' | 'failed';

@@ -16,6 +16,7 @@ import {
   readAllBody,
 } from '../../schema/notifications';
 import { isFollowing, setFollowing } from './follows';
+import { judgeNames } from './judge-names';
 import { deleteDeviceToken, saveDeviceToken } from './push';
 import { loadSettings, saveSettings } from './settings';
 import { listNotifications, markAllRead, markNotifications, unreadCount } from './store';
@@ -30,7 +31,9 @@ export function notificationApiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/notifications', async (request) => {
     const userId = await requireUserId(ctx.db, request);
     const query = parseBody(notificationListQuery, request.query);
-    return listNotifications(ctx.db, userId, { after: query.after, unread: query.unread === '1' || query.unread === 'true', limit: query.limit ?? 25 });
+    const page = await listNotifications(ctx.db, userId, { after: query.after, unread: query.unread === '1' || query.unread === 'true', limit: query.limit ?? 25 });
+    // Judged by the read rule now: an item the user can no longer read shows no names.
+    return { ...page, data: await judgeNames(ctx.db, userId, page.data) };
   });
 
   app.get('/api/notifications/unread-count', async (request) => {
@@ -47,7 +50,7 @@ export function notificationApiRoutes(app: FastifyInstance, ctx: AppContext) {
     app.put(path, async (request) => {
       const userId = await requireUserId(ctx.db, request);
       const body = parseBody(notificationIdsBody, request.body);
-      const changed = await markNotifications(ctx.db, userId, body.notification_ids, read, ctx.now());
+      const changed = await judgeNames(ctx.db, userId, await markNotifications(ctx.db, userId, body.notification_ids, read, ctx.now()));
       for (const n of changed) await ctx.broadcaster.publish(notificationChannel(userId), NotificationEvents.saved, n);
       return { data: changed };
     });

@@ -1,46 +1,49 @@
 import type { Notification } from '../../schema/notifications';
+import { translator, type Translate } from '../i18n/catalogs';
 
 /**
  * What a notification says outside the app — in the batched mail and in a Web Push — and where it
  * leads (the notification-to-route mapping of workspace.md §2, with `notification={id}` so opening
- * it marks it read). English, like the server's other mails; the app's own texts are translated
- * (the service worker may rebuild a push's text from the notification it carries).
+ * it marks it read). In the recipient's language (decision 0155): callers pass the translator of
+ * the user's locale (`translator(users.locale)`); English when none is given.
  */
 
-export function notificationTitle(n: Notification): string {
-  const who = n.created_by_name ?? 'Someone';
-  const item = n.item_name || 'an item';
+const english = translator('en');
+
+export function notificationTitle(n: Notification, l10n: Translate = english): string {
+  const who = n.created_by_name ?? l10n('Someone');
+  const item = n.item_name || l10n('an item');
   switch (n.notification_type) {
     case 'members_attribute_added':
-      return `${who} added you to ${n.attribute_name ?? 'a members field'} of ${item}`;
+      return l10n('{who} added you to {attribute} of {item}', { who, attribute: n.attribute_name ?? l10n('a members field'), item });
     case 'form_submitted':
-      return `${n.form_name ?? 'A form'} was submitted: ${item}`;
+      return l10n('{form} was submitted: {item}', { form: n.form_name ?? l10n('A form'), item });
     case 'comment_created':
-      return `${who} commented on ${item}`;
+      return l10n('{who} commented on {item}', { who, item });
     case 'comment_reaction_created':
-      return `${who} reacted ${n.body ?? ''} to your comment on ${item}`.replace(/\s+/g, ' ');
+      return n.body ? l10n('{who} reacted {reaction} to your comment on {item}', { who, reaction: n.body, item }) : l10n('{who} reacted to your comment on {item}', { who, item });
     case 'comment_mentioned':
-      return `${who} mentioned you on ${item}`;
+      return l10n('{who} mentioned you on {item}', { who, item });
     case 'template_shared':
-      return `${who} shared the template ${n.template_name ?? ''} with you`.replace(/\s+/g, ' ').trim();
+      return n.template_name ? l10n('{who} shared the template {template} with you', { who, template: n.template_name }) : l10n('{who} shared a template with you', { who });
     case 'automation_item':
-      return `Autobot on ${item}`;
+      return l10n('Autobot on {item}', { item });
     case 'automation_board':
-      return `Autobot on ${n.board_name ?? 'a board'}`;
+      return l10n('Autobot on {board}', { board: n.board_name ?? l10n('a board') });
     case 'automation_runs_warning':
-      return 'Automations have used 80% of this month’s runs';
+      return l10n('Automations have used 80% of this month’s runs');
     case 'automation_runs_exceeded':
-      return 'Automations have used all of this month’s runs and are off until next month';
+      return l10n('Automations have used all of this month’s runs and are off until next month');
     case 'storage_warning':
-      return 'Your workspace has used 80% of its storage';
+      return l10n('Your workspace has used 80% of its storage');
     case 'storage_exceeded':
-      return 'Your workspace’s storage is full: uploads are blocked';
+      return l10n('Your workspace’s storage is full: uploads are blocked');
     case 'hook_deactivated':
-      return 'A webhook was switched off after 50 failed deliveries in a row';
+      return l10n('A webhook was switched off after 50 failed deliveries in a row');
     case 'user_subscribed':
-      return `${who} subscribed to ${n.subscribeable_type === 'ITEM' ? item : 'a view'}`;
+      return n.subscribeable_type === 'ITEM' ? l10n('{who} subscribed to {item}', { who, item }) : l10n('{who} subscribed to a view', { who });
     default:
-      return 'New notification';
+      return l10n('New notification');
   }
 }
 

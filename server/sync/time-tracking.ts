@@ -54,13 +54,13 @@ export function timeTrackingRoutes(app: FastifyInstance, ctx: AppContext): void 
       .orderBy(sql`(data->>'started_at')::timestamptz`, 'desc')
       .limit(range.from || range.to ? MAX_RANGE_ENTRIES : 500)
       .execute();
-    const entries = rows.map((r) => ({ ...(r.data as WireRecord), team_id: r.team_id }));
+    const entries: WireRecord[] = rows.map((r) => ({ ...(r.data as WireRecord), team_id: r.team_id }));
     const attributeIds = [...new Set(entries.map((e) => e.attribute_id).filter((a): a is string => typeof a === 'string'))];
     const attributes = attributeIds.length
       ? await ctx.db.selectFrom('records').select(['id', sql<string>`data->>'name'`.as('name')]).where('collection', '=', 'attribute').where('id', 'in', attributeIds).execute()
       : [];
     const attributeNames = Object.fromEntries(attributes.map((a) => [a.id, a.name]));
-    const names = await readableNames(ctx.db, user.id, entries.map((e) => ({ team_id: e.team_id, board_id: e.board_id, item_id: typeof e.item_id === 'string' ? e.item_id : null })));
+    const names = await readableNames(ctx.db, user.id, entries.map((e) => ({ team_id: e.team_id as number, board_id: e.board_id, item_id: typeof e.item_id === 'string' ? e.item_id : null })));
     return { attributeNames, itemNames: Object.fromEntries(names.items), boardNames: Object.fromEntries(names.boards), entries };
   });
 

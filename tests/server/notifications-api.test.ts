@@ -102,6 +102,42 @@ describe('notifications API', () => {
     expect(await count(user.token), 'a refused call marks nothing').toBe(2);
   });
 
+  it('judges names by the read rule when listed: an item now hidden or in the trash shows none; a board no longer viewable neither', async () => {
+    const teamId = await createTeam(server.ctx, alice.user.id);
+    await addMember(server.ctx, teamId, bob.user.id, 'full-member');
+    const b = board({ name: 'Roadmap' });
+    const open = item(b.id, { name: 'Open item' });
+    const moved = item(b.id, { name: 'Secret plan' });
+    const hidden = folder(b.id, { hidden: true, user_ids: [alice.user.id] });
+    for (const [route, body] of [['folders', b], ['folders', hidden], ['items', open], ['items', moved]] as const) {
+      const res = await api(server.app, 'PUT', `/api/${teamId}/${route}/${body.id}`, { token: alice.token, body });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const about = (it: { id: string; name: string }) => ({ team_id: teamId, board_id: b.id, folder_id: b.id, item_id: it.id, item_name: it.name, board_name: 'Roadmap', body: `words on ${it.name}`, created_by_name: 'Alice' });
+    const [openId] = await seed(bob.user.id, 1, about(open));
+    const [movedId] = await seed(bob.user.id, 1, about(moved));
+    const listed = async () => new Map((await api(server.app, 'GET', '/api/notifications?limit=50', { token: bob.token })).json<{ data: Notification[] }>().data.map((n) => [n.id, n]));
+    expect((await listed()).get(movedId!)).toMatchObject({ item_name: 'Secret plan', board_name: 'Roadmap', body: 'words on Secret plan' });
+
+    // The item moves into a folder Bob may not see: its names are gone from his list; the other stays.
+    const stored = (await server.ctx.db.selectFrom('records').select(['data', 'row_version']).where('id', '=', moved.id).executeTakeFirstOrThrow()) as { data: Record<string, unknown>; row_version: number };
+    const move = await api(server.app, 'PUT', `/api/${teamId}/items/${moved.id}`, { token: alice.token, body: { ...stored.data, folder_id: hidden.id, row_version: stored.row_version + 1 } });
+    expect(move.statusCode, move.body).toBe(200);
+    let list = await listed();
+    expect(list.get(movedId!)).toMatchObject({ item_id: moved.id, item_name: null, body: null, attribute_name: null, board_name: 'Roadmap', created_by_name: 'Alice' });
+    expect(list.get(openId!)).toMatchObject({ item_name: 'Open item', body: 'words on Open item' });
+    // Marking it read answers the judged copy too.
+    const marked = await api(server.app, 'PUT', '/api/notifications/read', { token: bob.token, body: { notification_ids: [movedId] } });
+    expect(marked.json().data[0]).toMatchObject({ id: movedId, item_name: null, body: null });
+
+    // The other item goes to the trash; then Bob leaves the workspace: no board name either.
+    expect((await api(server.app, 'DELETE', `/api/${teamId}/items/${open.id}`, { token: alice.token })).statusCode).toBe(200);
+    expect((await listed()).get(openId!)).toMatchObject({ item_name: null, body: null, board_name: 'Roadmap' });
+    await server.ctx.db.deleteFrom('team_members').where('team_id', '=', teamId).where('user_id', '=', bob.user.id).execute();
+    list = await listed();
+    expect(list.get(openId!)).toMatchObject({ item_name: null, board_name: null });
+  });
+
   it('read-all marks what existed up to read_at and leaves a later one unread', async () => {
     const user = await createUserWithToken(server.ctx);
     await seed(user.user.id, 3);

@@ -180,4 +180,39 @@ describe('notification delivery: mail and push', () => {
       expect(received).toEqual([]);
     });
   });
+
+  describe('in the recipient’s language', () => {
+    it('a German user’s mail is German (subject, greeting, lines, plural), from users.locale', async () => {
+      await server.ctx.db.updateTable('users').set({ locale: 'de-DE' }).where('id', '=', bob.user.id).execute();
+      // Earlier tests left unread ones that were never mailed: read, they stay out of this mail.
+      await api(server.app, 'PUT', '/api/notifications/read-all', { token: bob.token, body: {} });
+      try {
+        toNextWindow();
+        const before = (await mailsTo(bob)).length;
+        await mentionBob('eins');
+        await server.ctx.jobs.drain();
+        toNextWindow();
+        await server.ctx.jobs.drain();
+        const one = (await mailsTo(bob)).slice(before);
+        expect(one).toHaveLength(1);
+        expect(one[0]!.subject).toBe('Alice hat dich in Press release erwähnt');
+        expect(one[0]!.text).toContain('Hallo Bob,');
+        expect(one[0]!.text).toContain('Das ist seit unserer letzten Nachricht passiert:');
+        expect(one[0]!.text).toContain('- Alice hat dich in Press release erwähnt');
+        expect(one[0]!.text).toContain('Wähle, welche Benachrichtigungen du per E-Mail bekommst: https://cairn.example.com/profile/notifications');
+        expect(one[0]!.text).not.toMatch(/Hello|mentioned you/);
+
+        await mentionBob('zwei');
+        await mentionBob('drei');
+        await server.ctx.jobs.drain();
+        toNextWindow();
+        await server.ctx.jobs.drain();
+        const two = (await mailsTo(bob)).slice(before + 1);
+        expect(two.map((m) => m.subject)).toEqual(['2 neue Benachrichtigungen in Cairn']);
+      } finally {
+        await server.ctx.db.updateTable('users').set({ locale: 'en-US' }).where('id', '=', bob.user.id).execute();
+      }
+    });
+  });
+
 });

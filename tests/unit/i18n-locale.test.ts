@@ -81,3 +81,24 @@ describe('catalogs', () => {
     }
   });
 });
+
+describe('server catalogs (mail and push texts, decision 0155)', () => {
+  const dir = path.resolve('locales');
+  const source = readPo(path.join(dir, 'en', 'server.po'));
+
+  it('exist for every language, with the messages of the server’s l10n calls', () => {
+    for (const locale of LOCALES) expect(fs.existsSync(path.join(dir, locale, 'server.po')), locale).toBe(true);
+    expect([...source.keys()]).toContain('{who} commented on {item}');
+  });
+
+  it.each(LOCALES.filter((l) => l !== 'en'))('%s translates every server message and keeps its placeholders', (locale) => {
+    const catalog = readPo(path.join(dir, locale, 'server.po'));
+    expect([...source.keys()].filter((id) => !catalog.get(id))).toEqual([]);
+    for (const [id, text] of catalog) {
+      const wanted = (id.match(/\{\w+\}/g) ?? []).sort();
+      expect((text.match(/\{\w+\}/g) ?? []).sort(), `${locale}: ${id}`).toEqual(wanted);
+      // ICU: an ASCII apostrophe would quote what follows it (translations use ’).
+      expect(text.includes("'"), `${locale}: ${id}`).toBe(false);
+    }
+  });
+});

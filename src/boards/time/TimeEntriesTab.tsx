@@ -39,13 +39,14 @@ function AttributeEntries({ attribute, item, entries }: { attribute: Attribute; 
   const viewer = board.backend.userId;
   const visible = useMemo(() => visibleEntries(entries, attribute, viewer), [entries, attribute, viewer]);
   const now = useNow(visible.some((e) => e.ended_at === null));
+  const total = hoursText(totalMs(visible, now));
   return (
     <section aria-label={attribute.name}>
       <header className="time-entries-head">
         <h3>{attribute.name}</h3>
         <TimerControl attribute={attribute} item={item} />
       </header>
-      <p className="time-entry-meta">{t`Total: ${hoursText(totalMs(visible, now))}`}</p>
+      <p className="time-entry-meta">{t`Total: ${total}`}</p>
       {visible.length === 0 ? (
         <p className="time-entry-meta">
           <Trans>No time tracked yet.</Trans>

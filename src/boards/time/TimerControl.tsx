@@ -38,7 +38,11 @@ export function TimerControl({ attribute, item }: { attribute: Attribute; item: 
   const name = item.name || t`Untitled`;
   const total = totalMs(visible, now);
 
-  const stop = () => void commands.stop(running!).catch((error: Error) => toast.show(t`The timer could not be stopped: ${error.message}`, { kind: 'error' }));
+  const stop = () =>
+    void commands.stop(running!).catch((error: Error) => {
+      const reason = error.message;
+      toast.show(t`The timer could not be stopped: ${reason}`, { kind: 'error' });
+    });
 
   return (
     <span className={`time-control${running ? ' is-running' : ''}`} onClick={keep} onDoubleClick={keep} onPointerDown={keep} onKeyDown={keep} data-testid="time-control">

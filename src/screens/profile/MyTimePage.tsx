@@ -72,7 +72,11 @@ export default function MyTimePage() {
   const days = dayTotals(entries, week.start, now);
   const weeks = weekTotals(entries, firstWeek, WEEKS, now);
   const day = (d: Date) => formatDate(d, i18n.locale, { weekday: 'short', day: 'numeric', month: 'short' });
-  const weekLabel = (d: Date) => t`Week of ${formatDate(d, i18n.locale, { dateStyle: 'medium' })}`;
+  const weekLabel = (d: Date) => {
+    const date = formatDate(d, i18n.locale, { dateStyle: 'medium' });
+    return t`Week of ${date}`;
+  };
+  const runningText = (spent: string) => t`${spent} (running)`;
 
   const download = () => {
     if (!answer) return;
@@ -185,7 +189,7 @@ export default function MyTimePage() {
                           {boardName && <span className="my-time-muted"> · {boardName}</span>}
                         </td>
                         <td>{e.description}</td>
-                        <td>{e.ended_at === null ? t`${hm(entryMs(e, now))} (running)` : hm(entryMs(e, now))}</td>
+                        <td>{e.ended_at === null ? runningText(hm(entryMs(e, now))) : hm(entryMs(e, now))}</td>
                       </tr>
                     );
                   })}
