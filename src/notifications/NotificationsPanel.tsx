@@ -11,6 +11,8 @@ import { useLayer } from '../ui/use-layer';
 import { NotificationsApi } from './api';
 import { markAllNotificationsRead, markNotifications, notificationFeed, useUnreadCount } from './feed';
 import { notificationTarget } from './targets';
+import { openingFor } from './opening';
+import { workspaces } from '../api/workspaces-cache';
 import { notificationText } from './texts';
 
 const PAGE_SIZE = 20;
@@ -92,7 +94,10 @@ export default function NotificationsPanel({ anchor, onClose }: { anchor: RefObj
     const target = notificationTarget(n, { boardId: currentBoard, view: typeof currentView === 'string' ? currentView : null });
     if (!target) return;
     onClose();
-    void navigate({ href: target.href });
+    // A workspace's white-label link, or an address outside the app, opens in a new window.
+    const opening = openingFor(target.href, n.team_id, workspaces.get(), window.location.origin);
+    if (opening.kind === 'external') window.open(opening.url, '_blank', 'noopener');
+    else void navigate({ href: opening.href });
   };
 
   const markAll = async () => {
