@@ -85,7 +85,10 @@ export function buildChart<I extends ItemLike>(items: readonly I[], request: Cha
   if (attributes.some((a) => !CHARTABLE_KINDS.has(a.kind))) return { ok: false, problem: 'not-chartable' };
   if (request.sumAttribute && request.sumAttribute.kind !== 'number') return { ok: false, problem: 'sum-not-number' };
   if (items.length === 0) return { ok: false, problem: 'no-items' };
-  const options = { sumAttribute: request.sumAttribute ?? null, top20: request.top20, names: request.names ?? {} };
+  const sumAttribute = request.sumAttribute ?? null;
+  // Each item's amount is read once for all panels (a sum over 3 attributes would read it 3 times).
+  const amounts = sumAttribute ? amountsOf(items, sumAttribute, get) : undefined;
+  const options = { sumAttribute, top20: request.top20, names: request.names ?? {}, amounts };
   const panels: ChartData[] = [];
   if (request.type === 'stacked-bar' && attributes.length > 1) {
     for (const stackBy of attributes.slice(1)) panels.push(aggregate(items, attributes[0]!, get, { ...options, stackBy }));
@@ -101,25 +104,42 @@ interface AggregateOptions {
   top20: boolean;
   names: ChartNames;
   stackBy?: AttributeRef;
+  /** The sum attribute's number per item (by index), when already read. */
+  amounts?: Float64Array;
+}
+
+function amountsOf(items: readonly ItemLike[], sumAttribute: AttributeRef, get: ValueGetter): Float64Array {
+  const out = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) out[i] = numberOf(get(items[i]!.id, sumAttribute.id));
+  return out;
 }
 
 /** One attribute's buckets (and stacks by a second attribute), in the attribute's natural order. */
 export function aggregate<I extends ItemLike>(items: readonly I[], attribute: AttributeRef, get: ValueGetter, options: AggregateOptions): ChartData {
-  const { sumAttribute, stackBy, names } = options;
+  const { stackBy, names } = options;
+  const amounts = options.amounts ?? (options.sumAttribute ? amountsOf(items, options.sumAttribute, get) : null);
   const keyer = bucketKeyer(attribute, names);
   const stackKeyer = stackBy ? bucketKeyer(stackBy, names) : null;
   const buckets = new Map<string, Bucket>();
+  // Heads are made once per key (bucketKeyer), so the bucket is found by the head object itself.
+  const bucketOf = new Map<BucketHead, Bucket>();
   // Per bucket, per stack key: the stacked cell.
   const cells = new Map<string, Map<string, { value: number; itemIds: string[] }>>();
   const stackHeads = new Map<string, BucketHead & { total: number }>();
 
-  for (const item of items) {
-    const amount = sumAttribute ? numberOf(get(item.id, sumAttribute.id)) : 1;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    const amount = amounts ? amounts[i]! : 1;
     const heads = keyer(valueOf(item, attribute, get));
     const stackList = stackKeyer ? stackKeyer(valueOf(item, stackBy!, get)) : null;
-    for (const head of heads) {
-      let bucket = buckets.get(head.key);
-      if (!bucket) buckets.set(head.key, (bucket = { ...head, value: 0, itemIds: [] }));
+    for (let h = 0; h < heads.length; h++) {
+      const head = heads[h]!;
+      let bucket = bucketOf.get(head);
+      if (!bucket) {
+        bucket = { ...head, value: 0, itemIds: [] };
+        bucketOf.set(head, bucket);
+        buckets.set(head.key, bucket);
+      }
       bucket.value += amount;
       bucket.itemIds.push(item.id);
       if (!stackList) continue;
