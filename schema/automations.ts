@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { baseRecord, recordId } from './records';
-import { FILTER_OPS, filterRule, type FilterRule } from './views';
+import { recordId } from './records';
+import { FILTER_OPS, type FilterRule } from './views';
 import { matchesFilter, passesFilters, type AttributeRef, type ItemLike, type ValueGetter } from './filters';
 import { isValidDate } from './attributes';
 import { AUTOMATION_EXCEEDED_RATE, AUTOMATION_WARNING_RATE } from './constants';
@@ -21,8 +21,7 @@ export const AUTOBOT_NAME = 'Autobot';
 export const AUTOMATION_CHAIN_MAX_DEPTH = 5;
 /** The spec's message for an automation that cannot run (workspace.md §5). */
 export const AUTOMATION_INVALID_MESSAGE = 'The automation is not complete or not valid.';
-export const MAX_AUTOMATION_ACTIONS = 10;
-export const MAX_AUTOMATION_CONDITIONS = 20;
+export { MAX_AUTOMATION_ACTIONS, MAX_AUTOMATION_CONDITIONS } from './automation-records';
 
 export const TRIGGER_TYPES = ['item_created', 'value_changed', 'date_arrives', 'comment_added', 'button_clicked', 'item_moved'] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
@@ -82,35 +81,8 @@ export const actionSchema = z.discriminatedUnion('type', [
 ]);
 export type Action = z.infer<typeof actionSchema>;
 
-/** A free-form map of an unfinished trigger or action (the builder saves drafts), bounded in size. */
-const draftPart = z
-  .record(z.string().max(64), z.json())
-  .refine((map) => JSON.stringify(map).length <= 32 * 1024, 'at most 32 KB');
-
-/**
- * The synced record. Drafts are allowed (an incomplete trigger or action is stored as the builder
- * left it) but only a complete, valid automation may be enabled: the server saves an invalid one
- * disabled (server/automations/rules.ts), the builder says AUTOMATION_INVALID_MESSAGE.
- */
-export const automationRecord = baseRecord.extend({
-  name: z.string().trim().max(255).default(''),
-  enabled: z.boolean().default(false),
-  trigger: draftPart.nullable().default(null),
-  conditions: z.array(filterRule).max(MAX_AUTOMATION_CONDITIONS).default([]),
-  match: z.enum(['all', 'any']).default('all'),
-  actions: z.array(draftPart).max(MAX_AUTOMATION_ACTIONS).default([]),
-  position: z.number().finite().default(0),
-  created_by: userId.nullable().optional(),
-});
-export type AutomationRecord = z.infer<typeof automationRecord>;
-
-/** A click of a Button attribute on an item: a record, so it is optimistic and queued offline like any write. */
-export const buttonClickRecord = baseRecord.extend({
-  item_id: recordId,
-  attribute_id: recordId,
-  created_by: userId.nullable().optional(),
-});
-export type ButtonClickRecord = z.infer<typeof buttonClickRecord>;
+export { automationRecord, buttonClickRecord, type AutomationRecord, type ButtonClickRecord } from './automation-records';
+import type { AutomationRecord } from './automation-records';
 
 // ── validity ──────────────────────────────────────────────────────────────────────────────────
 export interface BoardFacts {

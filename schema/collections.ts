@@ -9,7 +9,7 @@ import {
   timeEntryRecord,
   valueRecord,
 } from './records';
-import { automationRecord, buttonClickRecord } from './automations';
+import { automationRecord, buttonClickRecord } from './automation-records';
 
 /**
  * The collection registry: one entry per synced record kind, read by the server (routes,

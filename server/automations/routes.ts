@@ -32,7 +32,8 @@ async function memberOfBoard(ctx: AppContext, request: Parameters<typeof readSco
 }
 
 export function automationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get<TeamParams>('/api/:teamId/automations/runs', async (request) => {
+  const runsDocs = { summary: 'The run log of a board’s automations, newest first', tag: 'automations', query: runsQuery, description: 'Each run: automation, item, trigger, result (done, skipped, failed, limit) and the reason it was skipped or failed. Pages with `after`.' };
+  app.get<TeamParams>('/api/:teamId/automations/runs', { config: { docs: runsDocs } }, async (request) => {
     const teamId = teamIdParam(request.params.teamId);
     const query = parseBody(runsQuery, request.query);
     await memberOfBoard(ctx, request, teamId, query.board_id);
@@ -54,7 +55,8 @@ export function automationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data, after: more ? data[data.length - 1]!.id : null, has_more: more };
   });
 
-  app.get<TeamParams>('/api/:teamId/automations/usage', async (request) => {
+  const usageDocs = { summary: 'This month’s automation runs against the plan’s AutomationRunsLimit', tag: 'automations', query: usageQuery, description: 'The workspace’s runs this calendar month (UTC), its limit, the rate and state (ok, warning at 80 %, exceeded at 100 %: every automation stops until the 1st) and runs per board.' };
+  app.get<TeamParams>('/api/:teamId/automations/usage', { config: { docs: usageDocs } }, async (request) => {
     const teamId = teamIdParam(request.params.teamId);
     const query = parseBody(usageQuery, request.query);
     await memberOfBoard(ctx, request, teamId, query.board_id);

@@ -110,6 +110,11 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
               <Trans>Activity</Trans>
             </Link>
           )}
+          {folder.parent_id === null && !board.readOnly && board.info?.viewer.role !== 'guest' && (
+            <Link to={pathFor('folder', { rootId: board.boardId, folderId: folder.id })} search={{ t: 'automations' } as never} className="link-button" data-testid="open-automations">
+              <Trans>Automations</Trans>
+            </Link>
+          )}
           {!board.readOnly && (
             <Button variant="secondary" size="sm" onClick={() => setTrashOpen(true)}>
               <Trans>Trash</Trans>

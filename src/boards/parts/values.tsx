@@ -4,6 +4,7 @@ import { checkValue, customIdText, hasSafeScheme, settingsOf, type Attachment, t
 import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
 import { ReferenceEditor, ReferenceNames } from './ReferenceEditor';
 import { TimerControl } from '../time/TimerControl';
+import { ButtonControl } from '../automations/ButtonControl';
 import { useBoard } from '../BoardContext';
 import type { Attribute, Item } from '../store/live';
 
@@ -25,15 +26,9 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
       return <span className="value-text">{item.name}</span>;
     case 'custom-id':
       return <span className="value-text">{ordinal ? customIdText(settingsOf('custom-id', attribute.settings).prefix, ordinal) : ''}</span>;
-    case 'button': {
-      const s = settingsOf('button', attribute.settings);
-      // The server refuses other schemes; a copy stored before that rule still never becomes a link.
-      return s.url && hasSafeScheme(s.url) ? (
-        <a className="value-button" href={s.url} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()}>
-          {s.label}
-        </a>
-      ) : null;
-    }
+    case 'button':
+      // A click runs the button's automations (and opens its link, when it has a safe one).
+      return <ButtonControl attribute={attribute} item={item} />;
     case 'time-tracking':
       return <TimerControl attribute={attribute} item={item} />;
   }

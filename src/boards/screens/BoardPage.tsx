@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Messages } from '../../../schema/messages';
@@ -25,6 +25,9 @@ import { useUndoKeys } from '../parts/use-undo-keys';
 import { BoardPasswordForm } from '../parts/BoardPasswordForm';
 import { hasBoardPassword, isBoardPasswordError, lookupPublicBoard } from '../public-board';
 import '../boards.css';
+
+/** The Automations panel (?t=automations, and its usage tab ?t=usage): a lazy chunk. */
+const AutomationsPanel = lazy(() => import('../automations/AutomationsPanel'));
 
 /**
  * The board route (/b/{rootId}) and its folder route (/b/{rootId}/{folderId}/{itemId?}): the folder
@@ -221,6 +224,11 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
           <FolderPane folder={folder} viewId={search.view ?? null} />
         </section>
         {params.itemId && <ItemPanel itemId={params.itemId} tab={search.t ?? 'attributes'} />}
+        {!params.itemId && (search.t === 'automations' || search.t === 'usage') && (
+          <Suspense fallback={null}>
+            <AutomationsPanel tab={search.t} />
+          </Suspense>
+        )}
       </div>
       {state.readOnly && (
         <p className="board-readonly-note" data-testid="board-readonly">

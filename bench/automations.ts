@@ -1,0 +1,156 @@
+/**
+ * Automations under load (issue 15): a board with 100 automations, people's saves at a steady
+ * rate, and the time from each triggering save to the automation's effect. Budget: p95 ≤ 1 s at
+ * 200 saves/s. PGlite in memory by default; PostgreSQL when DATABASE_URL is set (a scratch
+ * database: the bench adds users, a team and records).
+ *
+ *   npx tsx bench/automations.ts [saves=1000] [perSecond=200]
+ *
+ * Each save sets an item's Status to Done (after a Todo); one of the 100 automations ("when Status
+ * changes to Done, tick Checked") fires, the other 99 watch other values and attributes, so every
+ * event is matched against all 100. Trigger-to-effect = the Autobot write's domain event time
+ * minus the triggering save's (both from the server clock). The server runs in this process
+ * (HTTP over loopback, the job runner started as in production). Prints; never fails.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { nanoid } from 'nanoid';
+import { PGlite } from '@electric-sql/pglite';
+import { buildApp } from '../server/app';
+import { loadConfig } from '../server/config';
+import { createMailer } from '../server/mail/mailer';
+import type { AppContext } from '../server/context';
+import { openDatabase } from '../server/db/index';
+import { migrate } from '../server/db/migrate';
+import { issueTokens } from '../server/auth/tokens';
+import { silentBroadcaster } from '../server/context';
+import { createJobs } from '../server/jobs/index';
+import { AUTOBOT_USER_ID } from '../schema/automations';
+
+const SAVES = Number(process.argv[2] ?? 1000);
+const PER_SECOND = Number(process.argv[3] ?? 200);
+const AUTOMATIONS = 100;
+const BUDGET_P95_MS = 1000;
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
+  const url = process.env.DATABASE_URL ?? null;
+  const handle = await openDatabase(url ? { databaseUrl: url } : { databaseUrl: null, pglite: new PGlite() });
+  await migrate(handle.db);
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex') }), webDir: path.join(dataDir, 'no-web') };
+  const ctx: AppContext = {
+    db: handle.db,
+    config,
+    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
+    broadcaster: silentBroadcaster,
+    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind, pollMs: 50 }),
+    now: () => new Date(),
+  };
+  const app = await buildApp(ctx, { logger: false });
+  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+
+  const at = new Date();
+  const owner = await ctx.db
+    .insertInto('users')
+    .values({ email: `bench-${nanoid(6)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: at, created_at: at, updated_at: at })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  // A plan whose monthly runs do not stop the bench.
+  const sub = await ctx.db.insertInto('subscriptions').values({ user_id: owner.id, deal: 'bench', limits: JSON.stringify({ AutomationRunsLimit: 10_000_000 }), trial_ends_at: null, ends_at: null, version: 8, created_at: at }).returning('id').executeTakeFirstOrThrow();
+  const team = await ctx.db.insertInto('teams').values({ name: 'Bench', owner_id: owner.id, subscription_id: sub.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
+  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: owner.id, role: 'owner', verified_at: at, invited_by: null, created_at: at }).execute();
+  const token = (await issueTokens(ctx.db, owner.id, at)).access_token;
+  const put = async (route: string, body: Record<string, unknown>) => {
+    const res = await fetch(`${base}/api/${team.id}/${route}/${encodeURIComponent(String(body.id))}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
+  };
+
+  const boardId = nanoid();
+  await put('folders', { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 });
+  const statusId = nanoid();
+  const checkedId = nanoid();
+  const labelId = nanoid();
+  const options = ['todo', 'doing', 'review', 'done', 'stuck'].map((id) => ({ id, name: id, color: '#E2E4F0' }));
+  await put('attributes', { id: statusId, board_id: boardId, folder_id: boardId, name: 'Status', kind: 'status', settings: { options }, row_version: 1 });
+  await put('attributes', { id: checkedId, board_id: boardId, folder_id: boardId, name: 'Checked', kind: 'checkbox', row_version: 1 });
+  await put('attributes', { id: labelId, board_id: boardId, folder_id: boardId, name: 'Labels', kind: 'label', settings: { options }, row_version: 1 });
+  for (let i = 0; i < AUTOMATIONS; i++) {
+    const fires = i === 0;
+    const trigger = fires
+      ? { type: 'value_changed', attribute_id: statusId, to: 'done' }
+      : i % 3 === 0
+        ? { type: 'value_changed', attribute_id: labelId, to: options[i % 5]!.id }
+        : i % 3 === 1
+          ? { type: 'value_changed', attribute_id: statusId, to: i % 2 ? 'stuck' : 'review' }
+          : { type: 'button_clicked', attribute_id: nanoid() };
+    await put('automations', { id: nanoid(), board_id: boardId, name: `rule ${i}`, enabled: true, trigger, conditions: [], match: 'all', actions: [{ type: 'set_value', attribute_id: checkedId, value: true }], row_version: 1 });
+  }
+  const items: string[] = [];
+  for (let i = 0; i < SAVES; i++) {
+    const id = nanoid();
+    items.push(id);
+    await put('items', { id, board_id: boardId, folder_id: boardId, name: `Item ${i}`, row_version: 1 });
+    await put('values', { id: `${id}.${statusId}`, board_id: boardId, item_id: id, attribute_id: statusId, value: 'todo', row_version: 1 });
+  }
+  // The setup's own events are consumed before the clock starts.
+  await ctx.jobs.drain();
+  ctx.jobs.start();
+
+  console.log(`automations: ${AUTOMATIONS} on the board; ${SAVES} saves at ${PER_SECOND}/s (${handle.kind}, in-process server; this machine is shared and busy, so read the figures as rough)`);
+  const t0 = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; i < SAVES; i++) {
+    const due = t0 + (i * 1000) / PER_SECOND;
+    const wait = due - performance.now();
+    if (wait > 0) await sleep(wait);
+    const id = items[i]!;
+    inFlight.push(put('values', { id: `${id}.${statusId}`, board_id: boardId, item_id: id, attribute_id: statusId, value: 'done', row_version: 2 }));
+  }
+  await Promise.all(inFlight);
+  const sendMs = performance.now() - t0;
+  const deadline = Date.now() + 120_000;
+  let done = 0;
+  while (Date.now() < deadline) {
+    const row = await ctx.db.selectFrom('automation_runs').select((eb) => eb.fn.countAll<string>().as('n')).where('team_id', '=', team.id).where('result', '=', 'done').executeTakeFirstOrThrow();
+    done = Number(row.n);
+    if (done >= SAVES) break;
+    await sleep(200);
+  }
+  const allMs = performance.now() - t0;
+  await ctx.jobs.stop();
+
+  // Trigger → effect from the domain events: the Done save's time and the Autobot checkbox write's.
+  const events = await ctx.db
+    .selectFrom('domain_events')
+    .select(['item_id', 'actor_id', 'type', 'after', 'created_at'])
+    .where('team_id', '=', team.id)
+    .where('board_id', '=', boardId)
+    .where('collection', '=', 'value')
+    .where('type', 'in', ['value.updated', 'value.created'])
+    .execute();
+  const trigger = new Map<string, number>();
+  const effect = new Map<string, number>();
+  for (const e of events) {
+    const after = e.after as Record<string, unknown> | null;
+    if (e.actor_id === owner.id && e.type === 'value.updated' && after?.value === 'done') trigger.set(e.item_id!, new Date(e.created_at).getTime());
+    if (e.actor_id === AUTOBOT_USER_ID) effect.set(e.item_id!, new Date(e.created_at).getTime());
+  }
+  const latencies = [...trigger].filter(([item]) => effect.has(item)).map(([item, t]) => effect.get(item)! - t).sort((a, b) => a - b);
+  const p50 = percentile(latencies, 50);
+  const p95 = percentile(latencies, 95);
+  console.log(`saves sent in ${sendMs.toFixed(0)} ms (${((SAVES / sendMs) * 1000).toFixed(0)}/s achieved); runs done ${done}/${SAVES} after ${allMs.toFixed(0)} ms`);
+  console.log(`trigger → effect: p50 ${p50.toFixed(0)} ms, p95 ${p95.toFixed(0)} ms, max ${(latencies.at(-1) ?? NaN).toFixed(0)} ms over ${latencies.length} runs  (budget p95 ≤ ${BUDGET_P95_MS} ms: ${p95 <= BUDGET_P95_MS ? 'within' : 'OVER'})`);
+  await app.close();
+  await handle.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
