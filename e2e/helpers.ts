@@ -41,11 +41,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stderr!.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
-    // A loaded 2-core machine takes a while; a server that never came up is not left running.
+    // A loaded 2-core machine takes a while (E2E_SERVER_START_MS stretches it on a shared one);
+    // a server that never came up is not left running.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 120_000);
+    }, Number(process.env.E2E_SERVER_START_MS) || 120_000);
     const check = () => {
       if (output.includes('Cairn is running at')) {
         clearTimeout(timer);
