@@ -13,6 +13,7 @@ import { ConnectivityWatcher } from './ConnectivityWatcher';
 import { WorkspaceLimitDialog } from './WorkspaceLimitDialog';
 import { OfflineBanner } from './OfflineBanner';
 import { NotificationsButton, NotificationsWatcher } from '../notifications/NotificationsButton';
+import { RunningTimersSlot } from './RunningTimersSlot';
 
 /**
  * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
@@ -56,6 +57,7 @@ export function RootLayout() {
             {showSidebar ? t`Hide sidebar` : t`Show sidebar`}
           </button>
           <span className="shell-brand">Cairn</span>
+          <RunningTimersSlot />
           <NotificationsButton />
         </header>
       )}
