@@ -134,12 +134,28 @@ export function externalForm(event: OutEvent): OutEvent | null {
 }
 
 /**
- * Publishes through the `pusher` SDK (signed HTTP API) to an external Pusher-compatible service.
- * A publish that fails is logged, never thrown: the write it announces is already committed, and
- * clients catch up through /changes when they reconnect.
+ * Publishes through the `pusher` SDK (signed HTTP API) to an external Pusher-compatible service
+ * (or a Cairn hub). A publish that fails is logged, never thrown: the write it announces is already
+ * committed, and clients catch up through /changes when they reconnect.
+ *
+ * Like the embedded broadcaster, publishing queues and resolves at once: a write's answer must not
+ * wait for a network round trip to the realtime service — with the SDK's 10 s timeout a slow or
+ * unreachable hub held every save (found by bench/scale-out.ts, decision 0192). The queue is sent
+ * in order, in signed batches of up to 10 events (`batch_events`), and while one batch is on its way
+ * the next writes' board pings are merged: many saves to one board in that time make one `changed`
+ * (the client reads /changes once anyway). While the service is unreachable the queue is capped;
+ * beyond the cap events are dropped and the drop is logged (clients catch up when they reconnect).
  */
 export class PusherBroadcaster implements Broadcaster {
   readonly client: Pusher;
+  private queue: Pusher.BatchEvent[] = [];
+  /** Index in `queue` of the `changed` ping per board channel not yet sent (to merge into). */
+  private pings = new Map<string, number>();
+  private sending: Promise<void> | null = null;
+  private dropped = 0;
+  static readonly MAX_PENDING = 10_000;
+  /** The Pusher HTTP API's batch limit. */
+  static readonly BATCH = 10;
 
   constructor(
     pusher: ServerConfig['pusher'] & { host: string },
@@ -161,23 +177,55 @@ export class PusherBroadcaster implements Broadcaster {
     await this.publishMany([{ channel, event, data }], opts);
   }
 
+  /** Queues the events in their external form (resolves at once); they go out in the order published. */
   async publishMany(events: OutEvent[], opts: { excludeSocketId?: string } = {}) {
     // The SDK throws on a malformed socket id; a bad X-Socket-Id header must not cost the event.
-    const params = isValidSocketId(opts.excludeSocketId) ? { socket_id: opts.excludeSocketId } : undefined;
-    const sent = new Set<string>();
+    const socketId = isValidSocketId(opts.excludeSocketId) ? opts.excludeSocketId : undefined;
     for (const original of events) {
       const event = externalForm(original);
       if (!event) continue;
-      // One `changed` per board and write is enough: the client catches up once.
-      const key = event.event === 'changed' ? event.channel : null;
-      if (key !== null && sent.has(key)) continue;
-      if (key !== null) sent.add(key);
+      if (event.event === 'changed') {
+        const at = this.pings.get(event.channel);
+        if (at !== undefined) {
+          // Merged with an unsent ping of the same board: it goes to everyone unless both writes
+          // came from the same socket (a socket may get a ping of its own write: it reads nothing new).
+          if (this.queue[at]!.socket_id !== socketId) delete this.queue[at]!.socket_id;
+          continue;
+        }
+      }
+      if (this.queue.length >= PusherBroadcaster.MAX_PENDING) {
+        this.dropped += 1;
+        if (this.dropped === 1 || this.dropped % 1000 === 0) this.onError(new Error(`realtime service not keeping up: ${this.dropped} events dropped`), event.channel, event.event);
+        continue;
+      }
+      if (event.event === 'changed') this.pings.set(event.channel, this.queue.length);
+      this.queue.push({ channel: event.channel, name: event.event, data: event.data, ...(socketId ? { socket_id: socketId } : {}) });
+    }
+    this.sending ??= this.drain().finally(() => (this.sending = null));
+  }
+
+  /** Resolves when everything published so far has been sent (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.sending) await this.sending;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, PusherBroadcaster.BATCH);
+      // Pings still queued move down with the queue; the sent ones can no longer be merged into.
+      const pings = new Map<string, number>();
+      for (const [channel, at] of this.pings) if (at >= batch.length) pings.set(channel, at - batch.length);
+      this.pings = pings;
       try {
-        await this.client.trigger(event.channel, event.event, event.data, params);
+        if (batch.length === 1) {
+          const [one] = batch;
+          await this.client.trigger(one!.channel, one!.name, one!.data, one!.socket_id ? { socket_id: one!.socket_id } : undefined);
+        } else await this.client.triggerBatch(batch);
       } catch (error) {
-        this.onError(error, event.channel, event.event);
+        this.onError(error, batch.map((e) => e.channel).join(','), batch.map((e) => e.name).join(','));
       }
     }
+    this.dropped = 0;
   }
 }
 

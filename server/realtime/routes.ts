@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
-import { EmbeddedBroadcaster, embeddedServerOf } from './broadcaster';
+import { EmbeddedBroadcaster, PusherBroadcaster, embeddedServerOf } from './broadcaster';
 import { registerRealtimeServer } from './subscriptions';
 import { registerHttpPublishApi } from './http-api';
 import { multiAuthRoutes } from './multi-auth';
@@ -13,7 +13,12 @@ import { multiAuthRoutes } from './multi-auth';
 export async function realtimeRoutes(app: FastifyInstance, ctx: AppContext) {
   multiAuthRoutes(app, ctx);
   const embedded = embeddedServerOf(ctx.broadcaster);
-  if (!embedded) return;
+  if (!embedded) {
+    // External service: events queued for it go out before the process ends.
+    const external = ctx.broadcaster;
+    if (external instanceof PusherBroadcaster) app.addHook('preClose', () => external.idle());
+    return;
+  }
   // Record events are judged per reader against this database; revocations reach this server (decision 0090).
   if (ctx.broadcaster instanceof EmbeddedBroadcaster) ctx.broadcaster.useContext(ctx);
   const unregister = registerRealtimeServer(ctx.db, embedded);
