@@ -60,7 +60,7 @@ describe('boards: permissions in the UI and on the server', () => {
     await guest.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}`);
     await rowByName(guest.page, 'Owner task').waitFor();
     await guest.page.getByTestId('board-readonly').waitFor();
-    expect(await guest.page.getByTestId('add-row').count()).toBe(0);
+    expect(await guest.page.getByTestId('new-item-row').count()).toBe(0);
     await rowByName(guest.page, 'Owner task').locator('.table-cell').nth(1).dblclick();
     expect(await guest.page.getByRole('textbox', { name: 'Edit Item' }).count()).toBe(0);
 

@@ -32,12 +32,15 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await expectText(page.locator('.folder-title'), 'Roadmap');
     await page.getByTestId(`boards-nav-${world.teamId}`).getByRole('link', { name: 'Roadmap', exact: true }).waitFor();
 
-    await page.getByTestId('add-row').click();
-    await rowByName(page, 'New item').waitFor();
-    await editCell('New item', 1, 'Item', 'Write the plan');
+    // The inline new-item row: type a name, Enter adds it and the row is ready for the next.
+    const newItem = page.getByTestId('new-item-input');
+    await newItem.fill('Write the plan');
+    await newItem.press('Enter');
     await rowByName(page, 'Write the plan').waitFor();
-    await page.getByTestId('add-row').click();
-    await editCell('New item', 1, 'Item', 'Ship it');
+    await expect.poll(() => newItem.inputValue()).toBe('');
+    await page.keyboard.type('Ship it');
+    await page.keyboard.press('Enter');
+    await rowByName(page, 'Ship it').waitFor();
     await waitForServerCopy(world, token, 'items', boardId, (items) => items.some((i) => i.name === 'Write the plan') && items.some((i) => i.name === 'Ship it'));
   });
 
@@ -49,10 +52,8 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
       await form.getByLabel('Name').fill(name);
       await form.getByLabel('Kind').selectOption(kind);
       if (kind === 'status') {
-        for (const label of ['To do', 'Done']) {
-          await form.getByRole('button', { name: 'Add status' }).click();
-          await form.getByLabel('Label name').last().fill(label);
-        }
+        // A new Status starts with To do / In progress / Done / Stuck.
+        await expect.poll(() => form.getByLabel('Label name').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['To do', 'In progress', 'Done', 'Stuck']);
       }
       await form.getByRole('button', { name: 'Save' }).click();
       await page.getByTestId('attribute-form').waitFor({ state: 'detached' });
@@ -97,7 +98,7 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await cell('Write the plan', 1).click();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    const input = page.getByRole('textbox', { name: 'Edit Item' });
+    const input = page.getByRole('textbox', { name: 'Edit Name' });
     await input.fill('Ship it now');
     await input.press('Enter');
     await rowByName(page, 'Ship it now').waitFor();
@@ -110,9 +111,9 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
 
   it('sorts by a header click and filters', async () => {
     const names = () => page.locator('.table-row').evaluateAll((rows) => rows.map((r) => r.querySelectorAll('.table-cell')[1]?.textContent?.replace('⤢', '').trim()));
-    await page.locator('.table-head-button', { hasText: 'Item' }).click();
+    await page.locator('.table-head-button', { hasText: 'Name' }).click();
     await expect.poll(names).toEqual(['Ship it now', 'Write the plan']);
-    await page.locator('.table-head-button', { hasText: 'Item' }).click();
+    await page.locator('.table-head-button', { hasText: 'Name' }).click();
     await expect.poll(names).toEqual(['Write the plan', 'Ship it now']);
     await page.getByTestId('filter-button').click();
     await page.getByRole('button', { name: 'Add filter' }).click();
@@ -153,9 +154,13 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
 
     // Delete to trash, restore from the trash screen.
     await rowByName(page, 'Write the plan').locator('input[type=checkbox]').check();
-    page.once('dialog', () => undefined);
+    // No confirmation (the trash gives it back): a toast says so and offers Undo.
     await page.getByTestId('bulk-bar').getByRole('button', { name: 'Delete' }).click();
-    await page.getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(() => page.locator('.table-row').count()).toBe(0);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await rowByName(page, 'Write the plan').waitFor();
+    await rowByName(page, 'Write the plan').locator('input[type=checkbox]').check();
+    await page.getByTestId('bulk-bar').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.locator('.table-row').count()).toBe(0);
     await waitForServerCopy(world, token, 'items', boardId, (items) => !items.some((i) => i.name === 'Write the plan'));
     await page.getByRole('button', { name: 'Trash' }).click();
@@ -165,7 +170,7 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
   });
 
   it('undoes and redoes the user’s own edit with Ctrl+Z and Ctrl+Shift+Z', async () => {
-    await editCell('Write the plan', 1, 'Item', 'Renamed once');
+    await editCell('Write the plan', 1, 'Name', 'Renamed once');
     await rowByName(page, 'Renamed once').waitFor();
     await page.locator('.table-scroll').focus();
     await page.keyboard.press('Control+z');

@@ -60,7 +60,7 @@ describe('boards: public links, password, attachments, references, folder moves'
     await form.getByRole('button', { name: 'Open board' }).click();
     await rowByName(visitor.page, 'Vault item').waitFor();
     await visitor.page.getByTestId('board-readonly').waitFor();
-    expect(await visitor.page.getByTestId('add-row').count()).toBe(0);
+    expect(await visitor.page.getByTestId('new-item-row').count()).toBe(0);
     await visitor.context.close();
   });
 

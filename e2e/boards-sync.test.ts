@@ -101,8 +101,8 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
     const { port, dataDir } = world.server;
     await world.server.stop(); // the network is really gone: nothing answers on that port
     await rename(a.page, 'Name from A', 'Renamed offline');
-    await a.page.getByTestId('add-row').click();
-    await rename(a.page, 'New item', 'Created offline');
+    await a.page.getByTestId('new-item-input').fill('Created offline');
+    await a.page.getByTestId('new-item-input').press('Enter');
     await rowByName(a.page, 'Created offline').waitFor();
     await rowByName(a.page, 'Renamed offline').waitFor();
 

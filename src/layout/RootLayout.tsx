@@ -12,6 +12,7 @@ import { Sidebar } from './Sidebar';
 import { ConnectivityWatcher } from './ConnectivityWatcher';
 import { WorkspaceLimitDialog } from './WorkspaceLimitDialog';
 import { OfflineBanner } from './OfflineBanner';
+import { PaletteHost } from '../palette/PaletteHost';
 import { NotificationsButton, NotificationsWatcher } from '../notifications/NotificationsButton';
 import { RunningTimersSlot } from './RunningTimersSlot';
 
@@ -69,6 +70,7 @@ export function RootLayout() {
         </main>
       </div>
       <WorkspaceLimitDialog />
+      {status === 'signedIn' && <PaletteHost />}
       <UiHost />
     </div>
   );

@@ -6,6 +6,16 @@ import type { ComponentType } from 'react';
  */
 type Loader = () => Promise<{ default: ComponentType }>;
 
+/** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO, forms): src/screens/later/later-features.ts. */
+const LATER_ROUTES = [
+  'checkout', 'activate-ltd', 'trial', 'profile.billing', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
+  'templates.home', 'templates.tag', 'templates.search', 'templates.landing',
+  'custom-templates', 'custom-templates.shared', 'custom-templates.templates.edit', 'custom-templates.templates.landing', 'forward.template',
+  'trello-import', 'trello-import-board', 'extract-trello-token',
+  'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect', 'profile.referral',
+  'form', 'published-document', 'published-file', 'shared-document-item',
+];
+
 export const screens: Record<string, Loader> = {
   login: () => import('./auth/LoginPage'),
   register: () => import('./auth/RegisterPage'),
@@ -39,4 +49,11 @@ export const screens: Record<string, Loader> = {
   'edit-board': () => import('../boards/screens/EditBoardPage'),
   'board.permissions': () => import('../boards/screens/BoardPermissionsPage'),
   'board.activity': () => import('../boards/screens/BoardActivityPage'),
+  // Issue #17: the workspace's front page and permissions; routes whose feature comes later say so.
+  'team.boards': () => import('./workspace/WorkspaceOverviewPage'),
+  'team.permissions': () => import('./workspace/WorkspacePermissionsPage'),
+  redirect: () => import('./later/RedirectPage'),
+  onboarding: () => import('./later/OnboardingPage'),
+  'attachment.download': () => import('./later/AttachmentDownloadPage'),
+  ...Object.fromEntries(LATER_ROUTES.map((name) => [name, () => import('./later/LaterPage')])),
 };

@@ -16,6 +16,7 @@ import type { ViewProps } from '../parts/view-props';
 import { dropIndex, previewGroups, previewIndex, reorderedKeys, type CardPreview } from './card-moves';
 import { columnDragId, KanbanColumn } from './KanbanColumn';
 import './kanban-drag.css';
+import { DEFAULT_STATUS_OPTIONS } from '../../../schema/board-defaults';
 
 /**
  * The Column (kanban) view: one column per status or single-choice label. Cards are dragged
@@ -47,8 +48,10 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
   const board = useBoard();
   const change = useChangeView(folder, view);
   const settings = view.settings;
-  const attribute = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
   const candidates = board.attributes.filter((a) => columnGroupProblem(a) === null);
+  const chosen = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
+  // No choice saved (or its attribute is gone): the board's first status or label makes the columns.
+  const attribute = chosen ?? candidates[0];
   const rootRef = useRef<HTMLDivElement>(null);
   const [preview, setPreview] = useState<CardPreview | null>(null);
   // A drag ends with a mouse-up on the card; the click that follows must not open it.
@@ -62,23 +65,7 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
   }, [attribute, items, get, settings.hide_empty_groups, settings.group_order, settings.sort.length]);
   const shown = useMemo(() => previewGroups(groups, preview), [groups, preview]);
 
-  if (!attribute) {
-    return (
-      <div className="column-setup" data-testid="column-setup">
-        <p>
-          <Trans>Choose the status or label that makes the columns.</Trans>
-        </p>
-        <select aria-label={t`Group by`} defaultValue="" onChange={(e) => e.target.value && void change({ group_by: e.target.value })}>
-          <option value="" />
-          {candidates.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </select>
-      </div>
-    );
-  }
+  if (!attribute) return <NoColumnAttribute onCreated={(id) => void change({ group_by: id })} />;
 
   const canEdit = (item: Item) => board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
   const fromKeyOf = (itemId: string) => groups.find((g) => g.items.some((i) => i.id === itemId))?.key;
@@ -198,6 +185,45 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
           ))}
         </SortableContext>
       </DragArea>
+    </div>
+  );
+}
+
+/**
+ * A board with no status or single label yet: the Kanban view says what it needs and makes a Status
+ * column with the usual statuses in one click (for those who may manage columns).
+ */
+function NoColumnAttribute({ onCreated }: { onCreated(id: string): void }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const [busy, setBusy] = useState(false);
+  const canCreate = !board.readOnly && board.can('MANAGE_ATTRIBUTES', board.boardId);
+  const names: Record<string, string> = { todo: t`To do`, doing: t`In progress`, done: t`Done`, stuck: t`Stuck` };
+  const create = async () => {
+    setBusy(true);
+    try {
+      const options = DEFAULT_STATUS_OPTIONS.map((o) => ({ ...o, name: names[o.id] ?? o.name, done: o.id === 'done' }));
+      onCreated(await board.actions.createAttribute({ name: t`Status`, kind: 'status', settings: { options } }, board.attributes));
+    } catch (error) {
+      toast.show((error as Error).message, { kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="column-setup" data-testid="column-setup">
+      <p>
+        <Trans>The Kanban view makes a column for each status. This board has no Status column yet.</Trans>
+      </p>
+      {canCreate ? (
+        <button type="button" className="ui-button ui-button--primary ui-button--md" disabled={busy} onClick={() => void create()} data-testid="create-status">
+          <Trans>Add a Status column</Trans>
+        </button>
+      ) : (
+        <p className="muted">
+          <Trans>Ask someone who may manage the board's columns to add one.</Trans>
+        </p>
+      )}
     </div>
   );
 }

@@ -13,6 +13,7 @@ import { moveColumn, orderedColumns } from '../model/columns';
 import type { ShownView } from './FolderPane';
 import { useChangeView } from './use-change-view';
 import { useKindLabels } from './kind-labels';
+import { DEFAULT_STATUS_OPTIONS } from '../../../schema/board-defaults';
 
 /**
  * The board's attributes: add (name + kind, "an attribute with the same name and type already
@@ -117,6 +118,8 @@ function AttributeEditor({ attribute, onClose }: { attribute: Attribute | null; 
   const [url, setUrl] = useState(String((attribute?.settings as { url?: string } | undefined)?.url ?? ''));
   const [error, setError] = useState<string | null>(null);
   const hasOptions = kind === 'status' || kind === 'label';
+  const statusNames: Record<string, string> = { todo: t`To do`, doing: t`In progress`, done: t`Done`, stuck: t`Stuck` };
+  const defaultStatuses = (): LabelOption[] => DEFAULT_STATUS_OPTIONS.map((o) => ({ ...o, name: statusNames[o.id] ?? o.name, done: o.id === 'done' }) as LabelOption);
 
   const settings = () => {
     const base = { ...(attribute?.settings ?? {}) } as Record<string, unknown>;
@@ -159,7 +162,16 @@ function AttributeEditor({ attribute, onClose }: { attribute: Attribute | null; 
         </label>
         <label>
           {t`Kind`}
-          <select value={kind} disabled={Boolean(attribute)} onChange={(e) => setKind(e.target.value as AttributeKind)}>
+          <select
+            value={kind}
+            disabled={Boolean(attribute)}
+            onChange={(e) => {
+              const next = e.target.value as AttributeKind;
+              setKind(next);
+              // A new Status starts with the usual four, in readable colours (issue #17 part 2).
+              if (next === 'status' && !attribute && options.length === 0) setOptions(defaultStatuses());
+            }}
+          >
             {(attribute ? [kind] : CREATABLE).map((k) => (
               <option key={k} value={k}>
                 {kindLabel(k)}

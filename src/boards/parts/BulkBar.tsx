@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
-import { confirm } from '../../ui/confirm-store';
+import { trashWithUndo } from '../keys/trash-with-undo';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import type { Attribute, Folder, Item } from '../store/live';
@@ -38,8 +38,8 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
         variant="danger"
         disabled={deletable.length === 0}
         onClick={async () => {
-          if (!(await confirm({ message: t`Move ${deletable.length} items to trash?`, danger: true }))) return;
-          await board.actions.deleteItems(deletable.map((i) => i.id));
+          // No confirmation: the trash gives them back, and the toast offers Undo.
+          await trashWithUndo(board.actions, deletable.map((i) => i.id));
           skipped(deletable.length);
           onDone();
         }}

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -8,6 +8,8 @@ import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import { useAttributeValues, useItems, useViews, type Folder, type FolderView, type Item } from '../store/live';
 import { createItemProblem } from '../model/groups';
+import { requestNewItem } from '../keys/new-item-event';
+import { useBoardShortcuts } from '../keys/use-board-shortcuts';
 import { sortByPosition } from '../model/positions';
 import { filterItems, searchItems, sortItems } from '../model/query';
 import { subtreeIds } from '../model/tree';
@@ -77,17 +79,20 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   }, [items, folderIds, settings, attributeMap, get, query]);
 
   const canCreate = board.can('CREATE_ITEM', folder.id);
-  const addItem = async (values: Record<string, unknown> = {}, groupKey?: string) => {
+  const addItem = async (values: Record<string, unknown> = {}, groupKey?: string, name?: string) => {
     const problem = createItemProblem({ isOverview, attribute: settings.group_by ? attributeMap.get(settings.group_by) : null, groupKey });
     if (problem) {
       toast.show(problem, { kind: 'error' });
       return null;
     }
     const siblings = (items ?? []).filter((i) => i.folder_id === folder.id);
-    return board.actions.createItem(folder.id, t`New item`, siblings, values);
+    return board.actions.createItem(folder.id, name?.trim() || t`New item`, siblings, values);
   };
 
   const selectedItems = shownItems.filter((i) => selected.has(i.id));
+  const searchRef = useRef<HTMLInputElement>(null);
+  const startNewItem = () => requestNewItem() || void addItem().then((id) => id && board.openItem(id, folder.id));
+  useBoardShortcuts({ create: canCreate && !isOverview ? startNewItem : undefined, search: () => searchRef.current?.focus() });
   const viewProps = { folder, view: shown, items: shownItems, get, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
 
   return (
@@ -129,9 +134,9 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
         onSelect={(id) => void navigate({ href: (folder.parent_id === null ? pathFor('board', { rootId: board.boardId }) : pathFor('folder', { rootId: board.boardId, folderId: folder.id })) + `?view=${encodeURIComponent(id)}` })}
       />
       <div className="folder-toolbar" role="toolbar" aria-label={t`View tools`}>
-        <input type="search" className="folder-search" placeholder={t`Search`} aria-label={t`Search items`} value={query} onChange={(e) => setQuery(e.target.value)} />
+        <input ref={searchRef} type="search" className="folder-search" placeholder={t`Search`} aria-label={t`Search items`} aria-keyshortcuts="/" value={query} onChange={(e) => setQuery(e.target.value)} />
         {viewProps.canCreate && (
-          <Button size="sm" data-testid="new-item" onClick={() => void addItem().then((id) => id && board.openItem(id, folder.id))}>
+          <Button size="sm" data-testid="new-item" aria-keyshortcuts="c" onClick={startNewItem}>
             <Trans>New item</Trans>
           </Button>
         )}

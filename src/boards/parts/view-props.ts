@@ -10,7 +10,7 @@ export interface ViewProps {
   get: (itemId: string, attributeId: string) => unknown;
   selected: Set<string>;
   setSelected(next: Set<string>): void;
-  /** Creates an item (with initial values, e.g. its group's value); null when refused. */
-  addItem(values?: Record<string, unknown>, groupKey?: string): Promise<string | null>;
+  /** Creates an item (with initial values, e.g. its group's value, and its name); null when refused. */
+  addItem(values?: Record<string, unknown>, groupKey?: string, name?: string): Promise<string | null>;
   canCreate: boolean;
 }

@@ -4,6 +4,7 @@ import { checkValue, type AttributeLike } from '../../../schema/attributes';
 import { UndoHistory, noteUndone, type HistoryStep, type MutatorArgs, type MutatorName, type SyncRecord } from '../../../sync-worker/client';
 import { planMove, positionAtEnd, type PositionUpdate } from '../model/positions';
 import type { BoardBackend } from './backend';
+import { PRIMARY_ATTRIBUTE_NAME, primaryAttributeIdFor } from '../../../schema/board-defaults';
 
 /**
  * The board's commands. Each user action is ONE call to the worker (`backend.apply`, decision
@@ -243,7 +244,8 @@ export async function createBoard(backend: BoardBackend, teamId: number, name: s
     {
       records: [
         { collection: 'folder', record: { ...base, id, parent_id: null, name: name.trim(), position: Date.now(), hidden: false, is_public: false } },
-        { collection: 'attribute', record: { ...base, id: nanoid(), folder_id: id, name: 'Item', kind: 'primary', position: 0, hidden: false, settings: {} } },
+        // The name column, with the id the server would give it (decision 0170).
+        { collection: 'attribute', record: { ...base, id: primaryAttributeIdFor(id), folder_id: id, name: PRIMARY_ATTRIBUTE_NAME, kind: 'primary', position: 0, hidden: false, settings: {} } },
         { collection: 'folder_view', record: { ...base, id: nanoid(), folder_id: id, name: 'Table', kind: 'table', visibility: 'shared', position: 1, settings: {} } },
       ],
     },

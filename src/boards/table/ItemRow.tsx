@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, type CSSProperties } from 'react';
 import { useDraggable } from '@dnd-kit/core';
 import { useLingui } from '@lingui/react/macro';
 import type { Attribute, Item } from '../store/live';
@@ -7,6 +7,13 @@ import type { DragData } from '../../ui/drag/data';
 import { ROW_HEIGHT, SELECT_WIDTH, type VirtualCol } from './use-table-virtual';
 
 type Listeners = ReturnType<typeof useDraggable>['listeners'];
+
+/** The name column sticks beside the selection column (both in the row's flow, so `sticky` holds). */
+export const pinned = (attribute: Attribute, vc: VirtualCol) => vc.index === 0 && attribute.kind === 'primary';
+export function cellStyle(attribute: Attribute, vc: VirtualCol): CSSProperties {
+  if (pinned(attribute, vc)) return { position: 'sticky', insetInlineStart: SELECT_WIDTH, width: vc.size, flex: 'none' };
+  return { position: 'absolute', insetInlineStart: SELECT_WIDTH + vc.start, width: vc.size };
+}
 
 export interface ItemRowProps {
   item: Item;
@@ -51,7 +58,7 @@ export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, widt
       data-item-id={item.id}
       {...listeners}
     >
-      <div id={`cell-${rowIndex}-0`} role="gridcell" className={`table-cell table-select${active === 0 ? ' is-active' : ''}`} style={{ width: SELECT_WIDTH }} onClick={() => onActivate(rowIndex, 0, false)}>
+      <div id={`cell-${rowIndex}-0`} role="gridcell" className={`table-cell table-select is-pinned${active === 0 ? ' is-active' : ''}`} style={{ width: SELECT_WIDTH }} onClick={() => onActivate(rowIndex, 0, false)}>
         <input type="checkbox" tabIndex={-1} aria-label={t`Select ${item.name}`} checked={selected} onChange={() => onToggle(item.id)} />
       </div>
       {virtualCols.map((vc) => {
@@ -65,8 +72,8 @@ export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, widt
             id={`cell-${rowIndex}-${col}`}
             role="gridcell"
             aria-readonly={!editable || READ_ONLY_KINDS.has(attribute.kind) || undefined}
-            className={`table-cell${active === col ? ' is-active' : ''}${isEditing ? ' is-editing' : ''}`}
-            style={{ position: 'absolute', insetInlineStart: SELECT_WIDTH + vc.start, width: vc.size }}
+            className={`table-cell${active === col ? ' is-active' : ''}${isEditing ? ' is-editing' : ''}${pinned(attribute, vc) ? ' is-pinned' : ''}`}
+            style={cellStyle(attribute, vc)}
             onClick={() => onActivate(rowIndex, col, false)}
             onDoubleClick={() => onActivate(rowIndex, col, true)}
             data-attribute-id={attribute.id}

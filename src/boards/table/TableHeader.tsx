@@ -7,6 +7,7 @@ import type { ViewSettings } from '../../../schema/views';
 import type { DragData } from '../../ui/drag/data';
 import type { Attribute } from '../store/live';
 import { HEADER_HEIGHT, SELECT_WIDTH, type VirtualCol } from './use-table-virtual';
+import { PRIMARY_ATTRIBUTE_NAME } from '../../../schema/board-defaults';
 
 export const resizeDragId = (attributeId: string) => `resize:${attributeId}`;
 export type ResizeData = DragData & { attributeId: string; width: number };
@@ -34,7 +35,7 @@ export function TableHeader({ columns, virtualCols, width, sort, allSelected, ar
   const movable = columns.filter((c) => c.kind !== 'primary').map((c) => c.id);
   return (
     <div className="table-header" role="row" aria-rowindex={1} style={{ width, height: HEADER_HEIGHT }}>
-      <div className="table-cell table-select" role="columnheader" style={{ width: SELECT_WIDTH }}>
+      <div className="table-cell table-select is-pinned" role="columnheader" style={{ width: SELECT_WIDTH }}>
         <input type="checkbox" aria-label={t`Select all`} checked={allSelected} onChange={onToggleAll} />
       </div>
       <SortableContext items={movable} strategy={horizontalListSortingStrategy}>
@@ -78,13 +79,17 @@ const HeaderCell = memo(function HeaderCell({ attribute, start, size, direction,
       ref={setNodeRef}
       role="columnheader"
       aria-sort={direction ? (direction === 'asc' ? 'ascending' : 'descending') : undefined}
-      className={`table-cell table-head${isDragging ? ' is-dragging' : ''}`}
-      style={{ position: 'absolute', insetInlineStart: SELECT_WIDTH + start, width: size, transform: CSS.Translate.toString(transform), transition }}
+      className={`table-cell table-head${isDragging ? ' is-dragging' : ''}${start === 0 && attribute.kind === 'primary' ? ' is-pinned' : ''}`}
+      style={
+        start === 0 && attribute.kind === 'primary'
+          ? { position: 'sticky', insetInlineStart: SELECT_WIDTH, width: size, flex: 'none' }
+          : { position: 'absolute', insetInlineStart: SELECT_WIDTH + start, width: size, transform: CSS.Translate.toString(transform), transition }
+      }
       data-attribute-id={attribute.id}
       {...(movable ? listeners : undefined)}
     >
       <button type="button" className="table-head-button" onClick={() => clickAllowed() && onSort(attribute)} tabIndex={-1} data-drag-through>
-        {attribute.name}
+        <AttributeName attribute={attribute} />
         {direction ? (direction === 'asc' ? ' ↑' : ' ↓') : ''}
       </button>
       {arrangeable && <ResizeHandle attribute={attribute} width={size} />}
@@ -99,3 +104,10 @@ function ResizeHandle({ attribute, width }: { attribute: Attribute; width: numbe
   const { setNodeRef, listeners } = useDraggable({ id: resizeDragId(attribute.id), data });
   return <span ref={setNodeRef} className="col-resize" role="separator" aria-orientation="vertical" aria-label={t`Resize ${attribute.name}`} {...listeners} />;
 }
+
+/** The default name column reads "Name" in the user's language; a name the board chose stays as it is. */
+function AttributeName({ attribute }: { attribute: Attribute }) {
+  const { t } = useLingui();
+  return <>{attribute.kind === 'primary' && DEFAULT_PRIMARY_NAMES.has(attribute.name) ? t`Name` : attribute.name}</>;
+}
+const DEFAULT_PRIMARY_NAMES = new Set([PRIMARY_ATTRIBUTE_NAME, 'Item']);

@@ -23,7 +23,10 @@ import { tableCollision, useTableDrag } from './use-table-drag';
 import { TableHeader } from './TableHeader';
 import { DraggableItemRow, ItemRow } from './ItemRow';
 import { GroupRow } from './GroupRow';
+import { NewItemRow } from './NewItemRow';
+import { trashWithUndo } from '../keys/trash-with-undo';
 import './table-drag.css';
+import './table-pinned.css';
 
 /**
  * The Table view, put together from parts with one job each: grouping (use-grouped-rows),
@@ -48,7 +51,9 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const rtl = pageIsRtl();
-  const virtual = useTableVirtual({ scrollRef, rowCount: rows.length, columnWidths: columns.map(widths.widthOf), rtl });
+  // The name column stays in view (sticky at the start edge, the right one in RTL) while the rest scroll.
+  const pinFirst = columns[0]?.kind === 'primary';
+  const virtual = useTableVirtual({ scrollRef, rowCount: rows.length, columnWidths: columns.map(widths.widthOf), rtl, pinFirst });
   const ordinals = useOrdinals(columns);
   const selection = useSelection(items, selected, setSelected);
   const focusGrid = () => scrollRef.current?.focus({ preventScroll: true });
@@ -126,6 +131,16 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
             if (at >= 0 && next) await dropRow(item, next.key, next.items.length);
           }
         : undefined,
+      selectedCount: selected.size,
+      trash: board.readOnly
+        ? undefined
+        : async (item) => {
+            const chosen = selected.size > 0 ? items.filter((i) => selected.has(i.id)) : [item];
+            const deletable = chosen.filter((i) => board.can('DELETE_ITEM', i.folder_id, i.created_by ?? null));
+            if (deletable.length < chosen.length) toast.show(t`This action is unauthorized.`, { kind: 'error' });
+            await trashWithUndo(board.actions, deletable.map((i) => i.id));
+            selection.clear();
+          },
       moveColumn: board.readOnly
         ? undefined
         : (attribute, step) => {
@@ -228,9 +243,13 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
         </div>
       )}
       {canCreate && (
-        <button type="button" className="table-add-row" data-testid="add-row" onClick={() => void addItem().then((id) => id && move({ row: rows.length, col: 1 }))}>
-          + <Trans>Add item</Trans>
-        </button>
+        <NewItemRow
+          onAdd={async (name) => {
+            const id = await addItem({}, undefined, name);
+            // The new row comes into view; focus stays in the input for the next name.
+            if (id) virtual.scrollTo({ row: rows.length, col: 1 });
+          }}
+        />
       )}
     </div>
   );

@@ -25,12 +25,20 @@ export interface GridKeyContext {
   moveRowToGroup?(item: Item, step: -1 | 1): Promise<void>;
   /** Alt+Shift+← / → on a cell: its column one place earlier or later (not the primary column). */
   moveColumn?(attribute: Attribute, step: -1 | 1): void;
+  /** Delete on the selection column, or with rows selected: those rows (else this one) to the trash. */
+  trash?(item: Item): Promise<void>;
+  /** How many rows are selected. */
+  selectedCount?: number;
 }
+
+/** A single letter with no modifier (Shift aside): the table's one-key shortcuts. */
+const plainKey = (event: KeyboardEvent) => !event.ctrlKey && !event.metaKey && !event.altKey && event.key.length === 1;
 
 /**
  * The table's keyboard (the grid owns focus, cells are aria-activedescendant): arrows, Home/End,
- * PageUp/PageDown, Tab move; Enter or F2 edits (Ctrl+Enter opens the item), Space selects in the
- * selection column (Shift+Space anywhere), Delete clears, Escape clears the selection; Enter or
+ * PageUp/PageDown, Tab move; Enter, F2 or e edits (Ctrl+Enter opens the item), Space selects in the
+ * selection column (Shift+Space anywhere) and x anywhere, Delete clears a value (on the selection
+ * column, or with rows selected, it moves the rows to the trash), Escape clears the selection; Enter or
  * Space on a group header collapses it; Alt+arrows move rows between groups and columns around.
  */
 export async function onGridKey(event: KeyboardEvent, c: GridKeyContext): Promise<void> {
@@ -67,6 +75,17 @@ export async function onGridKey(event: KeyboardEvent, c: GridKeyContext): Promis
     event.preventDefault();
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) return c.openItem(item);
     if (c.canEditCell(item, attribute)) c.startEditing(c.active);
+  } else if (plainKey(event) && event.key.toLowerCase() === 'e' && attribute) {
+    // e: edit the cell (like Enter).
+    event.preventDefault();
+    if (c.canEditCell(item, attribute)) c.startEditing(c.active);
+  } else if (plainKey(event) && event.key.toLowerCase() === 'x') {
+    // x: select or unselect the row.
+    event.preventDefault();
+    c.toggleSelect(item.id);
+  } else if (event.key === 'Delete' && c.trash && (c.active.col === 0 || (c.selectedCount ?? 0) > 0)) {
+    event.preventDefault();
+    await c.trash(item);
   } else if ((event.key === 'Delete' || event.key === 'Backspace') && attribute) {
     event.preventDefault();
     await c.clear(item, attribute);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, type RefObject } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import type { Cell } from '../model/grid-keys';
 import { ROW_HEIGHT } from './table-rows';
 
@@ -17,8 +17,8 @@ export interface VirtualCol {
  * Virtualisation of the table: only the rows and columns on screen (plus a few) are rendered, so
  * 10,000 items × 10 attributes scroll like 20. Columns run right to left in a right-to-left page.
  */
-export function useTableVirtual(options: { scrollRef: RefObject<HTMLDivElement | null>; rowCount: number; columnWidths: number[]; rtl: boolean }) {
-  const { scrollRef, rowCount, columnWidths, rtl } = options;
+export function useTableVirtual(options: { scrollRef: RefObject<HTMLDivElement | null>; rowCount: number; columnWidths: number[]; rtl: boolean; pinFirst?: boolean }) {
+  const { scrollRef, rowCount, columnWidths, rtl, pinFirst = false } = options;
   const rows = useVirtualizer({ count: rowCount, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
   const cols = useVirtualizer({
     horizontal: true,
@@ -27,6 +27,8 @@ export function useTableVirtual(options: { scrollRef: RefObject<HTMLDivElement |
     getScrollElement: () => scrollRef.current,
     estimateSize: (i) => columnWidths[i]!,
     overscan: 2,
+    // The pinned (name) column is rendered wherever the table is scrolled: it sticks at the start.
+    rangeExtractor: pinFirst ? (range: Range) => [...new Set([0, ...defaultRangeExtractor(range)])].sort((a, b) => a - b) : defaultRangeExtractor,
   });
   const widthsKey = columnWidths.join(',');
   useEffect(() => cols.measure(), [widthsKey, cols]);

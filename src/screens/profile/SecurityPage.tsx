@@ -3,8 +3,10 @@ import { Trans } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
 import { useSession } from '../../api/session';
 import { Page } from '../Page';
+import { OnlineOnly } from '../../connectivity/OnlineOnly';
+import { ChangeEmailForm } from './ChangeEmailForm';
 
-/** Account security overview: email verification and two-factor status. */
+/** Account security overview: email verification, two-factor status, and changing the email address. */
 export default function SecurityPage() {
   const { user } = useSession();
   if (!user) return <Page />;
@@ -44,6 +46,9 @@ export default function SecurityPage() {
           </Link>
         </dd>
       </dl>
+      <OnlineOnly>
+        <ChangeEmailForm current={user.email} />
+      </OnlineOnly>
     </Page>
   );
 }

@@ -9,10 +9,14 @@ import { Field, SubmitButton, useFormAction } from '../forms';
 import { FormError } from '../auth/AuthFrame';
 import { PhotoField } from '../profile/PhotoField';
 import { useLoad, useTeamId } from './use-team';
+import { DeleteWorkspace } from './DeleteWorkspace';
+import { WorkspaceNotFound } from './WorkspaceNotFound';
+import { useSession } from '../../api/session';
 
 export default function TeamSettingsPage() {
   const { t } = useLingui();
   const teamId = useTeamId();
+  const session = useSession();
   const loaded = useLoad(() => Workspaces.get(teamId), [teamId]);
   const [team, setTeam] = useState<Workspace | null>(null);
   const [name, setName] = useState('');
@@ -30,6 +34,7 @@ export default function TeamSettingsPage() {
     await workspaces.refresh().catch(() => {});
   });
 
+  if (loaded.failed && !team && navigator.onLine) return <WorkspaceNotFound />;
   return (
     <Page narrow>
       {!team ? (
@@ -54,6 +59,7 @@ export default function TeamSettingsPage() {
               setTeam({ ...team, photo_url: null });
             }}
           />
+          {(team.user_role === 'owner' || team.owner_id === session.user?.id) && <DeleteWorkspace team={team} />}
         </OnlineOnly>
       )}
     </Page>
