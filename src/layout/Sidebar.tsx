@@ -77,6 +77,11 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
           </Link>
         </li>
         <li>
+          <Link to={pathFor('profile.developer')} activeProps={{ 'aria-current': 'page' }}>
+            <Trans>Developer</Trans>
+          </Link>
+        </li>
+        <li>
           <LogoutButton />
         </li>
         <li>
