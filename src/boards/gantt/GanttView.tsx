@@ -117,7 +117,7 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
     try {
       if (entries.length === 1) await board.actions.setValue(item, entries[0]!.attribute, entries[0]!.value);
       else await board.actions.setItemValues(item, entries, 'move bar');
-      // Read by bench/views-open.ts: from the drop to the worker having stored it.
+      // Read by bench/views-calendar-gantt.ts: from the drop to the worker having stored it.
       performance.measure('cairn:view-drag-saved', { start: started });
     } catch (error) {
       toast.show((error as Error).message, { kind: 'error' });

@@ -1,0 +1,157 @@
+/**
+ * The Calendar and Gantt views' benchmark (issue #12). Prints figures beside their budgets; never fails.
+ *
+ *   npx tsx bench/views-calendar-gantt.ts [boardItems=10000]
+ *     WEB_DIR=…          the built app (default dist); BENCH_DATA_DIR=… seeds the board once
+ *                        (the same marker file as bench/board-open.ts and views-list-chart.ts)
+ *
+ * In Chromium against the real server and the built app, the demo owner signed in (the
+ * SharedWorker path), a 10,000-item board seeded through the API (bench/board-10k.ts: its "Due"
+ * date attribute spreads the items over 2026):
+ *   1. warm open of a Calendar view (month) to its first drawn item, and of a Gantt view to its
+ *      first drawn bar (budget ≤ 300 ms each), five runs each;
+ *   2. drag → saved locally (budget ≤ 16 ms p95): real mouse drags of calendar items to the next
+ *      day and of gantt bars by a day; each view marks `cairn:view-drag-saved` from the drop to
+ *      BoardActions' answer (the worker has stored the value and its queued request in IndexedDB).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { login, seedBoard } from './board-10k';
+
+const BOARD_ITEMS = Number(process.argv[2] ?? 10_000);
+const EMAIL = 'demo@cairn.local';
+const PASSWORD = 'demo-password';
+const line = (label: string, value: string, note = '') => console.log(`${label.padEnd(52)} ${value.padStart(14)}   ${note}`);
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+
+/** Milliseconds from an in-app navigation to the view until `selector` is in the page. */
+async function warmOpen(page: Page, href: string, selector: string): Promise<number> {
+  await page.evaluate(() => (history.pushState({}, '', '/home'), dispatchEvent(new PopStateEvent('popstate'))));
+  await page.locator('[data-testid="board-page"]').waitFor({ state: 'detached' });
+  await page.waitForTimeout(300);
+  return page.evaluate(
+    ({ href, selector }) =>
+      new Promise<number>((resolve) => {
+        const start = performance.now();
+        const observer = new MutationObserver(() => {
+          if (document.querySelector(selector)) {
+            observer.disconnect();
+            resolve(performance.now() - start);
+          }
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+        history.pushState({}, '', href);
+        dispatchEvent(new PopStateEvent('popstate'));
+      }),
+    { href, selector },
+  );
+}
+
+async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let i = 1; i <= 6; i++) await page.mouse.move(from.x + ((to.x - from.x) * i) / 6, from.y + ((to.y - from.y) * i) / 6);
+  await page.mouse.up();
+}
+
+const savedCount = (page: Page) => page.evaluate(() => performance.getEntriesByName('cairn:view-drag-saved').length);
+const savedTimes = (page: Page) => page.evaluate(() => performance.getEntriesByName('cairn:view-drag-saved').map((e) => e.duration));
+
+async function main() {
+  const { launchBrowser, startServer } = await import('../e2e/helpers');
+  const dataDir = process.env.BENCH_DATA_DIR;
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', ...(dataDir ? { DATA_DIR: dataDir } : {}) });
+  const browser = await launchBrowser();
+  try {
+    const token = await login(server.url, EMAIL, PASSWORD);
+    const mine = await (await fetch(server.url + '/api/me/workspaces', { headers: { authorization: `Bearer ${token}` } })).json();
+    const teamId = (mine.data ?? mine)[0].id;
+    const marker = dataDir ? path.join(dataDir, `bench-board-${BOARD_ITEMS}.json`) : null;
+    let seeded: { boardId: string; seconds: number; records: number };
+    if (marker && fs.existsSync(marker)) seeded = JSON.parse(fs.readFileSync(marker, 'utf8'));
+    else {
+      seeded = await seedBoard(server.url, token, teamId, BOARD_ITEMS);
+      if (marker) fs.writeFileSync(marker, JSON.stringify(seeded));
+      console.log(`board of ${BOARD_ITEMS} items × 10 attributes seeded in ${seeded.seconds.toFixed(1)} s`);
+    }
+    const b = seeded.boardId;
+    // Views saved with settings {} (their defaults find the board's "Due" date), as an API client would.
+    const view = async (id: string, kind: string, settings: Record<string, unknown>) => {
+      const r = await fetch(`${server.url}/api/${teamId}/folder-views/${id}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ id, board_id: b, folder_id: b, name: kind, kind, visibility: 'shared', position: 5, settings, row_version: 1 }),
+      });
+      if (!r.ok && r.status !== 409) throw new Error(`${kind} view: ${r.status} ${await r.text()}`);
+    };
+    const calendarId = `${b}vcal`;
+    const ganttId = `${b}vgantt`;
+    await view(calendarId, 'calendar', {});
+    await view(ganttId, 'gantt', { zoom: 'day' });
+
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    await page.addInitScript('window.__name = (f) => f');
+    await page.goto(server.url + '/login');
+    await page.getByLabel('Email').fill(EMAIL);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(/\/home$/);
+
+    let t0 = Date.now();
+    await page.goto(`${server.url}/b/${b}?view=${ganttId}`);
+    await page.locator('.gantt-bar').first().waitFor({ timeout: 600_000 });
+    line('cold open of the gantt (index load into IndexedDB)', `${Date.now() - t0} ms`, 'first visit on this device');
+    await page.waitForTimeout(15_000);
+
+    // The seeded dates are in 2026: the calendar opens on the current month, which has items only then.
+    const calendarSelector = new Date().getFullYear() === 2026 ? '.calendar-view .fc-event' : '.calendar-view .fc-daygrid-day';
+    for (const [label, viewId, selector] of [
+      ['warm open, Calendar (month) to first item', calendarId, calendarSelector],
+      ['warm open, Gantt to first bar', ganttId, '.gantt-bar'],
+    ] as const) {
+      const times: number[] = [];
+      for (let run = 0; run < 5; run++) times.push(await warmOpen(page, `/b/${b}?view=${viewId}`, selector));
+      line(label, `${pct(times, 50).toFixed(0)} ms p50`, `p95 ${pct(times, 95).toFixed(0)} ms; budget ≤ 300 ms (${selector})`);
+    }
+
+    // Gantt drags: the first bar on screen, one day later, then back, 20 times.
+    await warmOpen(page, `/b/${b}?view=${ganttId}`, '.gantt-bar');
+    await page.waitForTimeout(1000);
+    for (let i = 0; i < 20; i++) {
+      const before = await savedCount(page);
+      const bar = page.locator('.gantt-bar').first();
+      const box = (await bar.boundingBox())!;
+      const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      await drag(page, from, { x: from.x + (i % 2 === 0 ? 36 : -36), y: from.y });
+      await page.waitForFunction((n) => performance.getEntriesByName('cairn:view-drag-saved').length > n, before, { timeout: 20_000 });
+    }
+    const gantt = await savedTimes(page);
+    line('gantt: drag → saved locally', `${pct(gantt, 95).toFixed(1)} ms p95`, `p50 ${pct(gantt, 50).toFixed(1)} ms, ${gantt.length} drags; budget ≤ 16 ms p95`);
+
+    // Calendar drags: an item of the shown month to the next day (month view).
+    if (new Date().getFullYear() === 2026) {
+      await warmOpen(page, `/b/${b}?view=${calendarId}`, '.calendar-view .fc-event');
+      await page.evaluate(() => performance.clearMeasures('cairn:view-drag-saved'));
+      for (let i = 0; i < 12; i++) {
+        const before = await savedCount(page);
+        const event = page.locator('.calendar-view .fc-daygrid-day:not(.fc-day-other) .fc-daygrid-event').first();
+        const cell = event.locator('xpath=ancestor::td[contains(@class, "fc-daygrid-day")]');
+        const box = (await event.boundingBox())!;
+        const cellBox = (await cell.boundingBox())!;
+        const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        await drag(page, from, { x: from.x + cellBox.width, y: from.y });
+        await page.waitForFunction((n) => performance.getEntriesByName('cairn:view-drag-saved').length > n, before, { timeout: 20_000 }).catch(() => undefined);
+      }
+      const calendar = await savedTimes(page);
+      line('calendar: drag → saved locally', `${pct(calendar, 95).toFixed(1)} ms p95`, `p50 ${pct(calendar, 50).toFixed(1)} ms, ${calendar.length} drags; budget ≤ 16 ms p95`);
+    } else line('calendar: drag → saved locally', 'skipped', 'the seeded dates are in 2026; the calendar shows the current month');
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+console.log(`load average at start: ${(await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(' ')} (2 cores)\n`);
+await main();
