@@ -49,7 +49,9 @@ export default function TokensPage() {
   return (
     <Page>
       <p>
-        <Trans>A personal access token lets a script use the API as you. Send it as</Trans> <code>Authorization: Bearer …</code>.{' '}
+        <Trans>
+          A personal access token lets a script use the API as you. Send it as <code>Authorization: Bearer …</code>.
+        </Trans>{' '}
         <a href="/api/docs" target="_blank" rel="noopener">
           <Trans>API documentation</Trans>
         </a>
