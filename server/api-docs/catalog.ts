@@ -6,6 +6,7 @@ import * as accounts from '../accounts/validators';
 import * as workspaces from '../workspaces/validators';
 import { activityQuery } from '../activity/query';
 import { batchBody } from '../sync/batch';
+import { hookSaveBody } from '../../schema/hooks';
 
 /**
  * Descriptions of the routes that existed before routes carried their own (`config.docs`;
@@ -118,10 +119,10 @@ export const CATALOG: Record<string, RouteDocs> = {
   'GET /api/:teamId/automations/runs': { tag: 'Automations', summary: 'A board’s automation run log', query: boardQuery },
   'GET /api/:teamId/automations/usage': { tag: 'Automations', summary: 'This month’s automation runs', query: boardQuery },
 
-  'PUT /api/:teamId/hooks/:hookId': { tag: 'Webhooks', summary: 'Create or update a webhook', description: 'Body `{url, events, active?}`; on create the answer’s `data.secret` signs deliveries (`X-Cairn-Signature: sha256=<HMAC>`), shown this once.' },
+  'PUT /api/:teamId/hooks/:hookId': { tag: 'Webhooks', summary: 'Create or update a webhook', description: 'On create the answer’s `data.secret` signs deliveries (`X-Cairn-Signature: sha256=<hex HMAC-SHA256(secret, raw body)>`), shown this once.', body: hookSaveBody },
   'DELETE /api/:teamId/hooks/:hookId': { tag: 'Webhooks', summary: 'Delete a webhook' },
   'GET /api/me/hooks': { tag: 'Webhooks', summary: 'Your webhooks across workspaces (never their secrets)' },
-  'GET /api/:teamId/hooks/:hookId/logs': { tag: 'Webhooks', summary: 'A webhook’s delivery log, newest first (30 days)' },
+  'GET /api/:teamId/hooks/:hookId/logs': { tag: 'Webhooks', summary: 'A webhook’s delivery log, newest first (30 days)', query: z.object({ limit: z.string().optional().describe('At most this many entries.') }) },
   'POST /api/:teamId/hooks/:hookId/test': { tag: 'Webhooks', summary: 'Send a test delivery' },
 
   'POST /api/broadcasting/multi-auth': { tag: 'Realtime', summary: 'Authorise realtime channel subscriptions', auth: 'optional-bearer' },

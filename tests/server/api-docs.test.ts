@@ -62,6 +62,10 @@ describe('API documentation', () => {
     expect(token['application/x-www-form-urlencoded'].schema.properties.grant_type.enum).toEqual(['authorization_code', 'refresh_token']);
     const activity = doc.paths['/api/{teamId}/activity'].get.parameters.map((p: any) => p.name);
     expect(activity).toEqual(expect.arrayContaining(['board_id', 'item_id', 'limit']));
+    // Webhooks (another module's routes) are in, with their body and the hooks ability.
+    const hook = doc.paths['/api/{teamId}/hooks/{hookId}'].put;
+    expect(Object.keys(hook.requestBody.content['application/json'].schema.properties)).toEqual(expect.arrayContaining(['url', 'events']));
+    expect(hook['x-cairn-ability']).toBe('hooks');
     // The guide explains tokens, abilities, OAuth with PKCE and webhook signatures.
     expect(doc.info.description).toContain('Authorization: Bearer');
     expect(doc.info.description).toContain('code_challenge_method=S256');
