@@ -157,6 +157,18 @@ async function catchUp(cluster: Cluster, token: string, teamId: number, boardId:
     written += size;
   }
   console.log(`  wrote ${CHANGES} changes in ${((performance.now() - t0) / 1000).toFixed(1)} s (batches of 500 over both servers)`);
+  /** One client's catch-up, page by page: the floor the herd is compared with. */
+  const alone = async () => {
+    const began = performance.now();
+    let cursor = start;
+    for (;;) {
+      const page = await json(await fetch(`${cluster.balancerUrl}/api/${teamId}/changes?after=${cursor}&board_id=${boardId}`, { headers }));
+      cursor = page.cursor;
+      if (!page.has_more) break;
+    }
+    return performance.now() - began;
+  };
+  console.log(`  one client alone: ${ms(await alone())} (then again: ${ms(await alone())})`);
   const times: number[] = [];
   let errors = 0;
   let requests = 0;
