@@ -104,3 +104,19 @@ describe('calendar placement', () => {
     expect(valueForDay('2026-04-02', 'date-range', false)).toEqual({ start: '2026-04-02', end: '2026-04-02' });
   });
 });
+
+describe('calendar locale', () => {
+  const words = { prev: 'p', next: 'n', today: 'اليوم', month: 'm', week: 'w', day: 'd', allDay: 'a', more: (n: number) => `+${n}`, noItems: '0' };
+  it('runs right to left for Arabic with the profile’s week start, left to right otherwise', async () => {
+    const { calendarLocale } = await import('../../src/boards/calendar/calendar-events');
+    const { directionFor, weekStart } = await import('../../src/i18n/locale');
+    const ar = calendarLocale('ar', weekStart('ar', null), directionFor('ar') === 'rtl', words);
+    expect(ar).toMatchObject({ code: 'ar', direction: 'rtl', buttonText: { today: 'اليوم' } });
+    // Egypt's week starts on Saturday; a profile's start_of_week wins.
+    expect(ar.week.dow).toBe(6);
+    expect(calendarLocale('ar', weekStart('ar', 1), true, words).week.dow).toBe(1);
+    const de = calendarLocale('de', weekStart('de', null), directionFor('de') === 'rtl', words);
+    expect(de).toMatchObject({ direction: 'ltr', week: { dow: 1 } });
+    expect(de.moreLinkText(3)).toBe('+3');
+  });
+});

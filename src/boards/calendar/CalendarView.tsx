@@ -16,7 +16,7 @@ import { useBoard } from '../BoardContext';
 import { valueOfSpan, nowIn, type DateSpan } from '../model/date-spans';
 import type { ViewProps } from '../parts/view-props';
 import { useAttributeValues, type Item } from '../store/live';
-import { durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from './calendar-events';
+import { calendarLocale, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from './calendar-events';
 import './calendar.css';
 
 const LIBRARY_VIEW: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' };
@@ -131,19 +131,23 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
     }
   };
 
-  const rtl = typeof document !== 'undefined' ? document.documentElement.dir === 'rtl' : directionFor(i18n.locale) === 'rtl';
+  // The page's direction follows the language (directionFor); the calendar follows the page.
+  const rtl = directionFor(i18n.locale) === 'rtl';
   const firstDay = weekStart(i18n.locale, profile?.start_of_week);
   // The library's own words come from our catalogs; its dates from Intl in the user's language.
   const locale: LocaleInput = useMemo(
-    () => ({
-      code: i18n.locale,
-      week: { dow: firstDay, doy: 4 },
-      direction: rtl ? 'rtl' : 'ltr',
-      buttonText: { prev: t`Previous`, next: t`Next`, today: t`Today`, month: t`Month`, week: t`Week`, day: t`Day` },
-      allDayText: t`All day`,
-      moreLinkText: (n: number) => t`+${n} more`,
-      noEventsText: t`No items`,
-    }),
+    () =>
+      calendarLocale(i18n.locale, firstDay, rtl, {
+        prev: t`Previous`,
+        next: t`Next`,
+        today: t`Today`,
+        month: t`Month`,
+        week: t`Week`,
+        day: t`Day`,
+        allDay: t`All day`,
+        more: (n: number) => t`+${n} more`,
+        noItems: t`No items`,
+      }),
     [i18n.locale, firstDay, rtl, t],
   );
 

@@ -62,3 +62,33 @@ export function valueForDay(dateStr: string, kind: string, withTime: boolean): u
   const day = withTime && dateStr.length > 10 ? dateStr.slice(0, 16) : dateStr.slice(0, 10);
   return kind === 'date-range' ? { start: day, end: day } : day;
 }
+
+/** The library's few words, from our catalogs. */
+export interface CalendarWords {
+  prev: string;
+  next: string;
+  today: string;
+  month: string;
+  week: string;
+  day: string;
+  allDay: string;
+  more(n: number): string;
+  noItems: string;
+}
+
+/**
+ * The library's locale for the user's language: its words from our catalogs, the first day of
+ * the week from the profile (or the language), right to left for Arabic (and the other RTL
+ * languages); day and month names come from Intl with this code.
+ */
+export function calendarLocale(code: string, firstDay: number, rtl: boolean, words: CalendarWords) {
+  return {
+    code,
+    week: { dow: firstDay, doy: 4 },
+    direction: rtl ? ('rtl' as const) : ('ltr' as const),
+    buttonText: { prev: words.prev, next: words.next, today: words.today, month: words.month, week: words.week, day: words.day },
+    allDayText: words.allDay,
+    moreLinkText: words.more,
+    noEventsText: words.noItems,
+  };
+}
