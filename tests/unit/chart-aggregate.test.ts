@@ -155,6 +155,7 @@ describe('chart option and segments', () => {
     const stacked = aggregate(items, status, get, { ...opts, stackBy: owner });
     const bo = stacked.stacks!.findIndex((s) => s.key === 'Bo');
     expect(segmentOf(stacked, bo, 0, text)).toEqual({ title: 'To do · Bo', itemIds: ['i4'] });
+    expect(segmentOf(stacked, -1, 0, text)).toEqual({ title: 'To do', itemIds: ['i0', 'i4'] });
     const option = chartOption(stacked, 'stacked-bar', text, false) as any;
     expect(option.series.map((s: any) => s.stack)).toEqual(['total', 'total']);
   });

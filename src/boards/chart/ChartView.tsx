@@ -133,7 +133,7 @@ function ChartPanel({ panel, type, text, onSegment }: { panel: ChartData; type: 
             {panel.buckets.map((b, i) => (
               <tr key={b.key}>
                 <th scope="row">
-                  <button type="button" className="list-open" onClick={() => show(0, i)}>
+                  <button type="button" className="list-open" onClick={() => show(-1, i)}>
                     {text.label(b)}
                   </button>
                 </th>

@@ -75,11 +75,14 @@ export interface Segment {
   itemIds: string[];
 }
 
-/** The items behind a clicked segment: the bucket at `dataIndex`, within stack `seriesIndex` when stacked. */
+/**
+ * The items behind a clicked segment: the bucket at `dataIndex`, within stack `seriesIndex` when
+ * stacked (a negative `seriesIndex` means the whole bucket, as the values table asks).
+ */
 export function segmentOf(panel: ChartData, seriesIndex: number, dataIndex: number, text: OptionText): Segment | null {
   const bucket = panel.buckets[dataIndex];
   if (!bucket) return null;
-  if (panel.stacks) {
+  if (panel.stacks && seriesIndex >= 0) {
     const stack = panel.stacks[seriesIndex];
     if (!stack) return null;
     return { title: `${text.label(bucket)} · ${text.label(stack)}`, itemIds: stack.itemIds[dataIndex] ?? [] };

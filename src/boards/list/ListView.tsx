@@ -94,7 +94,12 @@ export default function ListView({ view, items, get, selected, setSelected, addI
   // Stable callbacks that read the latest state, so memoised rows render only when their own props change.
   const latest = useRef({ rows, selection, editing, openItem: board.openItem, pickStatus });
   latest.current = { rows, selection, editing, openItem: board.openItem, pickStatus };
-  const onActivate = useCallback((index: number) => setActive(index), []);
+  const onActivate = useCallback((index: number) => {
+    setActive(index);
+    // A click on another row closes an open status picker (Escape does too).
+    const open = latest.current.editing.editing;
+    if (open && open.row !== index) latest.current.editing.cancel();
+  }, []);
   const onToggle = useCallback((id: string) => latest.current.selection.toggle(id), []);
   const onOpen = useCallback((item: Item) => latest.current.openItem(item.id, item.folder_id), []);
   const onPick = useCallback((index: number) => latest.current.pickStatus(index), []);
