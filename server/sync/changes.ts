@@ -32,32 +32,9 @@ export async function readChanges(db: Db, view: ReadView, after: number, boardId
   // from another one (a reset, a restored backup). Answer the horizon, below what it asked from,
   // so it knows to load again (decision 0102) instead of waiting for numbers that mean other things.
   if (after > horizon) return { data: [], cursor: horizon, has_more: false, server_id };
-  let query = db
-    .selectFrom('change_log')
-    .select(['seq', 'collection', 'record_id', 'board_id'])
-    .where('team_id', '=', view.team.id)
-    .where('seq', '>', String(after))
-    .where('seq', '<=', String(horizon))
-    .orderBy('seq')
-    .limit(DELTA_PAGE + 1);
-  if (boardId) query = query.where('board_id', '=', boardId);
-  const rows = await query.execute();
-  const hasMore = rows.length > DELTA_PAGE;
-  const page = hasMore ? rows.slice(0, DELTA_PAGE) : rows;
-  // A full page ends at its last change; otherwise everything up to the horizon was read (the
-  // numbers between belong to other teams or to rolled-back writes).
-  const cursor = hasMore ? Number(page[page.length - 1]!.seq) : horizon;
-
-  // One entry per record, in the order of its last change.
-  const latest = new Map<string, { collection: string; id: string; board_id: string; seq: number }>();
-  for (const row of page) {
-    const key = `${row.collection}:${row.record_id}`;
-    latest.delete(key);
-    latest.set(key, { collection: row.collection, id: row.record_id, board_id: row.board_id, seq: Number(row.seq) });
-  }
+  const { latest, current, cursor, hasMore } = await sharedPage(db, view.team.id, after, horizon, boardId);
   if (latest.size === 0) return { data: [], cursor, has_more: hasMore, server_id };
 
-  const current = await currentCopies(db, view.team.id, [...latest.values()]);
   const byCollection = new Map<string, WireRecord[]>();
   for (const copy of current.values()) {
     const list = byCollection.get(copy.collection) ?? [];
@@ -88,6 +65,64 @@ export async function readChanges(db: Db, view: ReadView, after: number, boardId
   return { data, cursor, has_more: hasMore, server_id };
 }
 
+interface SharedPage {
+  /** One entry per record, in the order of its last change. */
+  latest: Map<string, { collection: string; id: string; board_id: string; seq: number }>;
+  current: Map<string, { collection: string; data: WireRecord; deleted: boolean }>;
+  cursor: number;
+  hasMore: boolean;
+}
+
+/**
+ * Requests in flight for the same page — same workspace, board, cursor and horizon — share one
+ * read of the change log and of the current copies (per database handle, only while one is in
+ * flight). After a deploy every client of a busy workspace reconnects with the cursor it had, so a
+ * hundred readers make one query instead of a hundred (bench/scale-out.ts, decision 0192). The
+ * page is judged per reader afterwards, as before; it holds nothing another reader may not see
+ * until then. A copy read for an earlier request is as fresh as the horizon asks: anything newer has
+ * a change after it and comes with the next page.
+ */
+const inFlight = new WeakMap<object, Map<string, Promise<SharedPage>>>();
+
+function sharedPage(db: Db, teamId: number, after: number, horizon: number, boardId: string | null): Promise<SharedPage> {
+  let pages = inFlight.get(db as object);
+  if (!pages) inFlight.set(db as object, (pages = new Map()));
+  const key = `${teamId}:${boardId ?? ''}:${after}:${horizon}`;
+  let page = pages.get(key);
+  if (!page) {
+    page = readPage(db, teamId, after, horizon, boardId).finally(() => pages.delete(key));
+    pages.set(key, page);
+  }
+  return page;
+}
+
+async function readPage(db: Db, teamId: number, after: number, horizon: number, boardId: string | null): Promise<SharedPage> {
+  let query = db
+    .selectFrom('change_log')
+    .select(['seq', 'collection', 'record_id', 'board_id'])
+    .where('team_id', '=', teamId)
+    .where('seq', '>', String(after))
+    .where('seq', '<=', String(horizon))
+    .orderBy('seq')
+    .limit(DELTA_PAGE + 1);
+  if (boardId) query = query.where('board_id', '=', boardId);
+  const rows = await query.execute();
+  const hasMore = rows.length > DELTA_PAGE;
+  const page = hasMore ? rows.slice(0, DELTA_PAGE) : rows;
+  // A full page ends at its last change; otherwise everything up to the horizon was read (the
+  // numbers between belong to other teams or to rolled-back writes).
+  const cursor = hasMore ? Number(page[page.length - 1]!.seq) : horizon;
+
+  const latest: SharedPage['latest'] = new Map();
+  for (const row of page) {
+    const key = `${row.collection}:${row.record_id}`;
+    latest.delete(key);
+    latest.set(key, { collection: row.collection, id: row.record_id, board_id: row.board_id, seq: Number(row.seq) });
+  }
+  const current = latest.size === 0 ? new Map() : await currentCopies(db, teamId, [...latest.values()]);
+  return { latest, current, cursor, hasMore };
+}
+
 /**
  * A record gone for good no longer says which folder it was in. Records with a trash (items,
  * folders, attributes) are removed for good only from the trash, and their trashed copy already
@@ -107,7 +142,11 @@ function mayHearOfRemoval(view: ReadView, collection: string, boardId: string): 
 async function currentCopies(db: Db, teamId: number, keys: { collection: string; id: string }[]) {
   const out = new Map<string, { collection: string; data: WireRecord; deleted: boolean }>();
   const byCollection = new Map<string, string[]>();
-  for (const k of keys) byCollection.set(k.collection, [...(byCollection.get(k.collection) ?? []), k.id]);
+  for (const k of keys) {
+    const ids = byCollection.get(k.collection);
+    if (ids) ids.push(k.id);
+    else byCollection.set(k.collection, [k.id]);
+  }
   for (const [collection, ids] of byCollection) {
     for (let i = 0; i < ids.length; i += 1000) {
       const rows = await db
