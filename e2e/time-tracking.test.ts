@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, newId, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { startProxy, type CuttableProxy } from './shell-proxy';
+
+/**
+ * Issue #15, time tracking end to end in Chromium against the real server: with the network really
+ * cut (a TCP proxy between the browser and the server), a timer is started on the item panel's
+ * Time tab — it runs and ticks there and in the frame — and stopped; when the network comes back
+ * the entry reaches the server exactly once, stopped, with its description.
+ */
+describe('time tracking', () => {
+  let world: BoardWorld;
+  let proxy: CuttableProxy;
+  let token: string;
+  let boardId: string;
+  let itemId: string;
+
+  beforeAll(async () => {
+    world = await startWorld();
+    proxy = await startProxy(world.server.port);
+    token = await apiLogin(world.server.url, USERS.full);
+    boardId = await createBoardByApi(world, token, 'Hours board');
+    itemId = await createItemByApi(world, token, boardId, 'Write the report');
+    const attributeId = newId('a');
+    await apiCall(world.server.url, token, 'PUT', `/api/${world.teamId}/attributes/${attributeId}`, {
+      id: attributeId, board_id: boardId, folder_id: boardId, name: 'Time', kind: 'time-tracking', settings: { allowParallel: false, sharedEntries: true }, position: 1, row_version: 1,
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await world?.close();
+  });
+
+  const serverEntries = async () => (await apiCall(world.server.url, token, 'GET', `/api/${world.teamId}/time-tracking/${boardId}`)).data as { description: string; ended_at: string | null; item_id: string }[];
+
+  it('a timer started and stopped offline reaches the server once when the network is back', async () => {
+    const { page, context } = await signedInPage(world, USERS.full, proxy.url);
+    await page.goto(`${proxy.url}/b/${boardId}/${boardId}/${itemId}?t=time`);
+    const start = page.getByRole('button', { name: 'Start a timer on Write the report' }).first();
+    await start.waitFor({ timeout: 20_000 });
+
+    proxy.cut();
+    await start.click();
+    const dialog = page.getByRole('dialog', { name: 'Start a timer on Write the report' });
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    await dialog.getByRole('alert').waitFor(); // a start needs a description
+    await dialog.getByTestId('time-description').fill('Offline drafting');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+
+    // Running at once from the replica: in the tab, and in the frame's running timers, ticking.
+    const entry = page.getByTestId('time-entries').locator('.time-entry').filter({ hasText: 'Offline drafting' });
+    await entry.waitFor();
+    const frame = page.getByTestId('running-timers');
+    await frame.getByText('Write the report').waitFor();
+    const first = await frame.locator('.time-figure').textContent();
+    await expect.poll(() => frame.locator('.time-figure').textContent(), { timeout: 5000 }).not.toBe(first);
+
+    await page.getByTestId('time-entries').getByRole('button', { name: 'Stop the timer on Write the report' }).click();
+    await frame.waitFor({ state: 'detached' });
+    await page.getByTestId('time-entries').getByRole('button', { name: 'Start a timer on Write the report' }).waitFor();
+    expect(await serverEntries()).toEqual([]); // nothing got through while cut
+
+    proxy.restore();
+    await expect.poll(async () => (await serverEntries()).filter((e) => e.description === 'Offline drafting').length, { timeout: 40_000 }).toBe(1);
+    const [saved] = (await serverEntries()).filter((e) => e.description === 'Offline drafting');
+    expect(saved!.item_id).toBe(itemId);
+    await expect.poll(async () => (await serverEntries()).find((e) => e.description === 'Offline drafting')?.ended_at ?? null, { timeout: 20_000 }).not.toBeNull();
+    // And still once after everything settled.
+    await page.waitForTimeout(1000);
+    expect((await serverEntries()).filter((e) => e.description === 'Offline drafting')).toHaveLength(1);
+    await context.close();
+  });
+});
