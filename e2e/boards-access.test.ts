@@ -47,7 +47,8 @@ describe('boards: permissions in the UI and on the server', () => {
   it('shows a guest a public board read-only and a private one not at all', async () => {
     const guest = await anonymousPage(world);
     await guest.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}`);
-    await guest.page.getByTestId('board-problem').waitFor();
+    // Not public: the sign-in page, which brings the visitor back to the board (issue #17).
+    await guest.page.waitForURL((url) => url.pathname === '/login' && (url.searchParams.get('intended') ?? '').startsWith(`/b/${boardId}`));
     expect(await guest.page.getByTestId('table-view').count()).toBe(0);
 
     // The owner makes the board public on the edit-board screen.
@@ -69,6 +70,6 @@ describe('boards: permissions in the UI and on the server', () => {
     await expect.poll(async () => (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: any) => f.id === boardId)?.is_public).toBe(false);
     const again = await anonymousPage(world);
     await again.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}`);
-    await again.page.getByTestId('board-problem').waitFor();
+    await again.page.waitForURL((url) => url.pathname === '/login');
   });
 });

@@ -3,16 +3,21 @@ import { useOnline } from '../connectivity/use-connectivity';
 import { NotSavedIndicator } from './NotSaved';
 
 /**
- * The connectivity indicator: a quiet line at the top of the content while offline, and the
- * "Not saved" line (edits the server refused, decision 0094) whenever there are any.
+ * The connectivity indicator: a quiet line at the top of the content while offline (saying whether
+ * the network is gone or only the server does not answer), and the "Not saved" line (edits the server refused, decision 0094) whenever there are any.
  */
 export function OfflineBanner() {
   const online = useOnline();
   return (
     <>
       {online ? null : (
-        <div className="shell-offline-banner" role="status" data-testid="offline-banner">
-          <Trans>You are offline. Changes to your account and workspaces are paused until the connection returns.</Trans>
+        // One message, and the true one (issue #17 part 7): no network at all, or a network and no answer.
+        <div className="shell-offline-banner" role="status" data-testid="offline-banner" data-reason={navigator.onLine ? 'server' : 'network'}>
+          {navigator.onLine ? (
+            <Trans>Can't reach the Cairn server. Your board changes are kept on this device and sent when it answers.</Trans>
+          ) : (
+            <Trans>You are offline. Changes to your account and workspaces are paused until the connection returns.</Trans>
+          )}
         </div>
       )}
       <NotSavedIndicator />

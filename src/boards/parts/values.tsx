@@ -229,6 +229,12 @@ function CheckboxEditor(props: EditorProps) {
   );
 }
 
+/**
+ * One click opens the option picker now; the second click of a double-click (the old way to open
+ * it) lands on the picker and must not choose whatever option lies under the pointer.
+ */
+const pickOnce = (event: { detail: number }) => event.detail < 2;
+
 function OptionEditor(props: EditorProps) {
   const { t } = useLingui();
   const { attribute } = props;
@@ -246,7 +252,7 @@ function OptionEditor(props: EditorProps) {
   return (
     <span className="value-editor value-options" role="listbox" aria-label={t`Choose ${attribute.name}`} aria-multiselectable={multiple} onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), props.onCancel())}>
       {settings.options.map((o, i) => (
-        <button key={o.id} type="button" role="option" aria-selected={current.includes(o.id)} autoFocus={i === 0} className="label-chip" style={{ background: o.color, color: o.textColor }} onClick={() => void choose(o.id)}>
+        <button key={o.id} type="button" role="option" aria-selected={current.includes(o.id)} autoFocus={i === 0} className="label-chip" style={{ background: o.color, color: o.textColor }} onClick={(e) => pickOnce(e) && void choose(o.id)}>
           {o.name}
         </button>
       ))}

@@ -57,9 +57,26 @@ function BoardLoading() {
 
 function BoardProblem({ text }: { text: string }) {
   const { t } = useLingui();
+  const { status } = useSession();
+  const navigate = useNavigate();
+  // Signed out and the board is not public: the sign-in page, which comes back here (issue #17 part 7).
+  const signIn = `${pathFor('login')}?intended=${encodeURIComponent(window.location.pathname + window.location.search)}`;
+  useEffect(() => {
+    if (status === 'signedOut') void navigate({ href: signIn, replace: true });
+  }, [status, signIn, navigate]);
   return (
     <div className="board-problem" data-testid="board-problem">
-      <EmptyState title={t`This board is not available.`} text={text} />
+      <EmptyState
+        title={t`This board is not available.`}
+        text={text}
+        action={
+          status === 'signedOut' ? (
+            <a href={signIn} className="ui-button ui-button--primary ui-button--md">
+              <Trans>Sign in</Trans>
+            </a>
+          ) : undefined
+        }
+      />
     </div>
   );
 }

@@ -8,6 +8,9 @@ import { ROW_HEIGHT, SELECT_WIDTH, type VirtualCol } from './use-table-virtual';
 
 type Listeners = ReturnType<typeof useDraggable>['listeners'];
 
+/** Kinds whose editor is a picker: one click opens it. */
+const ONE_CLICK_KINDS = new Set(['status', 'label']);
+
 /** The name column sticks beside the selection column (both in the row's flow, so `sticky` holds). */
 export const pinned = (attribute: Attribute, vc: VirtualCol) => vc.index === 0 && attribute.kind === 'primary';
 export function cellStyle(attribute: Attribute, vc: VirtualCol): CSSProperties {
@@ -74,7 +77,8 @@ export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, widt
             aria-readonly={!editable || READ_ONLY_KINDS.has(attribute.kind) || undefined}
             className={`table-cell${active === col ? ' is-active' : ''}${isEditing ? ' is-editing' : ''}${pinned(attribute, vc) ? ' is-pinned' : ''}`}
             style={cellStyle(attribute, vc)}
-            onClick={() => onActivate(rowIndex, col, false)}
+            // A status or single label opens its picker on one click (issue #17 part 3).
+            onClick={() => onActivate(rowIndex, col, ONE_CLICK_KINDS.has(attribute.kind) && !isEditing)}
             onDoubleClick={() => onActivate(rowIndex, col, true)}
             data-attribute-id={attribute.id}
           >
