@@ -18,6 +18,7 @@ import {
 } from '../../schema/automations';
 import type { AttributeRef } from '../../schema/filters';
 import { FILTER_OPS, type FilterOp, type FilterRule } from '../../schema/views';
+import { activityLine, type Words } from '../../src/boards/activity/activity-format';
 
 /**
  * The automation evaluator (schema/automations.ts): which events fire which triggers, the
@@ -186,5 +187,13 @@ describe('automation evaluator', () => {
     expect(automationProblems({ ...complete, actions: [{ type: 'assign', attribute_id: 'status', user_ids: [1] }] }, facts)).toEqual(['actions.0: not possible for a status attribute']);
     expect(automationProblems({ ...complete, actions: [{ type: 'webhook', url: 'ftp://example.com' }] }, facts)).toEqual(['actions.0: complete the action']);
     expect(automationProblems({ ...complete, conditions: [{ attribute_id: 'gone', op: 'is', value: 1 }] }, facts)).toEqual(['conditions.0: the attribute is gone']);
+  });
+
+  it('names the automation on Autobot’s lines of the activity log', () => {
+    const words = { name: 'Name', folder: 'Folder', pinned: 'Pinned', text: 'Text', description: 'Description', kind: 'Type', hidden: 'Hidden', yes: 'Yes', no: 'No', unknown: '?', formerMember: 'Former member', deleted: '(deleted)', formatDate: (iso: string) => iso } as Words;
+    const lookup = { attribute: () => undefined, memberName: () => undefined, folderName: (id: string) => id, itemName: () => 'Ship' };
+    const base = { id: '1', type: 'item.updated', collection: 'item', record_id: 'i', item_id: 'i', board_id: 'b', before: { folder_id: 'a' }, after: { folder_id: 'b' }, created_at: '2026-11-24T10:00:00Z' };
+    expect(activityLine({ ...base, actor_id: 2_147_483_000, via: { automation_name: 'Archive done' } }, lookup, words)).toMatchObject({ actorId: 2_147_483_000, automation: 'Archive done' });
+    expect(activityLine({ ...base, actor_id: 5 }, lookup, words)!.automation).toBeNull();
   });
 });

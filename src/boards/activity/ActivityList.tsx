@@ -1,4 +1,5 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
+import { AUTOBOT_NAME, AUTOBOT_USER_ID } from '../../../schema/automations';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Member } from '../../api/endpoints';
 import { OnlineOnly } from '../../connectivity/OnlineOnly';
@@ -129,7 +130,9 @@ export function ActivityList({ teamId, scope, lookup, members, itemLink }: Props
 
 function LineView({ line, lookup, itemLink, locale }: { line: ActivityLine; lookup: ActivityLookup; itemLink?: Props['itemLink']; locale: string }) {
   const { t } = useLingui();
-  const actor = line.actorId === null ? t`Cairn` : (lookup.memberName(line.actorId) ?? t`Former member`);
+  // Autobot's changes name the automation that made them (docs/automations.md).
+  const automation = line.automation ?? '';
+  const actor = line.actorId === null ? t`Cairn` : line.actorId === AUTOBOT_USER_ID ? (automation ? t`Autobot (${automation})` : AUTOBOT_NAME) : (lookup.memberName(line.actorId) ?? t`Former member`);
   return (
     <li className="activity-line" data-testid="activity-line" data-type={`${line.subject}.${line.action}`}>
       <Avatar name={actor} size="sm" preview={false} />

@@ -16,6 +16,8 @@ export interface ActivityEntry {
   item_id: string | null;
   board_id: string | null;
   actor_id: number | null;
+  /** An automation's write: which automation (Autobot is the actor). */
+  via?: { automation_name?: unknown } | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   created_at: string;
@@ -40,6 +42,8 @@ export interface FieldChange {
 export interface ActivityLine {
   id: string;
   actorId: number | null;
+  /** The automation that made the change (Autobot's writes), by name. */
+  automation?: string | null;
   at: string;
   action: ActivityAction;
   subject: ActivitySubject;
@@ -185,7 +189,8 @@ export function activityLine(entry: ActivityEntry, lookup: ActivityLookup, words
   const record = { ...(entry.before ?? {}), ...(entry.after ?? {}) };
   const itemId = entry.item_id ?? (subject === 'item' ? entry.record_id : null);
   const itemName = itemId ? (lookup.itemName(itemId) ?? (subject === 'item' && typeof record.name === 'string' ? record.name : null) ?? words.deleted) : null;
-  const line: ActivityLine = { id: entry.id, actorId: entry.actor_id, at: entry.created_at, action, subject, itemId, itemName, target: null, changes: [] };
+  const automation = typeof entry.via?.automation_name === 'string' ? entry.via.automation_name : null;
+  const line: ActivityLine = { id: entry.id, actorId: entry.actor_id, automation, at: entry.created_at, action, subject, itemId, itemName, target: null, changes: [] };
 
   switch (subject) {
     case 'value': {
