@@ -120,7 +120,11 @@ describe('developer area', () => {
     docs.on('console', (message) => message.type() === 'error' && violations.push(message.text()));
     await docs.goto(`${world.server.url}/api/docs`);
     await docs.getByRole('heading', { name: 'Operations' }).waitFor();
-    await docs.getByText('Create a personal access token').first().waitFor();
+    await docs.getByText('Create a personal access token').first().click();
+    // The operation opens with its body schema and answers, all rendered as elements.
+    const operation = docs.locator('details.op[open]').first();
+    await operation.getByRole('heading', { name: 'Body (application/json)' }).waitFor();
+    expect(await operation.textContent()).not.toContain('[object');
     await docs.getByLabel('Filter operations').fill('oauth token');
     await docs.getByText('/api/oauth/token').first().waitFor();
     expect(violations).toEqual([]);

@@ -8,7 +8,7 @@ function el(tag, attrs, ...children) {
     if (key === 'class') node.className = value;
     else node.setAttribute(key, value);
   }
-  for (const child of children.flat()) if (child != null) node.append(child);
+  for (const child of children.flat(Infinity)) if (child != null) node.append(child);
   return node;
 }
 

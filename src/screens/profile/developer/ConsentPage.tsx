@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useLingui as useLinguiRuntime } from '@lingui/react';
 import { ApiRequestError } from '../../../api/client';
+import { useSession } from '../../../api/session';
 import { useAction } from '../../forms';
 import { ABILITY_LABELS } from './abilities';
 import { Developer, type ConsentRequest } from './developer-api';
@@ -10,14 +11,14 @@ import './developer.css';
 /** The parameters of an OAuth authorisation request this screen passes on (RFC 6749 §4.1.1, RFC 7636). */
 export const AUTHORIZE_PARAMS = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method'] as const;
 
-type Refusal = { description: string; redirect?: string };
+type Refusal = { error: string; description: string; redirect?: string };
 
 /** An OAuth refusal's words and, when the app's redirect URI is trusted, where to send the user back. */
 function refusalOf(error: unknown): Refusal | null {
   if (!(error instanceof ApiRequestError) || error.status < 400 || error.status >= 500) return null;
   const body = error.body as unknown as { error?: string; error_description?: string; redirect?: string } | null;
   if (!body?.error) return null;
-  return { description: body.error_description ?? body.error, redirect: body.redirect };
+  return { error: body.error, description: body.error_description ?? body.error, redirect: body.redirect };
 }
 
 /**
@@ -33,13 +34,15 @@ export default function ConsentPage() {
     return Object.fromEntries(AUTHORIZE_PARAMS.flatMap((key) => (search.has(key) ? [[key, search.get(key)!]] : []))) as Record<string, string>;
   });
   const [request, setRequest] = useState<ConsentRequest | null>(null);
+  const { user } = useSession();
+  const email = user?.email ?? '';
   const [refusal, setRefusal] = useState<Refusal | null>(null);
 
   useEffect(() => {
     let live = true;
     Developer.consent(new URLSearchParams(params))
       .then((data) => live && setRequest(data))
-      .catch((error) => live && setRefusal(refusalOf(error) ?? { description: t`The request could not be checked. Try again from the app.` }));
+      .catch((error) => live && setRefusal(refusalOf(error) ?? { error: 'server_error', description: '' }));
     return () => {
       live = false;
     };
@@ -68,8 +71,19 @@ export default function ConsentPage() {
             <Trans>This request cannot be allowed</Trans>
           </h1>
           <p role="alert" data-testid="consent-error">
-            {refusal.description}
+            {refusal.error === 'invalid_client'
+              ? t`This app is not registered with Cairn.`
+              : refusal.error === 'invalid_scope'
+                ? t`The app asked for abilities Cairn does not offer.`
+                : refusal.error === 'server_error'
+                  ? t`The request could not be checked. Try again from the app.`
+                  : t`The app sent an incomplete or wrong request.`}
           </p>
+          {refusal.description && (
+            <p className="consent-redirect">
+              <code>{refusal.error}</code> {refusal.description}
+            </p>
+          )}
           {refusal.redirect && (
             <p>
               <a href={refusal.redirect}>
@@ -87,6 +101,9 @@ export default function ConsentPage() {
           <h1>
             <Trans>Allow {request.client.name} to use your Cairn account?</Trans>
           </h1>
+          <p className="consent-account">
+            <Trans>Signed in as {email}</Trans>
+          </p>
           <p>
             <Trans>It will be able to:</Trans>
           </p>
