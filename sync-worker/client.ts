@@ -18,7 +18,7 @@ export type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
 export { UndoHistory, noteUndone, type HistoryStep } from './undo';
 export type { WriteOptions } from './engine';
 // Anonymous visitors of public boards run the engine in the tab (the worker holds no anonymous sessions).
-export { createInTabEngine, type InTabEngine, type InTabEngineOptions } from './in-tab-engine';
+export type { InTabEngine, InTabEngineOptions } from './in-tab-engine';
 export type { NotificationRecord, NotificationsEvent } from './notifications';
 
 export interface SyncConnection {
@@ -53,4 +53,14 @@ export function connectSyncWorker(): SyncConnection {
       return () => api.unsubscribe(id);
     },
   };
+}
+
+/**
+ * The guest engine (public boards), loaded when a guest opens one: a static re-export here made
+ * the whole engine (queue, mutators, schemas) part of the app shell's first load, since importing
+ * this module evaluates what it re-exports.
+ */
+export async function createInTabEngine(options: import('./in-tab-engine').InTabEngineOptions): Promise<import('./in-tab-engine').InTabEngine> {
+  const { createInTabEngine: create } = await import('./in-tab-engine');
+  return create(options);
 }
