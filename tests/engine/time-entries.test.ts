@@ -62,10 +62,17 @@ describe('time entries in the worker', () => {
       detach();
       await runtime.signOut();
     });
-    // The personal channel is subscribed once the first unread count was asked after it.
-    await waitFor(async () => realtimes.length === 1 && realtimes[0]!.state === 'connected', 8000, 'a connection');
-    await waitFor(async () => (await runtime.notificationCount()) !== null, 8000, 'the personal channel');
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(async () => realtimes.length === 1 && realtimes[0]!.state === 'connected', 15_000, 'a connection');
+    // The personal channel is subscribed (channel auth is batched; slow on a busy machine) once a
+    // probe published there is stored: probes go until one arrives.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const probe = { id: nanoid(), board_id: boardId, item_id: itemId, attribute_id: attributeId, description: 'probe', started_at: new Date().toISOString(), ended_at: new Date().toISOString(), created_by: user.user.id, row_version: 1 };
+      await server.ctx.broadcaster.publish(notificationChannel(user.user.id), 'TimeEntrySaved', { collection: 'time_entry', data: probe });
+      const seen = await waitFor(async () => (await runtime.current()?.db.relaxed.records.get(['time_entry', probe.id])) !== undefined, 1000, 'a probe').then(() => true, () => false);
+      if (seen) break;
+      if (Date.now() > deadline) throw new Error('the personal channel was never subscribed');
+    }
     return runtime;
   }
 
@@ -80,11 +87,11 @@ describe('time entries in the worker', () => {
   it('a timer started and stopped elsewhere reaches this browser on the personal channel, the board never opened here', async () => {
     const device = await worker();
     const entry = await saveOnServer({ id: nanoid(), description: 'Drafting', started_at: new Date(Date.now() - 60_000).toISOString(), ended_at: null, row_version: 1 });
-    await waitFor(async () => (await held(device, entry.id)) !== undefined, 8000, 'the started entry');
+    await waitFor(async () => (await held(device, entry.id)) !== undefined, 20_000, 'the started entry');
     expect(await held(device, entry.id)).toMatchObject({ id: entry.id, ended_at: null, description: 'Drafting', created_by: user.user.id });
 
     const stopped = await saveOnServer({ ...entry, ended_at: new Date().toISOString(), row_version: entry.row_version + 1 });
-    await waitFor(async () => (await held(device, entry.id))?.row_version === stopped.row_version, 8000, 'the stopped entry');
+    await waitFor(async () => (await held(device, entry.id))?.row_version === stopped.row_version, 20_000, 'the stopped entry');
     expect((await held(device, entry.id))?.ended_at).toBe(stopped.ended_at);
   });
 
@@ -92,7 +99,7 @@ describe('time entries in the worker', () => {
     const device = await worker();
     const entry = await saveOnServer({ id: nanoid(), description: 'Reviewing', started_at: new Date(Date.now() - 120_000).toISOString(), ended_at: null, row_version: 1 });
     const stopped = await saveOnServer({ ...entry, ended_at: new Date().toISOString(), row_version: entry.row_version + 1 });
-    await waitFor(async () => (await held(device, entry.id))?.row_version === stopped.row_version, 8000, 'the stopped entry');
+    await waitFor(async () => (await held(device, entry.id))?.row_version === stopped.row_version, 20_000, 'the stopped entry');
 
     // A late copy of the running version arrives after the stopped one (a retried delivery).
     const channel = notificationChannel(user.user.id);
@@ -100,12 +107,12 @@ describe('time entries in the worker', () => {
     // Then a marker on the same channel: once it is stored, the stale event was handled before it.
     const marker = { ...entry, id: nanoid(), description: 'marker', row_version: 0 };
     await server.ctx.broadcaster.publish(channel, 'TimeEntrySaved', { collection: 'time_entry', data: marker });
-    await waitFor(async () => (await held(device, marker.id)) !== undefined, 8000, 'the marker');
+    await waitFor(async () => (await held(device, marker.id)) !== undefined, 20_000, 'the marker');
     expect(await held(device, entry.id)).toMatchObject({ row_version: stopped.row_version, description: 'Reviewing', ended_at: stopped.ended_at });
 
     // A newer version does replace it.
     await server.ctx.broadcaster.publish(channel, 'TimeEntrySaved', { collection: 'time_entry', data: { ...stopped, description: 'Reviewing, done', row_version: stopped.row_version + 1 } });
-    await waitFor(async () => (await held(device, entry.id))?.description === 'Reviewing, done', 8000, 'the newer copy');
+    await waitFor(async () => (await held(device, entry.id))?.description === 'Reviewing, done', 20_000, 'the newer copy');
   });
 
   it('startTimer ends the running entry it replaces in the same action; the server holds each entry once', async () => {
@@ -118,7 +125,7 @@ describe('time entries in the worker', () => {
     // Locally at once: the first stopped when the second started.
     expect((await held(device, first.id))?.ended_at).toBe(second.started_at);
     await device.flush();
-    await waitFor(async () => (await server.ctx.db.selectFrom('records').select('id').where('collection', '=', 'time_entry').where('id', 'in', [first.id, second.id]).execute()).length === 2, 8000, 'both on the server');
+    await waitFor(async () => (await server.ctx.db.selectFrom('records').select('id').where('collection', '=', 'time_entry').where('id', 'in', [first.id, second.id]).execute()).length === 2, 20_000, 'both on the server');
     const rows = await server.ctx.db.selectFrom('records').select(['id', 'data']).where('collection', '=', 'time_entry').where('id', 'in', [first.id, second.id]).execute();
     const byId = new Map(rows.map((r) => [r.id, r.data as Record<string, unknown>]));
     expect(byId.get(first.id)).toMatchObject({ ended_at: second.started_at });
