@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/views-list-chart.ts [chartItems=100000] [boardItems=10000]
  *     BENCH_BROWSER=0    only the in-memory chart figures (no server, no Chromium)
+ *     BENCH_CHART=0      only the browser figures
  *     WEB_DIR=…          the built app (default dist); BENCH_DATA_DIR=… seeds the board once
  *
  * 1. Chart of 100,000 items (budget ≤ 500 ms, aggregation + render): the items and values of
@@ -197,5 +198,5 @@ async function browserFigures() {
 }
 
 console.log(`load average at start: ${(await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(' ')} (2 cores)\n`);
-chartFigures();
+if (process.env.BENCH_CHART !== '0') chartFigures();
 if (process.env.BENCH_BROWSER !== '0') await browserFigures();
