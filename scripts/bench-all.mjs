@@ -15,6 +15,8 @@ const benches = [
   ['realtime-judged.ts'],
   ['jobs.ts'],
   ['notifications.ts'],
+  // Authentication with a session, a personal access token and an OAuth token (decision 0145).
+  ['api-tokens.ts'],
   // The scale-out shape as processes (hub, two API servers, PostgreSQL): saves, fan-out, catch-up (decision 0192).
   ['scale-out.ts'],
   ...(chromium ? [['sync-chromium.ts'], ['app-shell.ts'], ['board-open.ts'], ['board-stream.ts', '10000', '5'], ['board-stream.ts', '100000', '10']] : []),
