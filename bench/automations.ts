@@ -61,7 +61,7 @@ async function main() {
     .returning('id')
     .executeTakeFirstOrThrow();
   // A plan whose monthly runs do not stop the bench.
-  const sub = await ctx.db.insertInto('subscriptions').values({ user_id: owner.id, deal: 'bench', limits: JSON.stringify({ AutomationRunsLimit: 10_000_000 }), trial_ends_at: null, ends_at: null, version: 8, created_at: at }).returning('id').executeTakeFirstOrThrow();
+  const sub = await ctx.db.insertInto('subscriptions').values({ user_id: owner.id, deal: 'business', limits: JSON.stringify({ AutomationRunsLimit: 10_000_000 }), trial_ends_at: null, ends_at: null, version: 8, created_at: at }).returning('id').executeTakeFirstOrThrow();
   const team = await ctx.db.insertInto('teams').values({ name: 'Bench', owner_id: owner.id, subscription_id: sub.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
   await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: owner.id, role: 'owner', verified_at: at, invited_by: null, created_at: at }).execute();
   const token = (await issueTokens(ctx.db, owner.id, at)).access_token;
