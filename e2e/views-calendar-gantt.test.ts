@@ -50,7 +50,7 @@ describe('views: Calendar and Gantt', () => {
     const value = (itemId: string, attributeId: string, v: unknown) => put('values', { id: `${itemId}.${attributeId}`, board_id: boardId, item_id: itemId, attribute_id: attributeId, value: v, row_version: 1 });
     await value(plannedId, dueId(), dayOfThisMonth(10));
     await value(rangedId, spanId(), { start: dayFromToday(2), end: dayFromToday(5) });
-  }, 300_000);
+  }, 600_000);
   afterAll(async () => world?.close());
 
   it('creates a calendar view, shows dated items and the undated list, and a drag is saved and live in a second tab', async () => {
@@ -122,5 +122,5 @@ describe('views: Calendar and Gantt', () => {
     }, 90_000);
     expect(a.errors).toEqual([]);
     await a.context.close();
-  }, 300_000);
+  }, 600_000);
 });
