@@ -130,12 +130,12 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
   it('nests folders, hides one, moves items into it and brings them back from trash', async () => {
     await page.getByRole('button', { name: 'Folder actions for Roadmap' }).click();
     await page.getByRole('menuitem', { name: 'New subfolder' }).click();
-    await page.getByLabel('Name').fill('Sprint 1');
+    await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Sprint 1');
     await page.getByRole('button', { name: 'Save' }).click();
     await expectText(page.locator('.folder-title'), 'Sprint 1');
     await page.getByRole('button', { name: 'Folder actions for Sprint 1' }).click();
     await page.getByRole('menuitem', { name: 'New subfolder' }).click();
-    await page.getByLabel('Name').fill('Week 1');
+    await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Week 1');
     await page.getByRole('button', { name: 'Save' }).click();
     await expectText(page.locator('.folder-title'), 'Week 1');
     await page.locator('.folder-row', { hasText: 'Week 1' }).getAttribute('aria-level').then((level) => expect(level).toBe('3'));
