@@ -31,7 +31,7 @@ describe('named mutation setItemValues', () => {
   it('writes both dates as one action and one request, and refuses an invalid one whole', async () => {
     const w = wire();
     const c = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id, fetch: w.fetch });
-    await c.db.relaxed.records.bulkPut(seed);
+    await c.db.relaxed.records.bulkPut(seed.map((record) => ({ ...record })) as never);
     const item = newItem(world, { name: 'Phase' });
     await c.engine.apply('createRecords', { records: [{ collection: 'item', record: item }] }, { teamId: world.teamId });
     await c.engine.idle();
