@@ -96,7 +96,8 @@ describe('a server that came back on another database', () => {
 
       // The new server's board loads as usual, and later answers are used again.
       await client.engine.openBoard(after.teamId, after.boardId);
-      expect((await boardRecords(client, after.boardId)).map((r) => r.collection).sort()).toEqual(['attribute', 'folder']);
+      // The board, the world's attribute and the name attribute every board gets (decision 0170).
+      expect((await boardRecords(client, after.boardId)).map((r) => r.collection).sort()).toEqual(['attribute', 'attribute', 'folder']);
       expect(client.of('server-reset')).toHaveLength(1);
 
       // Retry creates the item anew (its old copy belonged to the other database): it is refused
