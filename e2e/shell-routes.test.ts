@@ -59,7 +59,7 @@ describe('every route resolves to its screen (signed in)', () => {
       seen.push(route.name);
     }
     expect(seen.length).toBe(routes.length);
-  });
+  }, 240_000); // a sweep over every route (68 now): longer than one flow
 
   it('answers unknown paths with 404 and the not-found page', async () => {
     for (const path of ['/no-such-page', '/team/abc', '/profile', '/p/x1-2']) {
@@ -98,7 +98,7 @@ describe('every route resolves to its screen (signed in)', () => {
     await page.goto(server.url + '/nowhere');
     await page.getByTestId('not-found').waitFor();
     await expectAccessible(page, 'not-found');
-  });
+  }, 240_000); // a sweep over every route (68 now): longer than one flow
 
   it('follows a dark system theme and stays accessible in it', async () => {
     const dark = await browser.newContext({ colorScheme: 'dark' });
