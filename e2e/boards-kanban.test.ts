@@ -40,9 +40,7 @@ describe('boards: the Column (kanban) view', () => {
   });
   afterAll(async () => world?.close());
 
-  // SKIPPED AT THE 13:02 STOP, a known regression of this session (closing note): the new Column view
-  // shows no card under 'To do' (0 of 3) after the view-kind and default-grouping changes. Unskip once fixed.
-  it.skip('groups by status, drags cards between and within columns (mouse and keyboard), and applies the group rules', async () => {
+  it('groups by status, drags cards between and within columns (mouse and keyboard), and applies the group rules', async () => {
     const { page, errors } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor();

@@ -138,6 +138,7 @@ export interface ViewAttribute {
   id: string;
   kind: string;
   deleted_at?: string | null;
+  settings?: unknown;
 }
 
 /** What the defaults mean once the board's attributes are known. */
@@ -156,6 +157,7 @@ export interface ResolvedSettings {
  * default). Pure: the server, the views and the tests share it.
  *   calendar: the chosen date/date-range attribute, else the first of either kind;
  *   gantt: the chosen range (or start + end), else the first date-range, else the first two dates;
+ *   column: group_by when it is a status or a single-choice label, else the first such attribute;
  *   list: group_by as saved; absent, the first status, else the first label (null = no groups);
  *   chart: the chosen attributes (up to 7), else the first status or label attribute.
  */
@@ -185,6 +187,13 @@ export function resolveViewSettings<K extends ViewKind>(kind: K, saved: unknown,
       const dates = live.filter((a) => a.kind === 'date').map((a) => a.id);
       // One date attribute alone still draws one-day bars (start = end).
       return { ...s, range_attribute_id: null, start_attribute_id: dates[0] ?? null, end_attribute_id: dates[1] ?? dates[0] ?? null } as ResolvedSettings[K];
+    }
+    case 'column': {
+      // A kanban always groups: by a status, or a label that holds one option at a time.
+      const s = kindSettingsOf('column', saved);
+      const columnable = (a: ViewAttribute | undefined) => !!a && (a.kind === 'status' || (a.kind === 'label' && !(a.settings as { multiple?: boolean } | null | undefined)?.multiple));
+      const chosen = s.group_by !== null && columnable(byId.get(s.group_by)) ? s.group_by : null;
+      return { ...s, group_by: chosen ?? live.find((a) => a.kind === 'status')?.id ?? live.find(columnable)?.id ?? null } as ResolvedSettings[K];
     }
     case 'list': {
       const s = kindSettingsOf('list', saved);

@@ -49,6 +49,22 @@ describe('resolveViewSettings', () => {
     expect(resolveViewSettings('gantt', {}, [{ id: 'd', kind: 'date' }])).toMatchObject({ start_attribute_id: 'd', end_attribute_id: 'd' });
   });
 
+  it('column: always grouped, by the chosen status or single label, else the first status, else a single label', () => {
+    const board = [
+      { id: 'name', kind: 'primary' },
+      { id: 'tags', kind: 'label', settings: { multiple: true } },
+      { id: 'kind', kind: 'label', settings: { multiple: false } },
+      { id: 'stage', kind: 'status' },
+    ];
+    expect(resolveViewSettings('column', {}, board).group_by).toBe('stage');
+    expect(resolveViewSettings('column', { group_by: null }, board).group_by).toBe('stage');
+    expect(resolveViewSettings('column', { group_by: 'kind' }, board).group_by).toBe('kind');
+    // A multi-choice label cannot make columns; a deleted status is skipped.
+    expect(resolveViewSettings('column', { group_by: 'tags' }, board).group_by).toBe('stage');
+    expect(resolveViewSettings('column', {}, [...board.slice(0, 3), { id: 'stage', kind: 'status', deleted_at: '2026-01-01' }]).group_by).toBe('kind');
+    expect(resolveViewSettings('column', {}, board.slice(0, 2)).group_by).toBeNull();
+  });
+
   it('list: groups by the first status (else label) unless the view chose (or chose none)', () => {
     expect(resolveViewSettings('list', {}, attrs).group_by).toBe('state');
     expect(resolveViewSettings('list', {}, attrs.filter((a) => a.kind !== 'status')).group_by).toBe('tags');

@@ -8,7 +8,7 @@ import { dragData } from '../../ui/drag/data';
 import { inlineStep, isRtl } from '../../ui/drag/direction';
 import { useBoard } from '../BoardContext';
 import type { Item } from '../store/live';
-import { arrangeGroupsProblem, columnGroupProblem, moveIntoGroupProblem, valueForGroup } from '../model/groups';
+import { arrangeGroupsProblem, moveIntoGroupProblem, valueForGroup } from '../model/groups';
 import { positionBetween, sortByPosition } from '../model/positions';
 import { groupItems } from '../model/query';
 import { useChangeView } from '../parts/use-change-view';
@@ -48,10 +48,8 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
   const board = useBoard();
   const change = useChangeView(folder, view);
   const settings = view.settings;
-  const candidates = board.attributes.filter((a) => columnGroupProblem(a) === null);
-  const chosen = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
-  // No choice saved (or its attribute is gone): the board's first status or label makes the columns.
-  const attribute = chosen ?? candidates[0];
+  // The pane resolved the grouping (resolveViewSettings): a saved choice, else the first status or label.
+  const attribute = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
   const rootRef = useRef<HTMLDivElement>(null);
   const [preview, setPreview] = useState<CardPreview | null>(null);
   // A drag ends with a mouse-up on the card; the click that follows must not open it.

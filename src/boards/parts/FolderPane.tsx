@@ -2,7 +2,7 @@ import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
-import { canSeeView, isViewKind, viewSettingsOf, type ViewKind, type ViewSettings } from '../../../schema/views';
+import { canSeeView, isViewKind, resolveViewSettings, viewSettingsOf, type ViewKind, type ViewSettings } from '../../../schema/views';
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
@@ -55,8 +55,15 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const record = folderViews.find((v) => v.id === viewId) ?? folderViews[0] ?? null;
   // Memoised on the stored settings: a new object each render would redo the filter and sort of
   // every item on each render (a value edit renders this pane).
-  const viewSettings = useMemo(() => viewSettingsOf(record?.settings), [record?.settings]);
-  const shown: ShownView = { record, kind: isViewKind(record?.kind) ? record.kind : 'table', settings: viewSettings };
+  const kind: ViewKind = isViewKind(record?.kind) ? record.kind : 'table';
+  // Column and List views group by default (the board's first status…) without saying so in their
+  // settings: the grouping is resolved here, once, so the values it needs are read with the rest.
+  const viewSettings = useMemo(() => {
+    const saved = viewSettingsOf(record?.settings);
+    if (kind !== 'column' && kind !== 'list') return saved;
+    return { ...saved, group_by: resolveViewSettings(kind, record?.settings ?? {}, board.attributes).group_by };
+  }, [record?.settings, kind, board.attributes]);
+  const shown: ShownView = { record, kind, settings: viewSettings };
   const settings = shown.settings;
 
   // Which folders' items this view shows: the folder, plus its subfolders in an overview.
