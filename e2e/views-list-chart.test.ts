@@ -49,8 +49,7 @@ describe('views: List and Chart', () => {
   const serverStage = async (name: string) =>
     (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/values?board_id=${boardId}`)).data.find((v: any) => v.item_id === ids[name] && v.attribute_id === statusId)?.value;
 
-  // SKIPPED AT THE 13:03 STOP: fails 2 runs in 3 since this session's grouping changes (closing note); unskip once fixed.
-  it.skip('a list view: made from the UI, grouped by the status, j/k moves, Enter opens, a status changed inline is saved and live in a second tab', async () => {
+  it('a list view: made from the UI, grouped by the status, j/k moves, Enter opens, a status changed inline is saved and live in a second tab', async () => {
     const { page, errors } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor();
