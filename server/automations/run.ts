@@ -106,7 +106,8 @@ export async function runAutomation(ctx: AppContext, payload: RunPayload, jobs: 
     await sql`savepoint automation_actions`.execute(trx);
     try {
       for (const [index, action] of actions.entries()) await performAction(run, action.data!, index);
-      await finishScope(scope);
+      await scope.finish();
+      await scope.flushWrites();
       await sql`release savepoint automation_actions`.execute(trx);
       events = scope.events;
     } catch (failure) {
@@ -124,13 +125,6 @@ export async function runAutomation(ctx: AppContext, payload: RunPayload, jobs: 
     await publish(ctx, events);
   }
   return result;
-}
-
-/** A scope's end-of-write checks (when the save path has them) and its deferred writes. */
-async function finishScope(scope: WriteScope): Promise<void> {
-  const withFinish = scope as WriteScope & { finish?: () => Promise<void> };
-  if (typeof withFinish.finish === 'function') await withFinish.finish();
-  await scope.flushWrites();
 }
 
 /** The warning (80 %) or exceeded (100 %) notification, once per month each, to owners and admins. */

@@ -20,7 +20,12 @@ export async function automationRunsLimit(db: Db, teamId: number): Promise<numbe
     .select(['subscriptions.limits'])
     .where('teams.id', '=', teamId)
     .executeTakeFirst();
-  const limits = row?.limits as Record<string, number> | null | undefined;
+  return runsLimitOf(row);
+}
+
+/** A subscription's monthly runs limit; a plan that names none gets the free plan's. */
+export function runsLimitOf(sub: { limits?: unknown } | null | undefined): number {
+  const limits = sub?.limits as Record<string, number> | null | undefined;
   if (!limits || typeof limits[RUNS_LIMIT_NAME] !== 'number') return DEFAULT_AUTOMATION_RUNS_LIMIT;
   return limitOf({ limits } as never, RUNS_LIMIT_NAME);
 }

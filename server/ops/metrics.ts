@@ -26,6 +26,12 @@ import { collectionList } from '../../schema/collections';
 const WRITE_ROUTE = new RegExp(`^/api/:teamId/(?:batch|(?:${collectionList.map((c) => c.route).join('|')})(?:/:id(?:/restore)?)?)$`);
 
 export function metricsRoutes(app: FastifyInstance, ctx: AppContext) {
+  const token = ctx.config.metricsToken;
+  if (!token) {
+    // Off: nothing is collected (no default collectors, no hook on every answer) and /metrics is 404.
+    app.get('/metrics', async (_request, reply) => reply.status(404).send({ message: 'Not Found', type: 'not_found' }));
+    return;
+  }
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'cairn_' });
 
@@ -105,9 +111,7 @@ export function metricsRoutes(app: FastifyInstance, ctx: AppContext) {
     if (method !== 'GET' && WRITE_ROUTE.test(route)) writes.inc({ route, outcome: reply.statusCode < 300 ? 'ok' : reply.statusCode < 500 ? 'refused' : 'error' });
   });
 
-  const token = ctx.config.metricsToken;
   app.get('/metrics', async (request, reply) => {
-    if (!token) return reply.status(404).send({ message: 'Not Found', type: 'not_found' });
     if (!bearerMatches(request.headers.authorization, token)) return reply.status(401).header('www-authenticate', 'Bearer').send({ message: 'Unauthenticated.', type: 'unauthenticated' });
     reply.header('cache-control', 'no-store').type(registry.contentType);
     return registry.metrics();

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
 import { isActive, isOnTrial, limitOf } from './subscriptions';
+import { runsLimitOf } from '../automations/usage';
 import { parseTeamId, requireMemberAccess } from './access';
 
 /**
@@ -41,7 +42,8 @@ export async function featuresOf(ctx: AppContext, subscriptionId: number | null)
     active,
     flags: {
       pro_views: paid,
-      automations: active && limitOf(sub, 'AutomationRunsLimit') > 0,
+      // The same limit the automation runner applies (a plan that names none gets the free plan's).
+      automations: active && runsLimitOf(sub) > 0,
       white_label: active && limitOf(sub, 'WhitelabelLimit') > 0,
       time_tracking: true,
       webhooks: true,
