@@ -78,7 +78,8 @@ try {
       ? vitest('e2e (Chromium)', ['--config', 'vitest.e2e.config.ts'], { env: { CHROMIUM_PATH: chromium } })
       : Promise.resolve(suites.push({ name: 'e2e (Chromium)', out: null, exit: 1 })).then(() => console.warn(`! e2e suites not run: ${chromium ? 'the app build failed' : 'chromium not available'}`)),
     // tests/scale starts the scale-out shape as real processes: a hub and two API servers (decision 0192).
-    pg ? vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server', 'tests/scale'], { env: { TEST_DATABASE_URL: pg.url }, behind: true }) : Promise.resolve(),
+    // Without PostgreSQL its suites did not run: one failure, never silence.
+    pg ? vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server', 'tests/scale'], { env: { TEST_DATABASE_URL: pg.url }, behind: true }) : Promise.resolve(suites.push({ name: 'server (PostgreSQL)', out: null, exit: 1 })),
   ]);
 } finally {
   pg?.stop();
@@ -94,15 +95,26 @@ for (const suite of suites) {
     failed += 1;
     continue;
   }
-  const report = JSON.parse(fs.readFileSync(suite.out, 'utf8'));
+  let report;
+  try {
+    report = JSON.parse(fs.readFileSync(suite.out, 'utf8'));
+  } catch (error) {
+    console.log(`${suite.name}: its results could not be read (${error.message})`);
+    failed += 1;
+    continue;
+  }
   // A file that failed outside its tests (a beforeAll, an import) reports its tests as skipped:
   // count each of them (at least one per file) as failed, never as silence.
   const brokenFiles = (report.testResults ?? [])
     .filter((f) => f.status === 'failed' && !(f.assertionResults ?? []).some((a) => a.status === 'failed'))
     .reduce((sum, f) => sum + Math.max(1, (f.assertionResults ?? []).length), 0);
+  // Vitest exits non-zero for errors outside any test too (an unhandled rejection after a test ran):
+  // with no failed test to show for it, that counts as one failure.
+  const outside = suite.exit !== 0 && report.numFailedTests + brokenFiles === 0 ? 1 : 0;
+  if (outside) console.log(`${suite.name}: exited with ${suite.exit} though no test failed (errors outside the tests: see its output)`);
   passed += report.numPassedTests;
-  failed += report.numFailedTests + brokenFiles;
-  console.log(`${suite.name}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles} failed`);
+  failed += report.numFailedTests + brokenFiles + outside;
+  console.log(`${suite.name}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles + outside} failed`);
 }
 for (const c of checks) {
   if (c.ok) passed += 1;
