@@ -343,7 +343,8 @@ describe('shared UI in Chromium', () => {
       await audit(`${theme} modal`);
       await page.keyboard.press('Escape');
     }
-  });
+    // Eight full axe audits: ~10 s on a quiet machine, past 30 s on a loaded CI runner.
+  }, 120_000);
 
   it('mobile header: Back button with a label', async () => {
     await openHarness();
