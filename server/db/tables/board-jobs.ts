@@ -1,0 +1,26 @@
+import type { Generated, NullableTimestamp, Timestamp } from '../types';
+
+/** Board jobs (migration 0160, server/board-jobs, decision 0160). */
+export interface BoardJobTables {
+  board_jobs: {
+    id: string;
+    team_id: number;
+    board_id: string;
+    user_id: number;
+    kind: string;
+    state: Generated<string>;
+    phase: Generated<string>;
+    done: Generated<number>;
+    total: Generated<number>;
+    errors: Generated<unknown>;
+    error_count: Generated<number>;
+    error: string | null;
+    input: Generated<unknown>;
+    payload: string | null;
+    state_data: Generated<unknown>;
+    result: unknown;
+    created_at: Timestamp;
+    updated_at: Timestamp;
+    finished_at: NullableTimestamp;
+  };
+}
