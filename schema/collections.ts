@@ -10,6 +10,7 @@ import {
   valueRecord,
 } from './records';
 import { automationRecord, buttonClickRecord } from './automation-records';
+import { docUpdateRecord } from './doc-records';
 
 /**
  * The collection registry: one entry per synced record kind, read by the server (routes,
@@ -28,7 +29,8 @@ export type SyncedCollectionName =
   | 'comment_reaction'
   | 'time_entry'
   | 'automation'
-  | 'button_click';
+  | 'button_click'
+  | 'doc_update';
 
 /** Collections owned by other modules (own endpoints), named here so nobody reuses the names. */
 export const RESERVED_COLLECTIONS = ['workspace', 'notification', 'permission', 'hook'] as const;
@@ -230,6 +232,22 @@ export const collections = {
       { field: 'item_id', collection: 'item' },
       { field: 'attribute_id', collection: 'attribute' },
     ],
+    dexieIndexes: ['[collection+board_id]', '[collection+item_id]'],
+  }),
+  /**
+   * One edit of an item's document body, a Yjs update (decision 0135): created, never changed. The
+   * body is the union of the item's updates; the server compacts them into one now and then.
+   */
+  doc_update: define({
+    name: 'doc_update',
+    route: 'doc-updates',
+    schema: docUpdateRecord,
+    trash: false,
+    userFields: ['created_by'],
+    ownerFrom: { field: 'item_id', collection: 'item' },
+    parent: { field: 'item_id', collection: 'item' },
+    permissions: { create: 'EDIT_ITEM', edit: 'EDIT_ITEM', delete: 'EDIT_ITEM' },
+    references: [{ field: 'item_id', collection: 'item' }],
     dexieIndexes: ['[collection+board_id]', '[collection+item_id]'],
   }),
 } satisfies Record<SyncedCollectionName, CollectionDefinition>;

@@ -15,6 +15,7 @@ import { metricsRoutes } from './ops/metrics';
 import { automationsModule } from './automations/module';
 import { developerModule } from './developer/module';
 import { hooksModule } from './hooks/module';
+import { docsModule } from './docs/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -38,6 +39,8 @@ export const modules: Module[] = [
   automationsModule,
   // Webhooks: API, event consumer, delivery jobs (decision 0140).
   hooksModule,
+  // Document bodies: compaction of their Yjs updates (decision 0135).
+  docsModule,
   // Domain events, jobs and the activity log (decision 0110).
   eventsRoutes,
   // Personal access tokens and OAuth apps (decision 0145).

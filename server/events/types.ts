@@ -13,7 +13,7 @@ import type { JobQueue } from '../jobs/types';
  * restored (out of it), deleted (removed for good, cascades included).
  * Members: member.added, member.updated (role), member.removed.
  */
-type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click';
+type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click' | 'doc_update';
 type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
 export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed';
 

@@ -40,7 +40,7 @@ async function byField(db: Db, teamId: number, boardId: string, collections: str
 }
 
 async function itemChildren(db: Db, teamId: number, boardId: string, itemIds: string[]): Promise<StoredRecord[]> {
-  const direct = await byField(db, teamId, boardId, ['value', 'comment', 'time_entry', 'button_click'], 'item_id', itemIds);
+  const direct = await byField(db, teamId, boardId, ['value', 'comment', 'time_entry', 'button_click', 'doc_update'], 'item_id', itemIds);
   const commentIds = direct.filter((r) => r.collection === 'comment').map((r) => r.id);
   const reactions = await byField(db, teamId, boardId, ['comment_reaction'], 'comment_id', commentIds);
   return [...reactions, ...direct];

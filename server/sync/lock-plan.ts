@@ -7,7 +7,7 @@ import type { LockMode } from './scope';
  * the board's folders, and a concurrent change of the record itself is caught by the write's own
  * row_version condition. Everything else (and anything this does not recognise) is exclusive.
  */
-const SHARED_SAVES = new Set(['item', 'value', 'folder_view', 'comment', 'button_click']);
+const SHARED_SAVES = new Set(['item', 'value', 'folder_view', 'comment', 'button_click', 'doc_update']);
 
 export function saveLockMode(def: CollectionDefinition): LockMode {
   return SHARED_SAVES.has(def.name) ? 'shared' : 'exclusive';

@@ -119,6 +119,7 @@ export class ReadView {
       case 'value':
       case 'comment':
       case 'button_click':
+      case 'doc_update':
         return this.onVisibleItem(boardId, typeof record.item_id === 'string' ? record.item_id : undefined, context);
       case 'comment_reaction': {
         const commentId = typeof record.comment_id === 'string' ? record.comment_id : undefined;
@@ -200,7 +201,7 @@ export async function loadReadContext(db: Db, teamId: number, collection: string
       }
     }
   }
-  if (!['time_entry', 'value', 'comment', 'comment_reaction', 'button_click'].includes(collection)) return context;
+  if (!['time_entry', 'value', 'comment', 'comment_reaction', 'button_click', 'doc_update'].includes(collection)) return context;
   const boards = opts.itemsOfBoards;
   if (boards !== undefined && boards.length === 0) return context;
   let itemIds: string[];

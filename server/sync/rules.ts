@@ -12,6 +12,7 @@ import { requirePrimaryAttribute, yieldServerPrimary } from './primary-attribute
 import type { StoredRecord, WireRecord } from './store';
 import { endRunningEntries, publishTimeEntry, startProblems } from './time-entries';
 import { automationRules, buttonClickRules } from '../automations/rules';
+import { docUpdateRules } from '../docs/rules';
 
 /**
  * What differs between collections on save and delete. Everything not named here follows the
@@ -239,4 +240,5 @@ export const collectionRules: Partial<Record<SyncedCollectionName, CollectionRul
   time_entry: timeEntryRules,
   automation: automationRules,
   button_click: buttonClickRules,
+  doc_update: docUpdateRules,
 };

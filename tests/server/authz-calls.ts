@@ -69,6 +69,7 @@ async function folderOfRecord(w: World, def: CollectionDefinition, rec: Record<s
     case 'comment':
     case 'time_entry':
     case 'button_click':
+    case 'doc_update':
       return rec.item_id ? String((await stored(w, 'item', String(rec.item_id))).data.folder_id) : null;
     case 'comment_reaction': {
       const comment = await stored(w, 'comment', String(rec.comment_id));

@@ -121,6 +121,9 @@ export function newRecord(w: World, def: CollectionDefinition, opts: { attribute
     case 'button_click':
       // On the world's Button attribute (the first click's), unless given one.
       return { ...base, item_id: item, attribute_id: opts.attributeId ?? (place.records.button_click?.attribute_id as string | undefined) ?? (w.records.button_click?.attribute_id as string) };
+    case 'doc_update':
+      // A Yjs update that inserts nothing (an empty document's update): valid, small.
+      return { ...base, item_id: item, update: 'AAA=' };
   }
 }
 
