@@ -51,8 +51,8 @@ export async function updatesOf(db: Db, teamId: number, itemId: string): Promise
   return rows.map((row) => ({ ...row, collection: 'doc_update', data: row.data as WireRecord }) as unknown as StoredRecord);
 }
 
-export const decodeUpdate = (record: { data: Record<string, unknown> } | Record<string, unknown>): Uint8Array =>
-  new Uint8Array(Buffer.from(String(('data' in record ? record.data : record).update ?? ''), 'base64'));
+/** A stored update record's Yjs bytes. */
+export const decodeUpdate = (record: StoredRecord): Uint8Array => new Uint8Array(Buffer.from(String(record.data.update ?? ''), 'base64'));
 
 /** An item's body as one Yjs update (empty document when it has none). */
 export async function mergedState(db: Db, teamId: number, itemId: string): Promise<Uint8Array> {
