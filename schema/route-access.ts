@@ -174,6 +174,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/:teamId/boards/:boardId/password': onBoard(Permission.VIEW_BOARD),
   'PUT /api/:teamId/boards/:boardId/password': { caller: 'owner-or-admin' },
 
+  // Public forms (docs/api/forms.md): anyone, while the form is enabled; the item is written as the form's owner.
+  'GET /api/forms/:formId': anyone,
+  'POST /api/forms/:formId': anyone,
+
   // Notifications (docs/api.md, Notifications): each caller's own; follows need read access to the item.
   'GET /api/notifications': signedIn,
   'GET /api/notifications/unread-count': signedIn,

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 
 /**
- * Folder views (folder_view records): what a view (Table, Column, Calendar, Gantt, List, Chart) shows and who may see or change
+ * Folder views (folder_view records): what a view (Table, Column, Calendar, Gantt, List, Chart, Form) shows and who may see or change
  * it (workspace.md §4 "View: shared, personal or locked", §6 "only the view owner can make a view
  * personal"; "edit locked views" is EDIT_LOCKED_VIEWS). Pure: zod only.
  *
  * The record itself is schema/records.ts `folderViewRecord`; this file types its `settings`.
  */
 
-export const VIEW_KINDS = ['table', 'column', 'calendar', 'gantt', 'list', 'chart'] as const;
+export const VIEW_KINDS = ['table', 'column', 'calendar', 'gantt', 'list', 'chart', 'form'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -101,6 +101,36 @@ export const chartSettings = viewSettings.extend({
   top_20: z.boolean().default(false),
 });
 
+// ── form (decision 0130) ────────────────────────────────────────────────────────────────────
+/**
+ * Attribute kinds a public form asks for. Members and references are left out: choosing among
+ * them would show an anonymous visitor the workspace's people or the board's items; buttons,
+ * custom ids and time tracking hold no value one types in.
+ */
+export const FORM_FIELD_KINDS = ['primary', 'text', 'long-text', 'number', 'status', 'label', 'date', 'date-range', 'email', 'link', 'checkbox', 'attachments'] as const;
+export const FORM_TEXT_MAX = 2000;
+export const formField = z.object({
+  attribute_id: attributeRef,
+  /** Shown instead of the attribute's name; '' = the attribute's name. */
+  label: z.string().max(255).default(''),
+  help: z.string().max(FORM_TEXT_MAX).default(''),
+  required: z.boolean().default(false),
+});
+export type FormField = z.infer<typeof formField>;
+export const formSettings = viewSettings.extend({
+  /** Anyone with the link may answer only while this is on; a new form starts off. */
+  enabled: z.boolean().default(false),
+  /** '' = the view's name. */
+  title: z.string().max(255).default(''),
+  description: z.string().max(FORM_TEXT_MAX).default(''),
+  /** The questions in order; absent = every attribute of a kind a form asks for (FORM_FIELD_KINDS). */
+  fields: z.array(formField).max(100).optional(),
+  /** The folder new items go into; null (or a folder since removed) = the view's own folder. */
+  target_folder_id: attributeRef.nullable().default(null),
+  /** Shown after sending; '' = the app's "Thank you" text. */
+  confirmation: z.string().max(FORM_TEXT_MAX).default(''),
+});
+
 /** The settings schema of each kind (table and column use the shared one). */
 export const settingsByKind = {
   table: viewSettings,
@@ -109,6 +139,7 @@ export const settingsByKind = {
   gantt: ganttSettings,
   list: listSettings,
   chart: chartSettings,
+  form: formSettings,
 } satisfies Record<ViewKind, z.ZodType>;
 export type SettingsOfKind<K extends ViewKind> = z.infer<(typeof settingsByKind)[K]>;
 
@@ -149,6 +180,7 @@ export interface ResolvedSettings {
   gantt: SettingsOfKind<'gantt'>;
   list: SettingsOfKind<'list'>;
   chart: SettingsOfKind<'chart'>;
+  form: SettingsOfKind<'form'> & { fields: FormField[] };
 }
 
 /**
@@ -159,7 +191,9 @@ export interface ResolvedSettings {
  *   gantt: the chosen range (or start + end), else the first date-range, else the first two dates;
  *   column: group_by when it is a status or a single-choice label, else the first such attribute;
  *   list: group_by as saved; absent, the first status, else the first label (null = no groups);
- *   chart: the chosen attributes (up to 7), else the first status or label attribute.
+ *   chart: the chosen attributes (up to 7), else the first status or label attribute;
+ *   form: the chosen fields that name a live attribute of a form kind (once each), else every
+ *     such attribute in the board's order (the name required); still disabled until turned on.
  */
 export function resolveViewSettings<K extends ViewKind>(kind: K, saved: unknown, attributes: readonly ViewAttribute[]): ResolvedSettings[K] {
   const live = attributes.filter((a) => !a.deleted_at);
@@ -207,6 +241,15 @@ export function resolveViewSettings<K extends ViewKind>(kind: K, saved: unknown,
       const fallback = first(['status']) ?? first(['label']);
       const sum = ofKind(s.sum_attribute_id, ['number']);
       return { ...s, attribute_ids: ids.length ? ids : fallback ? [fallback] : [], sum_attribute_id: sum, aggregate: s.aggregate === 'sum' && sum ? 'sum' : 'count' } as ResolvedSettings[K];
+    }
+    case 'form': {
+      const s = kindSettingsOf('form', saved);
+      const askable = (id: string) => (FORM_FIELD_KINDS as readonly string[]).includes(byId.get(id)?.kind ?? '');
+      const seen = new Set<string>();
+      const fields = s.fields
+        ? s.fields.filter((f) => askable(f.attribute_id) && !seen.has(f.attribute_id) && seen.add(f.attribute_id))
+        : live.filter((a) => askable(a.id)).map((a) => ({ attribute_id: a.id, label: '', help: '', required: a.kind === 'primary' }));
+      return { ...s, fields } as unknown as ResolvedSettings[K];
     }
     default:
       return kindSettingsOf(kind, saved) as ResolvedSettings[K];

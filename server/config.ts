@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { loadBotCheckConfig, type BotCheckConfig } from './forms/bot-check-config';
 import { ConfigError, realtimeSecret } from './secrets';
 import { loadFilesConfig, type FilesConfig } from './files/config';
 import { loadWebhooksConfig, type WebhooksConfig } from './hooks/config';
@@ -43,6 +44,8 @@ export interface ServerConfig {
   metricsToken: string | null;
   /** Webhook targets (server/hooks/config.ts). */
   webhooks: WebhooksConfig;
+  /** The public forms' bot check (server/forms/bot-check.ts); null = none. */
+  botCheck: BotCheckConfig | null;
 }
 
 /**
@@ -78,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     files: loadFilesConfig(env),
     metricsToken: env.METRICS_TOKEN || null,
     webhooks: loadWebhooksConfig(env),
+    botCheck: loadBotCheckConfig(env),
   };
 }
 

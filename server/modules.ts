@@ -15,6 +15,7 @@ import { metricsRoutes } from './ops/metrics';
 import { automationsModule } from './automations/module';
 import { developerModule } from './developer/module';
 import { hooksModule } from './hooks/module';
+import { formsRoutes } from './forms/routes';
 import { docsModule } from './docs/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
@@ -45,4 +46,6 @@ export const modules: Module[] = [
   eventsRoutes,
   // Personal access tokens and OAuth apps (decision 0145).
   developerModule,
+  // Public forms: anyone answers an enabled Form view (decision 0130).
+  formsRoutes,
 ];

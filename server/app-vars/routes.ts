@@ -15,7 +15,8 @@ export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
       errorReportingKey: null,
       analytics: { driver: process.env.ANALYTICS_DRIVER ?? 'none', writeKey: process.env.ANALYTICS_WRITE_KEY ?? null },
       paymentProviderKey: null,
-      botCheckSitekey: null,
+      // Public forms ask for the bot check when it is configured (server/forms/bot-check-config.ts).
+      botCheckSitekey: config.botCheck?.sitekey ?? null,
       broadcasting: {
         key: config.pusher.key,
         host: config.pusher.host ?? config.host,

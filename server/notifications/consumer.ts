@@ -5,6 +5,7 @@ import { findRecord } from '../sync/store';
 import { ItemAudience } from './audience';
 import { followAutomatically, followersOf } from './follows';
 import { existingUsers, notify, type NotifyContext } from './notify';
+import { notifyFormSubmitted } from './emit';
 import { itemFacts } from './facts';
 import type { NotificationDraft } from './store';
 
@@ -18,13 +19,14 @@ import type { NotificationDraft } from './store';
  *                              the author follows
  *   comment.updated          → people newly mentioned by the edit are told
  *   reaction.created         → the comment's author is told
+ *   item.created by a form   → the form's owner is told "form submitted" (server/forms, decision 0130)
  * Nobody is told of their own action, and nobody who cannot read the item (ItemAudience).
  */
 export async function notificationsForEvent(event: DomainEvent, c: NotifyContext): Promise<void> {
   switch (event.type) {
     case 'item.created':
       if (event.actor_id !== null && event.record_id) await followAutomatically(c.db, event.team_id, event.record_id, [event.actor_id], 'creator', new Date(event.created_at));
-      return;
+      return formSubmitted(event, c);
     case 'item.deleted':
       // Gone for good: nobody follows it any more. Its notifications stay (the app says the item is gone).
       if (event.record_id) await c.db.deleteFrom('item_follows').where('item_id', '=', event.record_id).where('team_id', '=', event.team_id).execute();
@@ -117,4 +119,17 @@ async function reactionAdded(event: DomainEvent, c: NotifyContext): Promise<void
   const facts = await itemFacts(c.db, event.team_id, audience, event.actor_id);
   const reaction = typeof event.after?.reaction === 'string' ? event.after.reaction : null;
   await notify(c, [{ ...facts, user_id: author, notification_type: 'comment_reaction_created', dedupe_key: `${event.id}:comment_reaction_created`, comment_id: commentId, body: reaction }]);
+}
+
+/**
+ * An item a public form created (written as the form's owner, `via.form_id` on its event): the
+ * owner is told. The visitor is nobody, so the notification has no actor (the owner's own write
+ * would otherwise be "their own action").
+ */
+async function formSubmitted(event: DomainEvent, c: NotifyContext): Promise<void> {
+  const via = event.via as { form_id?: unknown; form_name?: unknown; form_owner_id?: unknown } | null | undefined;
+  if (!via || typeof via.form_id !== 'string' || !event.record_id) return;
+  const owner = typeof via.form_owner_id === 'number' ? via.form_owner_id : event.actor_id;
+  if (owner === null) return;
+  await notifyFormSubmitted(c, event.id, { teamId: event.team_id, itemId: event.record_id, formName: typeof via.form_name === 'string' ? via.form_name : '', userIds: [owner], actorId: null });
 }

@@ -13,7 +13,7 @@ const LATER_ROUTES = [
   'custom-templates', 'custom-templates.shared', 'custom-templates.templates.edit', 'custom-templates.templates.landing', 'forward.template',
   'trello-import', 'trello-import-board', 'extract-trello-token',
   'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect', 'profile.referral',
-  'form', 'published-document', 'published-file', 'shared-document-item',
+  'published-document', 'published-file', 'shared-document-item',
 ];
 
 export const screens: Record<string, Loader> = {
@@ -55,5 +55,7 @@ export const screens: Record<string, Loader> = {
   redirect: () => import('./later/RedirectPage'),
   onboarding: () => import('./later/OnboardingPage'),
   'attachment.download': () => import('./later/AttachmentDownloadPage'),
+  // Issue #13: the public form (no board chunk, no sync worker: decision 0130).
+  form: () => import('./public-form/PublicFormPage'),
   ...Object.fromEntries(LATER_ROUTES.map((name) => [name, () => import('./later/LaterPage')])),
 };

@@ -175,6 +175,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
     .replace(':itemId', encodeURIComponent(place.records.item.id))
     .replace(':appId', encodeURIComponent(w.ctx.config.pusher.appId))
     .replace(':hookId', pattern.includes(':hookId') ? await matrixHook(w) : '')
+    .replace(':formId', pattern.includes(':formId') ? await matrixForm(w) : '')
     .replace('*', w.filePath);
   if (id !== null) url = url.replace(':id', encodeURIComponent(id));
   if (access.query) url += fill(access.query, boardId, place);
@@ -197,6 +198,18 @@ async function matrixHook(w: World): Promise<string> {
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
   return 'matrix-hook';
+}
+
+/** An enabled Form view on the world's board (public forms answer anyone while enabled), made once per world. */
+const matrixForms = new WeakMap<World, string>();
+async function matrixForm(w: World): Promise<string> {
+  const known = matrixForms.get(w);
+  if (known) return known;
+  const id = 'matrix-form';
+  const res = await api(w.app, 'PUT', `/api/${w.teamId}/folder-views/${id}`, { token: w.users.owner.token, body: { id, board_id: w.boardId, folder_id: w.boardId, name: 'Matrix form', kind: 'form', settings: { enabled: true }, row_version: 1 } });
+  if (res.statusCode !== 200) throw new Error(`fixture form: ${res.statusCode} ${res.body}`);
+  matrixForms.set(w, id);
+  return id;
 }
 
 /** Bodies that pass validation for the routes where an empty one would stop before authorisation matters. */

@@ -18,4 +18,5 @@ export const LAZY_VIEWS: Record<Exclude<ViewKind, 'table' | 'column'>, LazyView>
   gantt: lazy(() => import('../gantt/GanttView')),
   list: lazy(() => import('../list/ListView')),
   chart: lazy(() => import('../chart/ChartView')),
+  form: lazy(() => import('../form/FormBuilderView')),
 };
