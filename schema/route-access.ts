@@ -168,6 +168,16 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/:teamId/hooks/:hookId/logs': onWorkspace(Permission.MANAGE_WEBHOOKS),
   'POST /api/:teamId/hooks/:hookId/test': onWorkspace(Permission.MANAGE_WEBHOOKS),
 
+  // Templates (docs/api/templates.md, decision 0165): a user's own; seeing one follows its sharing.
+  'GET /api/templates': signedIn,
+  'GET /api/templates/:templateId': signedIn,
+  'GET /api/me/templates': signedIn,
+  'PUT /api/me/templates/:templateId': signedIn,
+  'DELETE /api/me/templates/:templateId': signedIn,
+  'POST /api/me/templates/:templateId/share': signedIn,
+  'POST /api/:teamId/boards/:boardId/template': { caller: 'signed-in', permission: Permission.SAVE_AS_TEMPLATE, on: 'board' },
+  'POST /api/:teamId/templates/:templateId/use': onWorkspace(Permission.CREATE_BOARD),
+
   // Public boards and board passwords (docs/api/boards.md)
   'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },
   'POST /api/boards/:boardId/unlock': { caller: 'anyone', board: 'public' },

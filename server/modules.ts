@@ -15,6 +15,7 @@ import { metricsRoutes } from './ops/metrics';
 import { automationsModule } from './automations/module';
 import { developerModule } from './developer/module';
 import { hooksModule } from './hooks/module';
+import { templatesModule } from './templates/module';
 import { formsRoutes } from './forms/routes';
 import { docsModule } from './docs/module';
 
@@ -42,6 +43,8 @@ export const modules: Module[] = [
   hooksModule,
   // Document bodies: compaction of their Yjs updates (decision 0135).
   docsModule,
+  // Templates (built-in gallery, custom templates, sharing) and board duplication (decision 0165).
+  templatesModule,
   // Domain events, jobs and the activity log (decision 0110).
   eventsRoutes,
   // Personal access tokens and OAuth apps (decision 0145).

@@ -12,10 +12,11 @@ import type { JobQueue } from '../jobs/types';
  * `reaction` and folder_view → `view`; verbs: created, updated, trashed (into the trash),
  * restored (out of it), deleted (removed for good, cascades included).
  * Members: member.added, member.updated (role), member.removed.
+ * Templates: template.shared (team_id = the workspace it was shared with, record_id = the template).
  */
 type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click' | 'doc_update';
 type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
-export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed';
+export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed' | 'template.shared';
 
 export interface DomainEvent {
   /** bigint as a string; increasing in commit-safe order (consumers see them in id order). */

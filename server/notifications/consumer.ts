@@ -7,6 +7,7 @@ import { followAutomatically, followersOf } from './follows';
 import { existingUsers, notify, type NotifyContext } from './notify';
 import { notifyFormSubmitted } from './emit';
 import { itemFacts } from './facts';
+import { templateSharedNotifications } from '../templates/notify';
 import type { NotificationDraft } from './store';
 
 /**
@@ -19,6 +20,7 @@ import type { NotificationDraft } from './store';
  *                              the author follows
  *   comment.updated          → people newly mentioned by the edit are told
  *   reaction.created         → the comment's author is told
+ *   template.shared          → the workspace's members are told (server/templates/notify.ts)
  *   item.created by a form   → the form's owner is told "form submitted" (server/forms, decision 0130)
  * Nobody is told of their own action, and nobody who cannot read the item (ItemAudience).
  */
@@ -49,6 +51,8 @@ export async function notificationsForEvent(event: DomainEvent, c: NotifyContext
       return commentWritten(event, c, false);
     case 'reaction.created':
       return reactionAdded(event, c);
+    case 'template.shared':
+      return templateSharedNotifications(event, c);
     default:
       return;
   }

@@ -16,6 +16,7 @@ import { m0150_automations } from './0150_automations';
 import { m0140_hooks } from './0140_hooks';
 import { m0145_api_tokens_oauth } from './0145_api_tokens_oauth';
 import { m0170_board_primary_attributes } from './0170_board_primary_attributes';
+import { m0165_templates } from './0165_templates';
 import { m0160_board_jobs } from './0160_board_jobs';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
@@ -37,5 +38,6 @@ export const migrations: Migration[] = [
   m0140_hooks,
   m0145_api_tokens_oauth,
   m0170_board_primary_attributes,
+  m0165_templates,
   m0160_board_jobs,
 ];
