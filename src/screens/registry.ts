@@ -9,8 +9,6 @@ type Loader = () => Promise<{ default: ComponentType }>;
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO, forms): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
   'checkout', 'activate-ltd', 'trial', 'profile.billing', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
-  'templates.home', 'templates.tag', 'templates.search', 'templates.landing',
-  'custom-templates', 'custom-templates.shared', 'custom-templates.templates.edit', 'custom-templates.templates.landing', 'forward.template',
   'trello-import', 'trello-import-board', 'extract-trello-token',
   'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect', 'profile.referral',
   'published-document', 'published-file', 'shared-document-item',
@@ -52,6 +50,16 @@ export const screens: Record<string, Loader> = {
   // Issue #17: the workspace's front page and permissions; routes whose feature comes later say so.
   'team.boards': () => import('./workspace/WorkspaceOverviewPage'),
   'team.permissions': () => import('./workspace/WorkspacePermissionsPage'),
+  // Issue #16: the template gallery, the user's templates and the template start link (decision 0165).
+  'templates.home': () => import('../templates/GalleryPage'),
+  'templates.tag': () => import('../templates/GalleryPage'),
+  'templates.search': () => import('../templates/GalleryPage'),
+  'templates.landing': () => import('../templates/LandingPage'),
+  'custom-templates': () => import('../templates/MyTemplatesPage'),
+  'custom-templates.shared': () => import('../templates/MyTemplatesPage'),
+  'custom-templates.templates.edit': () => import('../templates/EditTemplatePage'),
+  'custom-templates.templates.landing': () => import('../templates/LandingPage'),
+  'forward.template': () => import('../templates/ForwardPage'),
   redirect: () => import('./later/RedirectPage'),
   onboarding: () => import('./later/OnboardingPage'),
   'attachment.download': () => import('./later/AttachmentDownloadPage'),

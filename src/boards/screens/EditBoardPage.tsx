@@ -15,10 +15,12 @@ import type { BoardBackend } from '../store/backend';
 import { WithBackend } from './with-backend';
 import { BoardPasswordSettings } from '../parts/BoardPasswordSettings';
 import { useBoardMeta } from './use-board-meta';
+import { BoardTemplateActions } from '../../templates/BoardTemplateActions';
 import '../boards.css';
 
 /**
- * edit-board (/team/{teamId}/boards/{boardId}/edit): name, public or private, members, delete.
+ * edit-board (/team/{teamId}/boards/{boardId}/edit): name, public or private, members, save as
+ * template and duplicate (src/templates), delete.
  * Each control is enabled only when the permission model allows it (UPDATE_BOARD,
  * MANAGE_BOARD_MEMBERS, DELETE_BOARD); the server checks again.
  */
@@ -127,6 +129,15 @@ function EditBoard({ backend }: { backend: BoardBackend }) {
           <Trans>Save members</Trans>
         </Button>
       </section>
+
+      <BoardTemplateActions
+        teamId={teamId}
+        boardId={boardId}
+        boardName={board.name}
+        online={online}
+        canSave={access.can('SAVE_AS_TEMPLATE', boardId, board.created_by ?? null)}
+        canDuplicate={access.can('CREATE_BOARD', boardId, null)}
+      />
 
       {canDelete && (
         <section className="board-section">

@@ -1,0 +1,137 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { pathFor } from '../../schema/routes';
+import { showApiError } from '../api/handle-error';
+import { ApiRequestError } from '../api/client';
+import { Button } from '../ui/Button';
+import { toast } from '../ui/toast-store';
+import { Templates } from './api';
+
+/**
+ * On a board's settings page: "Save as template" (with or without its items; SAVE_AS_TEMPLATE)
+ * and "Duplicate board" (a background job whose progress the board-jobs tray shows; CREATE_BOARD).
+ * Both need the server, so they are off while offline.
+ */
+export function BoardTemplateActions({ teamId, boardId, boardName, canSave, canDuplicate, online }: { teamId: number; boardId: string; boardName: string; canSave: boolean; canDuplicate: boolean; online: boolean }) {
+  if (!canSave && !canDuplicate) return null;
+  return (
+    <>
+      {canSave && <SaveAsTemplate teamId={teamId} boardId={boardId} boardName={boardName} online={online} />}
+      {canDuplicate && <DuplicateBoard teamId={teamId} boardId={boardId} boardName={boardName} online={online} />}
+    </>
+  );
+}
+
+function SaveAsTemplate({ teamId, boardId, boardName, online }: { teamId: number; boardId: string; boardName: string; online: boolean }) {
+  const { t } = useLingui();
+  const [name, setName] = useState(boardName);
+  const [withItems, setWithItems] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return setError(t`enter the template name`);
+    setBusy(true);
+    try {
+      const template = await Templates.saveBoard(teamId, boardId, { name: name.trim(), with_items: withItems });
+      setSaved(template.id);
+      toast.show(t`Saved as a template.`, { kind: 'success' });
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
+      else showApiError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="board-section" aria-labelledby="save-as-template">
+      <h2 id="save-as-template">
+        <Trans>Save as template</Trans>
+      </h2>
+      <form className="template-actions" onSubmit={onSubmit} noValidate data-testid="save-as-template">
+        <label>
+          <Trans>Template name</Trans>
+          <input value={name} maxLength={255} aria-invalid={error ? true : undefined} onChange={(e) => (setName(e.target.value), setError(null))} />
+        </label>
+        <label className="inline-field">
+          <input type="checkbox" checked={withItems} onChange={(e) => setWithItems(e.target.checked)} />
+          <Trans>Include the items and their values</Trans>
+        </label>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <Button type="submit" disabled={busy || !online}>
+          <Trans>Save as template</Trans>
+        </Button>
+        {saved && (
+          <p>
+            <Link to={pathFor('custom-templates.templates.edit', { templateId: saved })}>
+              <Trans>Edit and share the new template</Trans>
+            </Link>
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}
+
+function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number; boardId: string; boardName: string; online: boolean }) {
+  const { t } = useLingui();
+  const [name, setName] = useState(t`${boardName} (copy)`);
+  const [withItems, setWithItems] = useState(true);
+  const [withValues, setWithValues] = useState(true);
+  const [withViews, setWithViews] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!name.trim()) return setError(t`enter the board name`);
+    setBusy(true);
+    try {
+      await Templates.duplicate(teamId, boardId, { name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews });
+      toast.show(t`Duplicating the board. It appears in the workspace when the copy is done.`, { kind: 'success' });
+    } catch (err) {
+      if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
+      else showApiError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="board-section" aria-labelledby="duplicate-board">
+      <h2 id="duplicate-board">
+        <Trans>Duplicate board</Trans>
+      </h2>
+      <form className="template-actions" onSubmit={onSubmit} noValidate data-testid="duplicate-board">
+        <label>
+          <Trans>Name of the copy</Trans>
+          <input value={name} maxLength={255} aria-invalid={error ? true : undefined} onChange={(e) => (setName(e.target.value), setError(null))} />
+        </label>
+        <label className="inline-field">
+          <input type="checkbox" checked={withItems} onChange={(e) => setWithItems(e.target.checked)} />
+          <Trans>Copy the items</Trans>
+        </label>
+        <label className="inline-field">
+          <input type="checkbox" checked={withItems && withValues} disabled={!withItems} onChange={(e) => setWithValues(e.target.checked)} />
+          <Trans>Copy the items' values</Trans>
+        </label>
+        <label className="inline-field">
+          <input type="checkbox" checked={withViews} onChange={(e) => setWithViews(e.target.checked)} />
+          <Trans>Copy the views</Trans>
+        </label>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <Button type="submit" disabled={busy || !online}>
+          <Trans>Duplicate board</Trans>
+        </Button>
+      </form>
+    </section>
+  );
+}
