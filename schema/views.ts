@@ -8,7 +8,7 @@ import { z } from 'zod';
  * The record itself is schema/records.ts `folderViewRecord`; this file types its `settings`.
  */
 
-export const VIEW_KINDS = ['table', 'column', 'calendar', 'gantt', 'list', 'chart', 'form'] as const;
+export const VIEW_KINDS = ['table', 'column', 'calendar', 'gantt', 'list', 'chart', 'form', 'docs'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];
 
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
@@ -131,6 +131,11 @@ export const formSettings = viewSettings.extend({
   confirmation: z.string().max(FORM_TEXT_MAX).default(''),
 });
 
+/** Docs (decision 0135): each item is a document; `published` opens the /p/ pages (decision 0136). */
+export const docsSettings = viewSettings.extend({
+  published: z.boolean().default(false),
+});
+
 /** The settings schema of each kind (table and column use the shared one). */
 export const settingsByKind = {
   table: viewSettings,
@@ -140,6 +145,7 @@ export const settingsByKind = {
   list: listSettings,
   chart: chartSettings,
   form: formSettings,
+  docs: docsSettings,
 } satisfies Record<ViewKind, z.ZodType>;
 export type SettingsOfKind<K extends ViewKind> = z.infer<(typeof settingsByKind)[K]>;
 
@@ -181,6 +187,7 @@ export interface ResolvedSettings {
   list: SettingsOfKind<'list'>;
   chart: SettingsOfKind<'chart'>;
   form: SettingsOfKind<'form'> & { fields: FormField[] };
+  docs: SettingsOfKind<'docs'>;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { StoredRecord, WireRecord } from './store';
 import { endRunningEntries, publishTimeEntry, startProblems } from './time-entries';
 import { automationRules, buttonClickRules } from '../automations/rules';
 import { docUpdateRules } from '../docs/rules';
+import { checkPublishing } from '../docs/publish-rule';
 
 /**
  * What differs between collections on save and delete. Everything not named here follows the
@@ -127,6 +128,7 @@ const folderViewRules: CollectionRules = {
   },
   async authorize(ctx, byDefault) {
     const { scope, record, existing } = ctx;
+    await checkPublishing(ctx);
     const isOwner = record.owner_id === scope.userId;
     if (record.visibility === 'personal' && (changed(ctx, 'visibility') || !existing) && !isOwner) throw unauthorized();
     if (existing?.data.visibility === 'personal' && !isOwner && scope.viewer.role !== 'owner') throw unauthorized();

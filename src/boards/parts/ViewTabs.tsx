@@ -29,7 +29,7 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
   };
   // The kinds offered, with the name a new view of each gets. A new view saves `settings: {}`:
   // its defaults (which date attribute…) follow the board (schema/views.ts resolveViewSettings).
-  const kindNames: Record<ViewKind, string> = { table: t`Table`, column: t`Columns`, calendar: t`Calendar`, gantt: t`Gantt`, list: t`List`, chart: t`Chart`, form: t`Form` };
+  const kindNames: Record<ViewKind, string> = { table: t`Table`, column: t`Columns`, calendar: t`Calendar`, gantt: t`Gantt`, list: t`List`, chart: t`Chart`, form: t`Form`, docs: t`Docs` };
   const add = async (kind: ViewKind) => {
     const id = await board.actions.createView(folder.id, kindNames[kind], kind, views);
     onSelect(id);

@@ -19,4 +19,6 @@ export const LAZY_VIEWS: Record<Exclude<ViewKind, 'table' | 'column'>, LazyView>
   list: lazy(() => import('../list/ListView')),
   chart: lazy(() => import('../chart/ChartView')),
   form: lazy(() => import('../form/FormBuilderView')),
+  // Docs: the tree and the collaborative editor (TipTap + Yjs), decision 0135.
+  docs: lazy(() => import('../docs/DocsView')),
 };
