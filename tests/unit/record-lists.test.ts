@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnDexie, openUserDb, type UserDb } from '../../sync-worker/db';
 import { writeIndexRecords } from '../../sync-worker/stream';
 import type { StoredRecord } from '../../sync-worker/types';
-import { keysOfRangeSet, RecordList, type ListSource } from '../../src/boards/store/record-lists';
+import { keysOfRangeSet, RecordList, valueListSource, type ListSource } from '../../src/boards/store/record-lists';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -98,6 +98,45 @@ describe('a board list updated in place', () => {
     await writer.relaxed.records.bulkPut(Array.from({ length: 60 }, (_, i) => item(`b${i}`, 'B')));
     await waitFor(() => list.snapshot()!.length === 560, 5000, 'the big bulkPut');
     expect(list.loads).toBe(2);
+  });
+});
+
+describe('a value column (what a view places items by), read by id without copies', () => {
+  const value = (itemId: string, attributeId: string, v: unknown, row_version = 1): StoredRecord => ({ collection: 'value', id: `${itemId}.${attributeId}`, board_id: 'B', item_id: itemId, attribute_id: attributeId, value: v, row_version });
+
+  it('answers values by id, changes its version on an edit of its own attributes only, and never reads the column again', async () => {
+    await writer.relaxed.records.bulkPut(Array.from({ length: 40 }, (_, i) => value(`i${i}`, 'due', `2026-03-${String((i % 28) + 1).padStart(2, '0')}`)));
+    await writer.relaxed.records.put(value('i1', 'status', 'todo'));
+    const column = new RecordList(reader, valueListSource(['due']));
+    const off = column.subscribe(() => undefined);
+    try {
+      expect(column.version()).toBeUndefined();
+      await waitFor(() => column.version() !== undefined, 5000, 'first read');
+      const first = column.version();
+      expect(column.lookup('i3.due')?.value).toBe('2026-03-04');
+      expect(column.lookup('i1.status')).toBeUndefined();
+
+      // Another attribute's value: no change. Its own: one more version, the new value by id.
+      await writer.relaxed.records.put(value('i1', 'status', 'done', 2));
+      await column.settled();
+      await new Promise((r) => setTimeout(r, 50));
+      await column.settled();
+      expect(column.version()).toBe(first);
+      const untouched = column.lookup('i4.due');
+      await writer.relaxed.records.put(value('i3', 'due', '2026-04-01', 2));
+      await waitFor(() => column.version() !== first, 5000, 'the edit');
+      expect(column.lookup('i3.due')).toMatchObject({ value: '2026-04-01', row_version: 2 });
+      // The other records are the same objects (per-item memos compare by identity).
+      expect(column.lookup('i4.due')).toBe(untouched);
+      expect(column.loads).toBe(1);
+      // The array form is built when asked (a column read by id never builds it) and kept until a change.
+      const array = column.snapshot()!;
+      expect(array).toHaveLength(40);
+      expect(column.snapshot()).toBe(array);
+    } finally {
+      off();
+      column.stop();
+    }
   });
 });
 

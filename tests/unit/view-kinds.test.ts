@@ -85,3 +85,21 @@ describe('resolveViewSettings', () => {
     expect(resolveViewSettings('table', null, attrs)).toMatchObject({ sort: [], group_by: null });
   });
 });
+
+describe('what a view places items by (read by the folder pane, handed to the view)', () => {
+  it('names the calendar’s date, the gantt’s range or dates, the chart’s attributes and sum; nothing for the others', async () => {
+    const { viewValueAttributes } = await import('../../src/boards/views/view-values');
+    expect(viewValueAttributes('calendar', {}, attrs)).toEqual(['due']);
+    expect(viewValueAttributes('calendar', { date_attribute_id: 'span' }, attrs)).toEqual(['span']);
+    expect(viewValueAttributes('gantt', {}, attrs)).toEqual(['span']);
+    expect(viewValueAttributes('gantt', { start_attribute_id: 'due', end_attribute_id: 'end' }, attrs)).toEqual(['due', 'end']);
+    expect(viewValueAttributes('chart', {}, attrs)).toEqual(['state']);
+    expect(viewValueAttributes('chart', { attribute_ids: ['tags', 'state'], aggregate: 'sum', sum_attribute_id: 'cost' }, attrs)).toEqual(['tags', 'state', 'cost']);
+    // A sum over something not a number counts instead: nothing more to read.
+    expect(viewValueAttributes('chart', { attribute_ids: ['tags'], aggregate: 'sum', sum_attribute_id: 'due' }, attrs)).toEqual(['tags']);
+    // A deleted attribute is never read; a board without dates reads nothing.
+    expect(viewValueAttributes('calendar', { date_attribute_id: 'gone' }, attrs)).toEqual(['due']);
+    expect(viewValueAttributes('calendar', {}, [{ id: 'name', kind: 'primary' }])).toEqual([]);
+    for (const kind of ['table', 'column', 'list'] as const) expect(viewValueAttributes(kind, {}, attrs)).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@ import { resolveViewSettings, type ChartType } from '../../../schema/views';
 import { Button } from '../../ui/Button';
 import { pageIsRtl } from '../../ui/drag/direction';
 import { useBoard } from '../BoardContext';
-import { useAttributeValues, type Item } from '../store/live';
+import type { Item } from '../store/live';
 import { useChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
 import { buildChart, type BucketHead, type ChartData, type ChartProblem } from './aggregate';
@@ -19,7 +19,7 @@ import './chart.css';
  * drawn with ECharts (ChartCanvas, in this lazy chunk only). A click on a segment, or on a value in
  * the table under each chart (the keyboard's way in), lists that segment's items.
  */
-export default function ChartView({ folder, view, items }: ViewProps) {
+export default function ChartView({ folder, view, items, get, valuesReady }: ViewProps) {
   const { t, i18n } = useLingui();
   const board = useBoard();
   const change = useChangeView(folder, view);
@@ -35,16 +35,15 @@ export default function ChartView({ folder, view, items }: ViewProps) {
   const byId = useMemo(() => new Map(board.attributes.map((a) => [a.id, a])), [board.attributes]);
   const chosen = useMemo(() => settings.attribute_ids.map((id) => byId.get(id)).filter((a) => a !== undefined), [settings.attribute_ids, byId]);
   const sumAttribute = settings.aggregate === 'sum' && settings.sum_attribute_id ? (byId.get(settings.sum_attribute_id) ?? null) : null;
-  const values = useAttributeValues([...settings.attribute_ids, ...(sumAttribute ? [sumAttribute.id] : [])]);
 
   const itemById = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   const members = board.info?.members;
+  // `get` is the pane's reader: it holds the chosen attributes' values (views/view-values.ts).
   const result = useMemo(() => {
-    if (!values) return null;
-    const get = (itemId: string, attributeId: string) => values.get(`${itemId}.${attributeId}`) ?? null;
+    if (!valuesReady) return null;
     const memberNames = new Map((members ?? []).map((m) => [m.id, m.name]));
     return buildChart(items, { type: settings.chart_type, attributes: chosen, sumAttribute, top20: settings.top_20, names: { member: (id) => memberNames.get(id), item: (id) => itemById.get(id)?.name } }, get);
-  }, [values, items, itemById, members, chosen, sumAttribute, settings.chart_type, settings.top_20]);
+  }, [valuesReady, get, items, itemById, members, chosen, sumAttribute, settings.chart_type, settings.top_20]);
 
   const text = useMemo((): OptionText => {
     const months = new Intl.DateTimeFormat(i18n.locale, { year: 'numeric', month: 'short', timeZone: 'UTC' });

@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { resolveViewSettings } from '../../../schema/views';
 import { useBoard } from '../BoardContext';
-import { useAttributeValues, useWindowValues, type Attribute, type Item } from '../store/live';
+import { useWindowValues, type Attribute, type Item } from '../store/live';
 import { orderedColumns } from '../model/columns';
 import type { ViewProps } from '../parts/view-props';
 import { windowBlockIds } from '../table/table-rows';
@@ -23,7 +23,7 @@ const NO_ITEMS: Item[] = [];
  * per-block value read) and adds a one-column keyboard model (list-keys.ts) and the inline status
  * picker. The items arrive filtered, searched and sorted by the folder pane.
  */
-export default function ListView({ view, items, get, selected, setSelected, addItem, canCreate }: ViewProps) {
+export default function ListView({ view, items, get, valuesReady, selected, setSelected, addItem, canCreate }: ViewProps) {
   const { t } = useLingui();
   const board = useBoard();
   const settingsKey = JSON.stringify(view.record?.settings ?? {});
@@ -36,13 +36,12 @@ export default function ListView({ view, items, get, selected, setSelected, addI
   const status = listStatusAttribute(board.attributes, settings.group_by);
   const properties = useMemo(() => listProperties(orderedColumns(board.attributes, settings), status), [board.attributes, settings, status]);
 
-  // The pane reads the values of what its saved settings name; a list grouped by default (the
-  // first status) reads its group's values itself.
-  const ownValues = useAttributeValues(groupAttribute ? [groupAttribute.id] : []);
-  const groupGet = useMemo(() => (ownValues ? (itemId: string, attributeId: string) => ownValues.get(`${itemId}.${attributeId}`) ?? get(itemId, attributeId) : get), [ownValues, get]);
-  // Until the group's values are read, nothing is shown rather than every item in "Empty" for a frame.
-  const waiting = !!groupAttribute && ownValues === undefined;
-  const { rows, isCollapsed, toggleGroup } = useGroupedRows(waiting ? NO_ITEMS : items, groupAttribute, groupGet, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
+  // The pane groups a List by its resolved grouping (the first status when none is saved), so
+  // `get` holds the group's values, read once into the shared list and patched in place: a
+  // status changed here or in another tab (it reaches this tab through the replica) regroups.
+  // Until they are read, nothing is shown rather than every item in "Empty" for a frame.
+  const waiting = !!groupAttribute && !valuesReady;
+  const { rows, isCollapsed, toggleGroup } = useGroupedRows(waiting ? NO_ITEMS : items, groupAttribute, get, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => LIST_ROW_HEIGHT, overscan: 10 });

@@ -18,6 +18,7 @@ import { TrashDialog } from './TrashDialog';
 import { ViewControls } from './ViewControls';
 import { ViewTabs } from './ViewTabs';
 import { ViewSwitch } from '../views/ViewSwitch';
+import { viewValueAttributes } from '../views/view-values';
 
 /** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
 export interface ShownView {
@@ -74,16 +75,29 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const attributeMap = useMemo(() => new Map(board.attributes.map((a) => [a.id, a])), [board.attributes]);
   const queryAttributes = [...settings.sort.map((s) => s.attribute_id), ...settings.filters.map((f) => f.attribute_id), ...(settings.group_by ? [settings.group_by] : [])].filter((id) => attributeMap.has(id));
   const searchAttrs = query ? board.attributes.filter((a) => !a.hidden && ['text', 'long-text', 'status', 'label', 'email', 'link', 'number'].includes(a.kind)) : [];
-  const values = useAttributeValues([...queryAttributes, ...searchAttrs.map((a) => a.id)]);
-  const get = useMemo(() => (itemId: string, attributeId: string) => values?.get(`${itemId}.${attributeId}`) ?? null, [values]);
+  const queryIds = [...queryAttributes, ...searchAttrs.map((a) => a.id)];
+  const queryValues = useAttributeValues(queryIds);
+  // What the view places items by (a calendar's date, a chart's attributes…) is a list of its
+  // own, so an edit of a date does not redo the filter and sort of every item.
+  const viewIds = useMemo(() => viewValueAttributes(kind, record?.settings, board.attributes), [kind, record?.settings, board.attributes]).filter((id) => !queryIds.includes(id));
+  const viewValues = useAttributeValues(viewIds);
+  const queryGet = useMemo(() => (itemId: string, attributeId: string) => queryValues?.(`${itemId}.${attributeId}`) ?? null, [queryValues]);
+  const viewIdKey = viewIds.join('|');
+  const get = useMemo(() => {
+    if (!viewIdKey) return queryGet;
+    const own = new Set(viewIdKey.split('|'));
+    return (itemId: string, attributeId: string) => (own.has(attributeId) ? (viewValues?.(`${itemId}.${attributeId}`) ?? null) : queryGet(itemId, attributeId));
+  }, [queryGet, viewValues, viewIdKey]);
+  // Until both lists are read, views that place items by values show nothing rather than every item as "empty" for a frame.
+  const valuesReady = queryValues !== undefined && viewValues !== undefined;
 
   const shownItems = useMemo(() => {
     const own = (items ?? []).filter((i) => !i.deleted_at && folderIds.has(i.folder_id));
-    const filtered = filterItems(own, settings.filters, settings.match, attributeMap, get);
-    const searched = searchItems(filtered, query, searchAttrs, get);
-    return sortItems(searched, settings.sort, attributeMap, get) as Item[];
+    const filtered = filterItems(own, settings.filters, settings.match, attributeMap, queryGet);
+    const searched = searchItems(filtered, query, searchAttrs, queryGet);
+    return sortItems(searched, settings.sort, attributeMap, queryGet) as Item[];
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, folderIds, settings, attributeMap, get, query]);
+  }, [items, folderIds, settings, attributeMap, queryGet, query]);
 
   const canCreate = board.can('CREATE_ITEM', folder.id);
   const addItem = async (values: Record<string, unknown> = {}, groupKey?: string, name?: string) => {
@@ -100,7 +114,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const searchRef = useRef<HTMLInputElement>(null);
   const startNewItem = () => requestNewItem() || void addItem().then((id) => id && board.openItem(id, folder.id));
   useBoardShortcuts({ create: canCreate && !isOverview ? startNewItem : undefined, search: () => searchRef.current?.focus() });
-  const viewProps = { folder, view: shown, items: shownItems, get, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
+  const viewProps = { folder, view: shown, items: shownItems, get, valuesReady, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
 
   return (
     <div className="folder-pane" data-testid="folder-pane" data-folder-id={folder.id}>

@@ -5,7 +5,7 @@ import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, Value
 import type { StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
-import { recordList } from './record-lists';
+import { recordList, valueListSource } from './record-lists';
 
 /**
  * Live reads of the local replica (the read-only Dexie handle). The board's lists (folders,
@@ -107,56 +107,34 @@ export function useItemValues(itemId: string): Map<string, unknown> {
 }
 const EMPTY = new Map<string, unknown>();
 
+/** Reads a value by its id ("{itemId}.{attributeId}"): undefined when the item has none. */
+export type ValueReader = (valueId: string) => unknown;
+
 /**
- * Every value of the given attributes (for sorting, filtering and grouping), keyed by value id
- * ("{itemId}.{attributeId}"). Reads one index range per attribute.
+ * Every value of the given attributes (for sorting, filtering, grouping, and what a view places
+ * items by), as a reader by value id; undefined until the first read. Reads one index range per
+ * attribute once; after that the list is patched in place (record-lists.ts): a value edit reads
+ * that value. Nothing here copies the column: the reader looks a value up in the list itself,
+ * with this tab's pending writes (a handful) laid over it, so an edit costs O(1) here and a new
+ * reader identity (what memos downstream depend on).
  */
-export function useAttributeValues(attributeIds: readonly string[]): Map<string, unknown> | undefined {
+export function useAttributeValues(attributeIds: readonly string[]): ValueReader | undefined {
   const { db, pending } = useBoardBackend();
   const key = [...new Set(attributeIds)].sort().join('|');
-  // Patched in place like the board lists: a value edit reads that value, not the column.
-  const list = useMemo(
-    () =>
-      recordList(db, `values\u0000${key}`, () => {
-        const attributes = new Set(key ? key.split('|') : []);
-        return {
-          collection: 'value',
-          load: async (d) => {
-            const rows: StoredRecord[] = [];
-            for (const attributeId of attributes) rows.push(...(await d.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()));
-            return rows;
-          },
-          belongs: (r) => attributes.has(String(r.attribute_id)),
-        };
-      }),
-    [db, key],
-  );
-  const rows = useSyncExternalStore(list.subscribe, list.snapshot) as unknown as Value[] | undefined;
-  const live = useMemo((): VersionedValues | undefined => {
-    if (!rows) return undefined;
-    const values = new Map<string, unknown>();
-    const versions = new Map<string, number>();
-    for (const row of rows) {
-      values.set(row.id, row.value);
-      versions.set(row.id, row.row_version);
-    }
-    return { values, versions };
-  }, [rows]);
+  const list = useMemo(() => recordList(db, `values\u0000${key}`, () => valueListSource(key ? key.split('|') : [])), [db, key]);
+  const listVersion = useSyncExternalStore(list.subscribe, list.version);
   const version = usePendingVersion(pending, 'value');
-  return useMemo(() => {
-    if (!live) return undefined;
+  return useMemo((): ValueReader | undefined => {
+    if (listVersion === undefined) return undefined;
+    const stored = (id: string) => (list.lookup(id) as unknown as Value | undefined)?.value;
     const attributes = new Set(key.split('|'));
-    const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e))) : [];
-    const shown = entries.filter((e) => !pending!.replicaWins(e, versionOf(live.versions, e.id)));
-    if (shown.length === 0) return live.values;
-    const map = new Map(live.values);
-    for (const e of shown) {
-      if (e.record) map.set(e.id, e.record.value);
-      else map.delete(e.id);
-    }
-    return map;
+    const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e)) && !pending.replicaWins(e, list.lookup(e.id))) : [];
+    if (entries.length === 0) return stored;
+    const shown = new Map<string, unknown>();
+    for (const e of entries) shown.set(e.id, e.record ? e.record.value : undefined);
+    return (id) => (shown.has(id) ? shown.get(id) : stored(id));
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [live, version, pending, key]);
+  }, [list, listVersion, version, pending, key]);
 }
 
 /**

@@ -80,6 +80,20 @@ export interface ListSource<T extends StoredRecord> {
   belongs(record: T): boolean;
 }
 
+/** Every value of some attributes (a value column: what a view sorts, groups or places items by). */
+export function valueListSource(attributeIds: Iterable<string>): ListSource<StoredRecord> {
+  const attributes = new Set(attributeIds);
+  return {
+    collection: 'value',
+    load: async (db) => {
+      const rows: StoredRecord[] = [];
+      for (const attributeId of attributes) rows.push(...(await db.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()));
+      return rows;
+    },
+    belongs: (r) => attributes.has(String(r.attribute_id)),
+  };
+}
+
 /**
  * One list of the replica, by id, kept current from change notices. `snapshot()` is the array
  * (undefined until the first read); it changes identity only when a record in it changed.
@@ -87,6 +101,10 @@ export interface ListSource<T extends StoredRecord> {
 export class RecordList<T extends StoredRecord> {
   private byId = new Map<string, T>();
   private array: T[] | undefined;
+  /** Which version `array` was built at: the array is built when asked, not on every change. */
+  private arrayVersion = -1;
+  /** Counts changes; undefined until the first read. */
+  private current: number | undefined;
   private readonly subscribers = new Set<() => void>();
   private queue: Promise<void> = Promise.resolve();
   private pending: Key[] = [];
@@ -100,7 +118,26 @@ export class RecordList<T extends StoredRecord> {
     private readonly source: ListSource<T>,
   ) {}
 
-  snapshot = (): T[] | undefined => this.array;
+  /**
+   * The list as an array (undefined until the first read); the same array until a record in it
+   * changes. Built on demand, so a list read only by `lookup` (a value column) never copies itself.
+   */
+  snapshot = (): T[] | undefined => {
+    if (this.current === undefined) return undefined;
+    if (this.arrayVersion !== this.current) {
+      this.array = [...this.byId.values()];
+      this.arrayVersion = this.current;
+    }
+    return this.array;
+  };
+
+  /** A number that changes with every change of the list (undefined until the first read): a cheap snapshot. */
+  version = (): number | undefined => this.current;
+
+  /** The record with this id as the list holds it now (no copy; O(1)). */
+  lookup(id: string): T | undefined {
+    return this.byId.get(id);
+  }
 
   subscribe = (onChange: () => void): (() => void) => {
     this.subscribers.add(onChange);
@@ -150,7 +187,7 @@ export class RecordList<T extends StoredRecord> {
       this.loads++;
       const rows = await this.source.load(this.db);
       const next = new Map<string, T>();
-      let changed = this.array === undefined || rows.length !== this.byId.size;
+      let changed = this.current === undefined || rows.length !== this.byId.size;
       for (const row of rows) {
         const before = this.byId.get(row.id);
         // Keep the object of a record that did not change (memoised rows compare by identity).
@@ -185,7 +222,7 @@ export class RecordList<T extends StoredRecord> {
   }
 
   private publish(): void {
-    this.array = [...this.byId.values()];
+    this.current = (this.current ?? 0) + 1;
     for (const notify of [...this.subscribers]) notify();
   }
 }

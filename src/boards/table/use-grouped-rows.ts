@@ -15,16 +15,18 @@ export interface GroupedRows {
 export function useGroupedRows(items: Item[], groupAttribute: Attribute | undefined, get: (itemId: string, attributeId: string) => unknown, options: { hideEmptyGroups: boolean; groupOrder: string[] }): GroupedRows {
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const { hideEmptyGroups, groupOrder } = options;
+  // Ungrouped rows do not read values: a value edit (a new `get`) does not rebuild them.
+  const groupGet = groupAttribute ? get : undefined;
   const { rows, groups } = useMemo(() => {
     if (!groupAttribute) return { rows: items.map((item) => ({ kind: 'item' as const, item })) as TableRow<Item>[], groups: [] as Group<Item>[] };
     const out: TableRow<Item>[] = [];
-    const list = groupItems(items, groupAttribute, get, { hideEmptyGroups, groupOrder });
+    const list = groupItems(items, groupAttribute, groupGet!, { hideEmptyGroups, groupOrder });
     for (const group of list) {
       out.push({ kind: 'group', group });
       if (!collapsed.has(group.key)) for (const item of group.items) out.push({ kind: 'item', item });
     }
     return { rows: out, groups: list };
-  }, [items, groupAttribute, get, hideEmptyGroups, groupOrder, collapsed]);
+  }, [items, groupAttribute, groupGet, hideEmptyGroups, groupOrder, collapsed]);
   return {
     rows,
     groups,
