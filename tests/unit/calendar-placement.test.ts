@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { daysBetween, moveSpan, nowIn, parseBoardDate, resizeSpan, shiftDay, spanOf, todayIn, valueOfSpan } from '../../src/boards/model/date-spans';
-import { durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay } from '../../src/boards/calendar/calendar-events';
+import { capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from '../../src/boards/calendar/calendar-events';
+import { PerItemMemo } from '../../src/boards/model/per-item-memo';
 
 // Run the date math in a zone with DST (the suite's own zone may be UTC, which has none).
 process.env.TZ = 'Europe/Berlin';
@@ -102,6 +103,80 @@ describe('calendar placement', () => {
     expect(valueForDay('2026-04-02T10:30:00Z', 'date', true)).toBe('2026-04-02T10:30');
     expect(valueForDay('2026-04-02T10:30:00Z', 'date', false)).toBe('2026-04-02');
     expect(valueForDay('2026-04-02', 'date-range', false)).toEqual({ start: '2026-04-02', end: '2026-04-02' });
+  });
+});
+
+describe('a grid of days given to the library: at most a few per day, the rest counted', () => {
+  const allDay = (id: string, start: string, end?: string): CalendarEvent => ({ id, title: id, start, end: end ?? shiftDay(start, 1), allDay: true });
+
+  it('lists the days of a grid over a DST change and a month edge', () => {
+    const days = daysOf('2026-03-23', '2026-04-06');
+    expect(days).toHaveLength(14);
+    expect(days.slice(5, 8)).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
+    expect(days.at(-1)).toBe('2026-04-05');
+    expect(daysOf('2026-12-28', '2027-01-02')).toEqual(['2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31', '2027-01-01']);
+  });
+
+  it('keeps the first items of a day in the library’s order and counts the others per day', () => {
+    const days = daysOf('2026-03-01', '2026-03-08');
+    // Five on the 3rd (titles out of order), one on the 5th.
+    const events = ['e', 'a', 'd', 'b', 'c'].map((t) => allDay(t, '2026-03-03')).concat(allDay('x', '2026-03-05'));
+    const { shown, more } = capPerDay(events, days, 3);
+    expect(shown.map((e) => e.id)).toEqual(['a', 'b', 'c', 'x']);
+    expect([...more]).toEqual([['2026-03-03', 2]]);
+  });
+
+  it('puts longer ranges first, and counts a range left out on every day it covers', () => {
+    const days = daysOf('2026-03-01', '2026-03-08');
+    const events = [allDay('one', '2026-03-02'), allDay('week', '2026-03-02', '2026-03-06'), allDay('two', '2026-03-02'), allDay('late', '2026-03-04')];
+    // One per day: the range (2nd–5th) takes the slot of each of its days.
+    const { shown, more } = capPerDay(events, days, 1);
+    expect(shown.map((e) => e.id)).toEqual(['week']);
+    expect(Object.fromEntries(more)).toEqual({ '2026-03-02': 2, '2026-03-04': 1 });
+    // A range over the grid's edge counts only on the shown days.
+    const edge = capPerDay([allDay('a', '2026-02-20'), allDay('long', '2026-02-25', '2026-03-03')], days, 0);
+    expect(Object.fromEntries(edge.more)).toEqual({ '2026-03-01': 1, '2026-03-02': 1 });
+  });
+
+  it('passes timed items through in the week grid (only its all-day row is capped); a timed item counts on its days in the month', () => {
+    const days = daysOf('2026-03-01', '2026-03-08');
+    const timed = (id: string, start: string, end?: string): CalendarEvent => ({ id, title: id, start, ...(end ? { end } : {}), allDay: false });
+    const events = [allDay('a', '2026-03-03'), allDay('b', '2026-03-03'), timed('t1', '2026-03-03T09:00'), timed('t2', '2026-03-03T22:00', '2026-03-04T02:00')];
+    const week = capPerDay(events, days, 1, true);
+    expect(week.shown.map((e) => e.id).sort()).toEqual(['a', 't1', 't2']);
+    expect(Object.fromEntries(week.more)).toEqual({ '2026-03-03': 1 });
+    const month = capPerDay(events, days, 2);
+    expect(month.shown.map((e) => e.id)).toEqual(['a', 'b']);
+    expect(Object.fromEntries(month.more)).toEqual({ '2026-03-03': 2, '2026-03-04': 1 });
+  });
+
+  it('is the whole month of a big board in a few hundred events', () => {
+    const events: CalendarEvent[] = [];
+    for (let i = 0; i < 10_000; i++) events.push(allDay(`i${i}`, `2026-${String((i % 12) + 1).padStart(2, '0')}-${String((i % 28) + 1).padStart(2, '0')}`));
+    const from = '2026-02-23';
+    const to = '2026-04-06';
+    const { shown, more } = capPerDay(events.filter((e) => overlaps(e, from, to)), daysOf(from, to), 3);
+    expect(shown.length).toBeLessThanOrEqual(42 * 3);
+    const hidden = [...more.values()].reduce((a, b) => a + b, 0);
+    expect(shown.length + hidden).toBe(events.filter((e) => overlaps(e, from, to)).length);
+  });
+});
+
+describe('per-item memo', () => {
+  it('works an item out again only when one of its inputs changed', () => {
+    const memo = new PerItemMemo<string>();
+    let runs = 0;
+    const derive = (id: string, a: unknown, b: unknown) => memo.get(id, a, b, () => `${id}:${String(a)}:${String(b)}:${++runs}`);
+    expect(derive('i1', '2026-01-01', 'x')).toBe('i1:2026-01-01:x:1');
+    expect(derive('i1', '2026-01-01', 'x')).toBe('i1:2026-01-01:x:1');
+    expect(derive('i2', '2026-01-01', 'x')).toBe('i2:2026-01-01:x:2');
+    expect(derive('i1', '2026-01-02', 'x')).toBe('i1:2026-01-02:x:3');
+    const range = { start: '2026-01-01', end: '2026-01-03' };
+    derive('i3', range, undefined);
+    derive('i3', range, undefined);
+    // A new object (a value saved again) is a change, even with the same fields.
+    derive('i3', { ...range }, undefined);
+    expect(runs).toBe(5);
   });
 });
 

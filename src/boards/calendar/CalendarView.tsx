@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import FullCalendar from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin, { Draggable, type DateClickArg, type DropArg, type EventResizeDoneArg } from '@fullcalendar/interaction';
 import type { DatesSetArg, EventClickArg, EventDropArg, LocaleInput } from '@fullcalendar/core';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { canChangeView, resolveViewSettings, type CalendarMode } from '../../../schema/views';
+import { resolveViewSettings, type CalendarMode } from '../../../schema/views';
 import { settingsOf } from '../../../schema/attributes';
 import { useSession } from '../../api/session';
 import { directionFor, weekStart } from '../../i18n/locale';
@@ -14,13 +14,31 @@ import { EmptyState } from '../../ui/EmptyState';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import { valueOfSpan, nowIn, type DateSpan } from '../model/date-spans';
+import { memoFor, type PerItemMemo } from '../model/per-item-memo';
+import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
-import { useAttributeValues, type Item } from '../store/live';
-import { calendarLocale, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from './calendar-events';
+import type { Item } from '../store/live';
+import { calendarLocale, capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from './calendar-events';
 import './calendar.css';
 
 const LIBRARY_VIEW: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' };
 const MODE_OF: Record<string, CalendarMode> = { dayGridMonth: 'month', timeGridWeek: 'week', timeGridDay: 'day' };
+/** Items a day shows in the month grid and the week's all-day row; the rest are behind "+N more" (the day view shows all). */
+const PER_DAY = 3;
+/**
+ * The library's options that never change, made once: the library compares its options by
+ * identity and re-processes all of them (and redraws) for any new one, so every prop it gets
+ * is stable and only `events` changes with the data.
+ */
+const PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
+const HEADER_TOOLBAR = { start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' };
+const EVENT_ORDER = 'order,start,-duration,allDay,title';
+// An all-day item stays in the all-day row and a timed one in the hours (no time is made up or lost).
+const sameRow = (span: { allDay: boolean }, moving: { allDay: boolean } | null) => !moving || moving.allDay === span.allDay;
+/** The id prefix of a day's "+N more" marker (not an item: opens that day). */
+const MORE = 'more:';
+/** Each item's event, kept across opens (per attribute and words): an open or an edit re-derives only what changed. */
+const eventMemos = new Map<string, PerItemMemo<CalendarEvent | null>>();
 
 /**
  * Calendar view: month, week and day (FullCalendar, this chunk only; decision 0120). Items are
@@ -29,7 +47,7 @@ const MODE_OF: Record<string, CalendarMode> = { dayGridMonth: 'month', timeGridW
  * the side list (and can be dragged onto a day). Every edit is one BoardActions call (decision
  * 0100): optimistic, offline, undoable. Week start and "today" follow the user's profile.
  */
-export default function CalendarView({ folder, view, items, canCreate, addItem }: ViewProps) {
+export default function CalendarView({ folder, view, items, get, valuesReady, canCreate, addItem }: ViewProps) {
   const { t, i18n } = useLingui();
   const board = useBoard();
   const session = useSession();
@@ -38,47 +56,69 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
   const attribute = board.attributes.find((a) => a.id === settings.date_attribute_id) ?? null;
   const dateAttributes = board.attributes.filter((a) => !a.deleted_at && (a.kind === 'date' || a.kind === 'date-range'));
   const withTime = attribute ? settingsOf(attribute.kind as 'date', attribute.settings).withTime : false;
-  const values = useAttributeValues(attribute ? [attribute.id] : []);
   const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [mode, setMode] = useState<CalendarMode>(settings.mode);
+  const [initialView] = useState(() => LIBRARY_VIEW[settings.mode]);
   const sideList = useRef<HTMLUListElement>(null);
+  const calendarRef = useRef<FullCalendar>(null);
 
-  const actor = {
-    userId: board.backend.userId,
-    isWorkspaceOwner: board.info?.viewer.role === 'owner',
-    canEditLocked: board.can('EDIT_LOCKED_VIEWS', folder.id),
-    canCustomize: board.can('CUSTOMIZE_VIEW', folder.id),
-  };
-  const mayChangeView = !board.readOnly && view.record !== null && canChangeView(view.record, actor);
+  // A change of mode or attribute is saved in the view when this user may change it, else it stays local.
+  const change = useChangeView(folder, view);
+  const mayChangeView = useMayChangeView(folder, view);
   const saveSettings = (patch: Record<string, unknown>) => {
-    if (mayChangeView && view.record) void board.actions.updateViewSettings(view.record, patch);
+    if (mayChangeView) void change(patch);
   };
-  const canEdit = (item: Item) => !board.readOnly && board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
+  // The permission chain once per folder and creator, not per event and render.
+  const canEdit = useMemo(() => {
+    const known = new Map<string, boolean>();
+    return (item: Item) => {
+      const key = `${item.folder_id}\u0000${item.created_by ?? ''}`;
+      let answer = known.get(key);
+      if (answer === undefined) known.set(key, (answer = !board.readOnly && board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null)));
+      return answer;
+    };
+  }, [board]);
 
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   const untitled = t`Untitled`;
+  // `get` is the pane's reader, which holds this attribute's values (views/view-values.ts). The
+  // events follow it in a deferred render: after a drop the library already shows the item where
+  // it was dropped, and the save's answer is not kept waiting behind a pass over every item.
+  const deferredGet = useDeferredValue(get);
+  const attributeId = attribute?.id;
+  const attributeKind = attribute?.kind;
   const { events, undated } = useMemo(() => {
     const dated: CalendarEvent[] = [];
     const without: Item[] = [];
-    if (!attribute) return { events: dated, undated: without };
+    if (!attributeId || !attributeKind || !valuesReady) return { events: dated, undated: without };
+    const memo = memoFor(eventMemos, `${attributeId}\u0000${attributeKind}\u0000${untitled}`);
     for (const item of items) {
-      const event = eventOf(item, values?.get(`${item.id}.${attribute.id}`), attribute.kind, untitled);
+      const value = deferredGet(item.id, attributeId);
+      const event = memo.get(item.id, value, item.name, () => eventOf(item, value, attributeKind, untitled));
       if (event) dated.push(event);
       else without.push(item);
     }
     return { events: dated, undated: without };
-  }, [items, values, attribute, untitled]);
-  // The library gets the events of the shown dates only: a 10,000-item board stays quick.
-  const shownEvents = useMemo(
-    () =>
-      (range ? events.filter((e) => overlaps(e, range.from, range.to)) : []).map((e) => {
-        const item = byId.get(e.id);
-        const editable = item ? canEdit(item) : false;
-        return { ...e, startEditable: editable, durationEditable: editable && attribute?.kind === 'date-range' };
-      }),
+  }, [items, deferredGet, valuesReady, attributeId, attributeKind, untitled]);
+  // The library gets the events of the shown dates only, at most PER_DAY a day (and a "+N more"
+  // marker), so a 10,000-item board opens as quickly as a small one.
+  const shownEvents = useMemo(() => {
+    if (!range) return [];
+    const { shown, more } = capPerDay(
+      events.filter((e) => overlaps(e, range.from, range.to)),
+      daysOf(range.from, range.to),
+      mode === 'day' ? Number.POSITIVE_INFINITY : PER_DAY,
+      mode !== 'month',
+    );
+    const out: (CalendarEvent & Record<string, unknown>)[] = shown.map((e) => {
+      const item = byId.get(e.id);
+      const editable = item ? canEdit(item) : false;
+      return { ...e, startEditable: editable, durationEditable: editable && attributeKind === 'date-range' };
+    });
+    for (const [day, n] of more) out.push({ id: `${MORE}${day}`, title: t`+${n} more`, start: day, allDay: true, editable: false, classNames: ['calendar-more'], extendedProps: { order: 1 } });
+    return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [events, range, byId, attribute?.kind],
-  );
+  }, [events, range, mode, byId, canEdit, attributeKind, t]);
 
   const save = async (item: Item, span: DateSpan | null, revert?: () => void) => {
     if (!attribute || !span) return revert?.();
@@ -94,15 +134,18 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
   };
   const itemOf = (id: string) => byId.get(id) ?? null;
 
+  const timeZone = profile?.timezone;
+  const now = useCallback(() => nowIn(timeZone), [timeZone]);
+
   const onDrop = (info: EventDropArg) => {
     const item = itemOf(info.event.id);
     if (!item || !attribute) return info.revert();
-    void save(item, droppedSpan(values?.get(`${item.id}.${attribute.id}`), attribute.kind, durationOf(info.delta)), info.revert);
+    void save(item, droppedSpan(get(item.id, attribute.id), attribute.kind, durationOf(info.delta)), info.revert);
   };
   const onResize = (info: EventResizeDoneArg) => {
     const item = itemOf(info.event.id);
     if (!item || !attribute) return info.revert();
-    void save(item, resizedSpan(values?.get(`${item.id}.${attribute.id}`), attribute.kind, durationOf(info.startDelta), durationOf(info.endDelta)), info.revert);
+    void save(item, resizedSpan(get(item.id, attribute.id), attribute.kind, durationOf(info.startDelta), durationOf(info.endDelta)), info.revert);
   };
   const onDateClick = (info: DateClickArg) => {
     if (!attribute || !canCreate) return;
@@ -121,6 +164,13 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
     return () => draggable.destroy();
   }, [board.readOnly, attribute?.id]);
 
+  const onEventClick = (info: EventClickArg) => {
+    info.jsEvent.preventDefault();
+    // A day's "+N more" marker opens that day, where every item of it is shown.
+    if (info.event.id.startsWith(MORE)) calendarRef.current?.getApi().changeView(LIBRARY_VIEW.day, info.event.id.slice(MORE.length));
+    else board.openItem(info.event.id, folder.id);
+  };
+
   const onDatesSet = (info: DatesSetArg) => {
     const next = { from: info.startStr.slice(0, 10), to: info.endStr.slice(0, 10) };
     setRange((current) => (current && current.from === next.from && current.to === next.to ? current : next));
@@ -130,6 +180,21 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
       if (shownMode !== settings.mode) saveSettings({ mode: shownMode });
     }
   };
+
+  // Stable handlers that call the latest ones (a new function would make the library redraw).
+  const latest = useRef({ onDatesSet, onDrop, onResize, onDateClick, onExternalDrop, onEventClick });
+  latest.current = { onDatesSet, onDrop, onResize, onDateClick, onExternalDrop, onEventClick };
+  const handlers = useMemo(
+    () => ({
+      datesSet: (info: DatesSetArg) => latest.current.onDatesSet(info),
+      eventDrop: (info: EventDropArg) => latest.current.onDrop(info),
+      eventResize: (info: EventResizeDoneArg) => latest.current.onResize(info),
+      dateClick: (info: DateClickArg) => latest.current.onDateClick(info),
+      drop: (info: DropArg) => latest.current.onExternalDrop(info),
+      eventClick: (info: EventClickArg) => latest.current.onEventClick(info),
+    }),
+    [],
+  );
 
   // The page's direction follows the language (directionFor); the calendar follows the page.
   const rtl = directionFor(i18n.locale) === 'rtl';
@@ -150,6 +215,7 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
       }),
     [i18n.locale, firstDay, rtl, t],
   );
+  const locales = useMemo(() => [locale], [locale]);
 
   if (!attribute) {
     const canAdd = !board.readOnly && board.can('MANAGE_ATTRIBUTES', board.boardId);
@@ -175,31 +241,25 @@ export default function CalendarView({ folder, view, items, canCreate, addItem }
           </select>
         </label>
         <FullCalendar
-          plugins={[dayGridPlugin, timeGridPlugin, interactionPlugin]}
-          initialView={LIBRARY_VIEW[mode]}
-          headerToolbar={{ start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' }}
-          locales={[locale]}
+          ref={calendarRef}
+          plugins={PLUGINS}
+          initialView={initialView}
+          headerToolbar={HEADER_TOOLBAR}
+          locales={locales}
           locale={i18n.locale}
           direction={rtl ? 'rtl' : 'ltr'}
           firstDay={firstDay}
           timeZone="UTC"
-          now={() => nowIn(profile?.timezone)}
+          now={now}
           events={shownEvents}
           height={mode === 'month' ? 'auto' : 680}
-          dayMaxEvents
+          // Days are capped before the library sees them (capPerDay): its own limit would hide the markers.
+          dayMaxEvents={false}
+          eventOrder={EVENT_ORDER}
           editable={!board.readOnly}
           droppable={!board.readOnly}
-          // An all-day item stays in the all-day row and a timed one in the hours (no time is made up or lost).
-          eventAllow={(span, moving) => !moving || moving.allDay === span.allDay}
-          datesSet={onDatesSet}
-          eventDrop={onDrop}
-          eventResize={onResize}
-          dateClick={onDateClick}
-          drop={onExternalDrop}
-          eventClick={(info: EventClickArg) => {
-            info.jsEvent.preventDefault();
-            board.openItem(info.event.id, folder.id);
-          }}
+          eventAllow={sameRow}
+          {...handlers}
         />
       </div>
       <aside className="calendar-undated" aria-label={t`Items without a date`}>

@@ -1,5 +1,5 @@
-import type { Duration } from 'date-fns';
-import { moveSpan, resizeSpan, shiftDay, spanOf, type DateSpan } from '../model/date-spans';
+import { addDays, format, type Duration } from 'date-fns';
+import { moveSpan, parseBoardDate, resizeSpan, shiftDay, spanOf, type DateSpan } from '../model/date-spans';
 
 /**
  * Between the board's spans and the calendar library's events (FullCalendar, run in its UTC mode
@@ -30,6 +30,67 @@ export function eventOf(item: { id: string; name?: string | null }, value: unkno
 export function overlaps(event: CalendarEvent, from: string, to: string): boolean {
   // Text comparison is enough: all are board dates or the library's ISO text of the same shape.
   return event.start < to && (event.end !== undefined ? event.end > from : event.start >= from);
+}
+
+/** The days from `from` up to `to` (exclusive), `YYYY-MM-DD` each: a month grid's 28–42. */
+export function daysOf(from: string, to: string): string[] {
+  const days: string[] = [];
+  const first = parseBoardDate(from.slice(0, 10));
+  if (!first) return days;
+  for (let day = first, text = format(day, 'yyyy-MM-dd'); text < to && days.length < 400; day = addDays(day, 1), text = format(day, 'yyyy-MM-dd')) days.push(text);
+  return days;
+}
+
+/** The library's own order within a day (its default `eventOrder`: start, longer first, title). */
+function libraryOrder(a: CalendarEvent, b: CalendarEvent): number {
+  if (a.start !== b.start) return a.start < b.start ? -1 : 1;
+  const ae = a.end ?? a.start;
+  const be = b.end ?? b.start;
+  if (ae !== be) return ae > be ? -1 : 1;
+  if (a.allDay !== b.allDay) return a.allDay ? -1 : 1;
+  return a.title.localeCompare(b.title);
+}
+
+/** Which shown days (indexes in `days`) an event covers: an all-day end is exclusive, a timed one inclusive. */
+function coveredDays(event: CalendarEvent, days: readonly string[]): [number, number] {
+  const first = event.start.slice(0, 10);
+  const last = (event.end ?? event.start).slice(0, 10);
+  let from = 0;
+  while (from < days.length && days[from]! < first) from++;
+  let to = from;
+  // All-day: up to the exclusive end; timed: through the end's day.
+  while (to < days.length && (event.allDay && event.end !== undefined ? days[to]! < last : days[to]! <= last)) to++;
+  return [from, to];
+}
+
+/**
+ * The events a grid of days is given: per day at most `perDay` (in the library's order), and
+ * for a day with more, how many are left out (the view draws one "+N more" marker there, which
+ * opens the day). Giving the library a month of a 10,000-item board (≈1,200 events) made it lay
+ * out and measure each one: seconds per open. Those not given are the same ones the library
+ * would hide behind its own "+N more". `timedUncapped`: timed events pass as they are (the week
+ * grid's hours lay them out by time; only its all-day row is capped). Pure.
+ */
+export function capPerDay(events: readonly CalendarEvent[], days: readonly string[], perDay: number, timedUncapped = false): { shown: CalendarEvent[]; more: Map<string, number> } {
+  const used = new Array<number>(days.length).fill(0);
+  const hidden = new Array<number>(days.length).fill(0);
+  const shown: CalendarEvent[] = [];
+  for (const event of [...events].sort(libraryOrder)) {
+    if (timedUncapped && !event.allDay) {
+      shown.push(event);
+      continue;
+    }
+    const [from, to] = coveredDays(event, days);
+    if (from >= to) continue;
+    let fits = true;
+    for (let d = from; d < to && fits; d++) fits = used[d]! < perDay;
+    const counts = fits ? used : hidden;
+    for (let d = from; d < to; d++) counts[d] = counts[d]! + 1;
+    if (fits) shown.push(event);
+  }
+  const more = new Map<string, number>();
+  hidden.forEach((n, d) => n > 0 && more.set(days[d]!, n));
+  return { shown, more };
 }
 
 /** The library's duration (years, months, days, milliseconds) as date-fns takes it. */

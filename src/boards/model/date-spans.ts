@@ -29,12 +29,33 @@ export function formatBoardDate(date: Date, withTime: boolean): string {
   return format(date, withTime ? DAY_TIME : DAY);
 }
 
+/**
+ * Answers of slow date-fns calls kept by their text: a 10,000-item board has a few hundred
+ * different dates, and a view opened again meets the same ones (parsing each item's date with
+ * date-fns on every open cost more than the rest of the open). Bounded: cleared when full.
+ */
+function remembered<T>(limit: number, compute: (text: string) => T): (text: string) => T {
+  const known = new Map<string, T>();
+  return (text) => {
+    let answer = known.get(text);
+    if (answer === undefined && !known.has(text)) {
+      if (known.size >= limit) known.clear();
+      answer = compute(text);
+      known.set(text, answer);
+    }
+    return answer as T;
+  };
+}
+
+/** Whether a text is a board date (`YYYY-MM-DD` or `YYYY-MM-DDTHH:mm`, a real day). */
+export const isBoardDate = remembered(20_000, (text) => parseBoardDate(text) !== null);
+
 /** The span of a value of a date or date-range attribute; null when empty or not a date. */
 export function spanOf(value: unknown, kind: string): DateSpan | null {
-  if (kind === 'date' && typeof value === 'string' && parseBoardDate(value)) return { start: value, end: value, withTime: value.length > 10 };
+  if (kind === 'date' && typeof value === 'string' && isBoardDate(value)) return { start: value, end: value, withTime: value.length > 10 };
   if (kind === 'date-range' && value && typeof value === 'object') {
     const { start, end } = value as { start?: unknown; end?: unknown };
-    if (typeof start !== 'string' || typeof end !== 'string' || !parseBoardDate(start) || !parseBoardDate(end)) return null;
+    if (typeof start !== 'string' || typeof end !== 'string' || !isBoardDate(start) || !isBoardDate(end)) return null;
     return { start, end, withTime: start.length > 10 || end.length > 10 };
   }
   return null;
@@ -66,20 +87,33 @@ export function daysBetween(a: string, b: string): number {
 
 /** The day `days` after a board date (keeps a time of day if it has one). */
 export function shiftDay(text: string, days: number): string {
-  return formatBoardDate(addDays(parseBoardDate(text)!, days), text.length > 10);
+  return days === 1 ? nextDay(text) : formatBoardDate(addDays(parseBoardDate(text)!, days), text.length > 10);
 }
+/** The day after (the calendar asks it of every item shown: a range's exclusive end). */
+const nextDay = remembered(20_000, (text) => formatBoardDate(addDays(parseBoardDate(text)!, 1), text.length > 10));
 
 /** The wall clock now in a time zone (the user's, else the device's), as `YYYY-MM-DDTHH:mm:ss`. */
 export function nowIn(timeZone: string | null | undefined, now: Date = new Date()): string {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-US', { timeZone: timeZone || undefined, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  } catch {
-    // An unknown zone name (an old profile): the device's zone.
-    parts = new Intl.DateTimeFormat('en-US', { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(now);
-  }
+  const parts = clockIn(timeZone || '').formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}`;
+}
+
+/** A wall-clock formatter per zone ('' = the device's), made once: the calendar asks "now" many times a render. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+function clockIn(zone: string): Intl.DateTimeFormat {
+  let clock = clocks.get(zone);
+  if (!clock) {
+    const options: Intl.DateTimeFormatOptions = { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' };
+    try {
+      clock = new Intl.DateTimeFormat('en-US', { ...options, timeZone: zone || undefined });
+    } catch {
+      // An unknown zone name (an old profile): the device's zone.
+      clock = new Intl.DateTimeFormat('en-US', options);
+    }
+    clocks.set(zone, clock);
+  }
+  return clock;
 }
 
 /** Today's date in a time zone, `YYYY-MM-DD`. */
