@@ -22,12 +22,17 @@ interface GanttBarProps {
   onOpen(itemId: string): void;
 }
 
-/** One edge of a bar: dragging it moves that end only. Not a tab stop (the item panel edits dates by keyboard). */
-function Edge({ itemId, name, edge, disabled }: { itemId: string; name: string; edge: 'start' | 'end'; disabled: boolean }) {
+/**
+ * One edge of a bar: dragging it moves that end only. A tab stop of its own beside the bar (not
+ * inside it: no control nests in another), so the keyboard resizes as it moves: Space picks the
+ * edge up, ←/→ move it a day, Space drops it (Escape puts it back).
+ */
+function Edge({ itemId, name, when, edge }: { itemId: string; name: string; when: string; edge: 'start' | 'end' }) {
   const { t } = useLingui();
-  const data: BarDragData = { type: 'gantt-bar', itemId, drag: edge, label: edge === 'start' ? t`Start of ${name}` : t`End of ${name}` };
-  const { setNodeRef, listeners } = useDraggable({ id: `${itemId}:${edge}`, data, disabled });
-  return <span ref={setNodeRef} className={`gantt-bar-edge is-${edge}`} aria-hidden="true" {...listeners} />;
+  const label = edge === 'start' ? t`Start of ${name}` : t`End of ${name}`;
+  const data: BarDragData = { type: 'gantt-bar', itemId, drag: edge, label };
+  const { setNodeRef, listeners, attributes } = useDraggable({ id: `${itemId}:${edge}`, data });
+  return <span ref={setNodeRef} className={`gantt-bar-edge is-${edge}`} {...attributes} {...listeners} aria-label={`${label}, ${when}`} data-edge={edge} />;
 }
 
 /**
@@ -38,24 +43,25 @@ export const GanttBar = memo(function GanttBar({ itemId, name, offset, width, wh
   const data: BarDragData = { type: 'gantt-bar', itemId, drag: 'move', label: name };
   const { setNodeRef, listeners, attributes } = useDraggable({ id: `${itemId}:move`, data, disabled: !editable });
   return (
-    <div
-      ref={setNodeRef}
-      className={`gantt-bar${dragging ? ' is-dragging' : ''}${editable ? ' is-editable' : ''}`}
-      style={{ insetInlineStart: offset, inlineSize: Math.max(width, 6) }}
-      title={`${name} · ${when}`}
-      data-item-id={itemId}
-      {...attributes}
-      {...listeners}
-      aria-label={`${name}, ${when}`}
-      onDoubleClick={() => onOpen(itemId)}
-      onKeyDown={(event) => {
-        if (event.key === 'Enter') onOpen(itemId);
-        listeners?.onKeyDown?.(event);
-      }}
-    >
-      {resizable && editable && <Edge itemId={itemId} name={name} edge="start" disabled={!editable} />}
-      <span className="gantt-bar-label">{name}</span>
-      {resizable && editable && <Edge itemId={itemId} name={name} edge="end" disabled={!editable} />}
+    <div className="gantt-bar-slot" style={{ insetInlineStart: offset, inlineSize: Math.max(width, 6) }}>
+      <div
+        ref={setNodeRef}
+        className={`gantt-bar${dragging ? ' is-dragging' : ''}${editable ? ' is-editable' : ''}`}
+        title={`${name} · ${when}`}
+        data-item-id={itemId}
+        {...attributes}
+        {...listeners}
+        aria-label={`${name}, ${when}`}
+        onDoubleClick={() => onOpen(itemId)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') onOpen(itemId);
+          listeners?.onKeyDown?.(event);
+        }}
+      >
+        <span className="gantt-bar-label">{name}</span>
+      </div>
+      {resizable && editable && <Edge itemId={itemId} name={name} when={when} edge="start" />}
+      {resizable && editable && <Edge itemId={itemId} name={name} when={when} edge="end" />}
     </div>
   );
 });

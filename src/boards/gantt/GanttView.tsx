@@ -1,8 +1,8 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { DragEndEvent, DragMoveEvent, DragStartEvent, KeyboardCoordinateGetter } from '@dnd-kit/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { canChangeView, GANTT_ZOOMS, resolveViewSettings, type GanttZoom } from '../../../schema/views';
+import { GANTT_ZOOMS, resolveViewSettings, type GanttZoom } from '../../../schema/views';
 import { useSession } from '../../api/session';
 import { weekStart } from '../../i18n/locale';
 import { EmptyState } from '../../ui/EmptyState';
@@ -12,8 +12,10 @@ import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import { todayIn, type DateSpan } from '../model/date-spans';
 import type { Group } from '../model/query';
+import { memoFor, type PerItemMemo } from '../model/per-item-memo';
+import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
-import { useAttributeValues, type Item } from '../store/live';
+import type { Item } from '../store/live';
 import { useGroupedRows } from '../table/use-grouped-rows';
 import { GanttBar, type BarDragData } from './GanttBar';
 import { barSpanOf, ganttSourceOf, sourceAttributeIds, valuesOfSpan } from './gantt-spans';
@@ -25,6 +27,16 @@ const HEADER_HEIGHT = 40;
 const NAME_WIDTH = 240;
 /** No droppables: a bar's drag is read from its distance, not from a target. */
 const noTargets = () => [];
+/** Each item's bar, kept across opens (per source): an open or an edit re-derives only what changed. */
+const spanMemos = new Map<string, PerItemMemo<DateSpan | null>>();
+/** Date formatters by language and options (making one costs more than formatting with it). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterFor(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}\u0000${JSON.stringify(options)}`;
+  let format = formatters.get(key);
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(locale, { ...options, timeZone: 'UTC' })));
+  return format;
+}
 
 interface Preview {
   itemId: string;
@@ -38,7 +50,7 @@ interface Preview {
  * quarter, a today line, and both axes virtualised: only the rows and ticks on screen are drawn,
  * and only the bars crossing the visible window. Edits are BoardActions (decision 0100).
  */
-export default function GanttView({ folder, view, items, get }: ViewProps) {
+export default function GanttView({ folder, view, items, get, valuesReady }: ViewProps) {
   const { t, i18n } = useLingui();
   const board = useBoard();
   const session = useSession();
@@ -46,7 +58,6 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
   const settings = useMemo(() => resolveViewSettings('gantt', view.record?.settings, board.attributes), [view.record?.settings, board.attributes]);
   const source = ganttSourceOf(settings);
   const sourceIds = sourceAttributeIds(source);
-  const values = useAttributeValues(sourceIds);
   const [zoom, setZoom] = useState<GanttZoom>(settings.zoom);
   useEffect(() => setZoom(settings.zoom), [settings.zoom]);
   const [preview, setPreview] = useState<Preview | null>(null);
@@ -54,33 +65,49 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
   const today = todayIn(profile?.timezone);
   const firstDay = weekStart(i18n.locale, profile?.start_of_week);
 
-  const actor = {
-    userId: board.backend.userId,
-    isWorkspaceOwner: board.info?.viewer.role === 'owner',
-    canEditLocked: board.can('EDIT_LOCKED_VIEWS', folder.id),
-    canCustomize: board.can('CUSTOMIZE_VIEW', folder.id),
-  };
-  const mayChangeView = !board.readOnly && view.record !== null && canChangeView(view.record, actor);
+  // A change of zoom or source is saved in the view when this user may change it, else it stays local.
+  const change = useChangeView(folder, view);
+  const mayChangeView = useMayChangeView(folder, view);
   const saveSettings = (patch: Record<string, unknown>) => {
-    if (mayChangeView && view.record) void board.actions.updateViewSettings(view.record, patch);
+    if (mayChangeView) void change(patch);
   };
 
-  // Each item's bar, read once per value change (10,000 items: one pass).
-  const spans = useMemo(() => {
-    const out = new Map<string, DateSpan>();
-    if (!values) return out;
-    for (const item of items) {
-      const span = barSpanOf(source, (attributeId) => values.get(`${item.id}.${attributeId}`));
-      if (span) out.set(item.id, span);
-    }
-    return out;
+  // Each item's bar from the pane's reader (`get` holds the source's values: views/view-values.ts),
+  // worked out again only for an item whose values changed (PerItemMemo).
+  const sourceKey = sourceIds.join('|');
+  const spanOf = useMemo(() => {
+    if (!valuesReady || !source) return (_itemId: string): DateSpan | null => null;
+    const memo = memoFor(spanMemos, `${source.kind}\u0000${sourceKey}`);
+    const [first, second] = sourceIds;
+    return (itemId: string): DateSpan | null => {
+      const a = get(itemId, first!);
+      const b = second === undefined ? undefined : get(itemId, second);
+      return memo.get(itemId, a, b, () => barSpanOf(source, (attributeId) => get(itemId, attributeId)));
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, values, sourceIds.join('|')]);
-  const timeline = useMemo(() => timelineFor(spans.values(), today, zoom, firstDay), [spans, today, zoom, firstDay]);
+  }, [get, valuesReady, sourceKey]);
+  // The rows on screen read their bar through `spanOf` at once; the timeline's extent, which needs
+  // every item, follows in a deferred render, so a drop's answer is not kept waiting behind a pass
+  // over 10,000 items (drag → saved locally, issue #12).
+  const spanOfAll = useDeferredValue(spanOf);
+  const extent = useMemo(() => {
+    function* all() {
+      for (const item of items) {
+        const span = spanOfAll(item.id);
+        if (span) yield span;
+      }
+    }
+    return timelineFor(all(), today, zoom, firstDay);
+  }, [items, spanOfAll, today, zoom, firstDay]);
+  // The same timeline object while its extent is the same: an edit inside it does not redo the ticks.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const timeline = useMemo(() => extent, [extent.origin, extent.days, extent.dayWidth, extent.zoom, extent.weekStartsOn]);
   const ticks = useMemo(() => ticksOf(timeline), [timeline]);
 
   const groupAttribute = view.settings.group_by ? board.attributes.find((a) => a.id === view.settings.group_by) : undefined;
-  const grouped = useGroupedRows(items, groupAttribute, get, { hideEmptyGroups: view.settings.hide_empty_groups, groupOrder: view.settings.group_order });
+  // Regrouping after an edit of the grouping value follows in the deferred render too.
+  const groupGet = useDeferredValue(get);
+  const grouped = useGroupedRows(items, groupAttribute, groupGet, { hideEmptyGroups: view.settings.hide_empty_groups, groupOrder: view.settings.group_order });
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const rows = useVirtualizer({ count: grouped.rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
@@ -106,7 +133,16 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [zoom, timeline.origin]);
 
-  const canEdit = useCallback((item: Item) => !board.readOnly && board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null), [board]);
+  // The permission chain once per folder and creator, not per row and render.
+  const canEdit = useMemo(() => {
+    const known = new Map<string, boolean>();
+    return (item: Item) => {
+      const key = `${item.folder_id}\u0000${item.created_by ?? ''}`;
+      let answer = known.get(key);
+      if (answer === undefined) known.set(key, (answer = !board.readOnly && board.can('EDIT_ITEM', item.folder_id, item.created_by ?? null)));
+      return answer;
+    };
+  }, [board]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   const openItem = useCallback((id: string) => board.openItem(id, folder.id), [board, folder.id]);
 
@@ -139,7 +175,7 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
     setPreview(null);
     const data = dataOf(event);
     const item = data ? byId.get(data.itemId) : undefined;
-    const span = item ? spans.get(item.id) : undefined;
+    const span = item ? spanOf(item.id) : null;
     if (!data || !item || !span) return;
     const days = dayDelta(event.delta.x, timeline.dayWidth, rtl);
     if (days !== 0) void save(item, draggedSpan(span, data.drag, days));
@@ -151,7 +187,7 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
     return undefined;
   };
 
-  const dateText = useCallback((day: string, options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(i18n.locale, { ...options, timeZone: 'UTC' }).format(new Date(`${day.slice(0, 10)}T00:00:00Z`)), [i18n.locale]);
+  const dateText = useCallback((day: string, options: Intl.DateTimeFormatOptions) => formatterFor(i18n.locale, options).format(new Date(`${day.slice(0, 10)}T00:00:00Z`)), [i18n.locale]);
   const whenOf = useCallback((span: DateSpan) => (span.start === span.end ? dateText(span.start, { dateStyle: 'medium' }) : `${dateText(span.start, { dateStyle: 'medium' })} – ${dateText(span.end, { dateStyle: 'medium' })}`), [dateText]);
   const tickLabel = (tick: Tick) => {
     if (zoom === 'day') return dateText(tick.day, { day: 'numeric', weekday: 'narrow' });
@@ -238,7 +274,7 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
               const top = HEADER_HEIGHT + vr.start;
               if (row.kind === 'group') return <GanttGroupRow key={`g-${row.group.key}`} group={row.group} top={top} width={width} collapsed={grouped.isCollapsed(row.group.key)} onToggle={grouped.toggleGroup} />;
               const item = row.item;
-              const stored = spans.get(item.id);
+              const stored = spanOf(item.id);
               const span = stored && shownPreview?.itemId === item.id ? draggedSpan(stored, shownPreview.drag, shownPreview.days) : stored;
               const bar = span ? barOf(span, timeline) : null;
               return (
@@ -262,7 +298,7 @@ export default function GanttView({ folder, view, items, get }: ViewProps) {
         </div>
       </DragArea>
       <p className="visually-hidden" aria-live="polite">
-        {shownPreview && spans.get(shownPreview.itemId) ? whenOf(draggedSpan(spans.get(shownPreview.itemId)!, shownPreview.drag, shownPreview.days)) : ''}
+        {shownPreview && spanOf(shownPreview.itemId) ? whenOf(draggedSpan(spanOf(shownPreview.itemId)!, shownPreview.drag, shownPreview.days)) : ''}
       </p>
     </div>
   );
