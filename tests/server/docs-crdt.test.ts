@@ -3,7 +3,7 @@ import * as Y from 'yjs';
 import { nanoid } from 'nanoid';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { board, item, recordingBroadcaster, teamWithRoles, type TeamFixture } from './sync-fixtures';
-import { compactDoc, mergedState } from '../../server/docs/compact';
+import { COMPACT_WINDOW_MS, compactDoc, mergedState } from '../../server/docs/compact';
 import { DOC_FRAGMENT } from '../../schema/doc-records';
 
 /**
@@ -155,6 +155,24 @@ describe('docs: Yjs document bodies through the sync path', () => {
     expect(b.text).toBe(before);
     // The compaction job runs from the event consumer too (nothing left to merge: 0).
     expect(await compactDoc(server.ctx, { team_id: t.teamId, item_id: doc.id })).toBe(0);
+  });
+
+  it('compacts by itself: the docs consumer queues one compaction per item, which runs at the end of its window', async () => {
+    const { doc, a, b } = await twoReplicas();
+    await editOffline(a, b);
+    expect(await a.push()).toBe(200);
+    expect(await b.push()).toBe(200);
+    await a.pull();
+    const onDoc = async () => (await api(server.app, 'GET', `/api/${t.teamId}/doc-updates?board_id=${boardA.id}`, { token: t.owner.token })).json().data.filter((r: any) => r.item_id === doc.id);
+    expect(await onDoc()).toHaveLength(3);
+    // The consumer queues the job for the end of the item's window (later updates join it).
+    await server.ctx.jobs.drain();
+    server.advance(COMPACT_WINDOW_MS + 1000);
+    await server.ctx.jobs.drain();
+    expect(await onDoc()).toHaveLength(1);
+    const fresh = new Replica(server, t.teamId, t.admin.token, boardA.id, doc.id);
+    await fresh.pull();
+    expect(fresh.text).toBe(a.text);
   });
 
   it('refuses an update for a document the sender may not edit, or naming another board, and stores nothing', async () => {
