@@ -35,7 +35,8 @@ describe('public forms', () => {
     await expect.poll(() => page.getByTestId('form-field').count(), { timeout: 15_000 }).toBe(2);
     const toggle = page.getByTestId('form-enabled');
     expect(await toggle.isChecked()).toBe(false);
-    await toggle.check();
+    await toggle.click();
+    await expect.poll(() => toggle.isChecked(), { timeout: 15_000 }).toBe(true);
     await expect.poll(async () => (await apiCall(world.server.url, owner, 'GET', `/api/forms/${formId}`).catch(() => null))?.data?.fields?.length ?? 0, { timeout: 30_000 }).toBe(2);
     const link = await page.getByTestId('form-link').inputValue();
     expect(link).toBe(`${world.server.url}/form/${formId}`);

@@ -53,8 +53,16 @@ export default function FormBuilderView({ folder, view }: ViewProps) {
       toast.show(t`Form saved`);
     }
   };
-  const toggle = async (enabled: boolean) => {
-    if (await change({ enabled })) toast.show(enabled ? t`The form accepts answers` : t`The form is turned off`);
+  // The switch shows the choice at once; the saved view catches up through the replica.
+  const [enabledShown, setEnabledShown] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (enabledShown === saved.enabled) setEnabledShown(null);
+  }, [enabledShown, saved.enabled]);
+  const enabled = enabledShown ?? saved.enabled;
+  const toggle = async (next: boolean) => {
+    setEnabledShown(next);
+    if (await change({ enabled: next })) toast.show(next ? t`The form accepts answers` : t`The form is turned off`);
+    else setEnabledShown(null);
   };
   const copy = async () => {
     try {
@@ -72,11 +80,11 @@ export default function FormBuilderView({ folder, view }: ViewProps) {
           <Trans>Public form</Trans>
         </h3>
         <label className="inline-field form-builder__switch">
-          <input type="checkbox" role="switch" checked={saved.enabled} disabled={!canEdit} onChange={(e) => void toggle(e.currentTarget.checked)} data-testid="form-enabled" />
+          <input type="checkbox" role="switch" checked={enabled} disabled={!canEdit} onChange={(e) => void toggle(e.currentTarget.checked)} data-testid="form-enabled" />
           <Trans>Accept answers</Trans>
         </label>
         <p className="hint" aria-live="polite">
-          {saved.enabled ? <Trans>Anyone with the link can answer, without an account. Each answer becomes an item.</Trans> : <Trans>The form is off: visitors see that it does not accept answers.</Trans>}
+          {enabled ? <Trans>Anyone with the link can answer, without an account. Each answer becomes an item.</Trans> : <Trans>The form is off: visitors see that it does not accept answers.</Trans>}
         </p>
         <div className="form-builder__link">
           <label className="visually-hidden" htmlFor={`${id}-link`}>
