@@ -34,6 +34,9 @@ export const NOTIFICATION_TYPES = [
   'user_subscribed',
   /** A webhook was switched off after 50 failed deliveries in a row (its owner; body: the URL). */
   'hook_deactivated',
+  /** A background board job (import, duplicate, move) finished / failed; body: what it did or why (decision 0160). */
+  'board_job_done',
+  'board_job_failed',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

@@ -178,6 +178,14 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/:teamId/boards/:boardId/template': { caller: 'signed-in', permission: Permission.SAVE_AS_TEMPLATE, on: 'board' },
   'POST /api/:teamId/templates/:templateId/use': onWorkspace(Permission.CREATE_BOARD),
 
+  // Board jobs, CSV import and export (docs/api/board-jobs.md): each caller's own jobs; an import
+  // creates items on the board, an export needs EXPORT (decisions 0160, 0161).
+  'GET /api/me/board-jobs': signedIn,
+  'GET /api/me/board-jobs/:jobId': signedIn,
+  'POST /api/me/board-jobs/:jobId/cancel': signedIn,
+  'POST /api/:teamId/boards/:boardId/imports/csv': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
+  'GET /api/:teamId/boards/:boardId/exports/csv': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
+
   // Public boards and board passwords (docs/api/boards.md)
   'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },
   'POST /api/boards/:boardId/unlock': { caller: 'anyone', board: 'public' },

@@ -15,6 +15,7 @@ import { metricsRoutes } from './ops/metrics';
 import { automationsModule } from './automations/module';
 import { developerModule } from './developer/module';
 import { hooksModule } from './hooks/module';
+import { boardJobsModule } from './board-jobs/module';
 import { templatesModule } from './templates/module';
 import { formsRoutes } from './forms/routes';
 import { docsModule } from './docs/module';
@@ -49,6 +50,8 @@ export const modules: Module[] = [
   eventsRoutes,
   // Personal access tokens and OAuth apps (decision 0145).
   developerModule,
+  // Background board jobs, CSV import and export (decisions 0160, 0161).
+  boardJobsModule,
   // Public forms: anyone answers an enabled Form view (decision 0130).
   formsRoutes,
 ];

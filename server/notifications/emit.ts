@@ -98,3 +98,11 @@ export async function notifyLimit(c: NotifyContext, cause: string, input: { team
 export function notifyHookDeactivated(c: NotifyContext, cause: string, input: { teamId: number; userId: number; url: string }): Promise<NotificationRow[]> {
   return notify(c, [{ user_id: input.userId, notification_type: 'hook_deactivated', dedupe_key: `${cause}:hook_deactivated`, team_id: input.teamId, body: input.url }]);
 }
+
+/**
+ * A background board job (import, duplicate, move; decision 0160) ended: done (body: what it
+ * made) or failed (body: why). To the one who started it, if they may still view the board.
+ */
+export function notifyBoardJob(c: NotifyContext, cause: string, input: { teamId: number; boardId: string; userId: number; ok: boolean; body: string }): Promise<NotificationRow[]> {
+  return toBoardReaders(c, cause, input.ok ? 'board_job_done' : 'board_job_failed', { teamId: input.teamId, boardId: input.boardId, userIds: [input.userId], actorId: null }, { body: input.body });
+}

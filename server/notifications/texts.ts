@@ -40,6 +40,10 @@ export function notificationTitle(n: Notification, l10n: Translate = english): s
       return l10n('Your workspace’s storage is full: uploads are blocked');
     case 'hook_deactivated':
       return l10n('A webhook was switched off after 50 failed deliveries in a row');
+    case 'board_job_done':
+      return l10n('Your job on {board} is done', { board: n.board_name ?? l10n('a board') });
+    case 'board_job_failed':
+      return l10n('Your job on {board} failed; nothing it wrote was kept', { board: n.board_name ?? l10n('a board') });
     case 'user_subscribed':
       return n.subscribeable_type === 'ITEM' ? l10n('{who} subscribed to {item}', { who, item }) : l10n('{who} subscribed to a view', { who });
     default:
@@ -74,6 +78,8 @@ export function notificationPath(n: Notification): string | null {
     case 'automation_item':
       return n.board_id && n.item_id ? `/b/${enc(n.board_id)}/${enc(n.folder_id ?? n.board_id)}/${enc(n.item_id)}?notification=${n.id}` : null;
     case 'automation_board':
+    case 'board_job_done':
+    case 'board_job_failed':
       return board();
     case 'automation_runs_warning':
     case 'automation_runs_exceeded':

@@ -28,6 +28,8 @@ export function notificationTarget(n: Notification, current: { boardId?: string 
     case 'automation_item':
       return item(n, n.item_id, carryView(n.board_id));
     case 'automation_board':
+    case 'board_job_done':
+    case 'board_job_failed':
       return n.board_id ? { href: withQuery(pathFor('board', { rootId: n.board_id }), carryView(n.board_id)) } : null;
     case 'automation_runs_warning':
     case 'automation_runs_exceeded':

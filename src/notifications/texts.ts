@@ -54,6 +54,10 @@ export function notificationText(n: Notification, i18n: I18n): NotificationText 
     }
     case 'hook_deactivated':
       return { title: i18n._(msg`A webhook was switched off after 50 failed deliveries`), body: said };
+    case 'board_job_done':
+      return { title: i18n._(msg`Your job on ${board} is done`), body: said };
+    case 'board_job_failed':
+      return { title: i18n._(msg`Your job on ${board} failed; nothing it wrote was kept`), body: said };
     default:
       return { title: i18n._(msg`New notification`), body: said };
   }
@@ -75,4 +79,6 @@ export const notificationTypeLabels: Record<NotificationType, MessageDescriptor>
   storage_warning: msg`Storage at 80%`,
   storage_exceeded: msg`Storage full`,
   hook_deactivated: msg`Webhooks switched off`,
+  board_job_done: msg`Imports and other board jobs finished`,
+  board_job_failed: msg`Imports and other board jobs that failed`,
 };

@@ -1,0 +1,164 @@
+import Papa from 'papaparse';
+import { builtinAttribute, compareValues, filterItems, valueFor, type AttributeRef } from '../../schema/filters';
+import { readableValue, UTF8_BOM, type ExportLookup } from '../../schema/csv-export';
+import { canSeeView, viewSettingsOf, type ViewSettings } from '../../schema/views';
+import type { Db, StoredRecord } from '../sync/store';
+import { boardRecords } from '../sync/store';
+import type { ReadView } from '../sync/reads';
+import { allowed } from '../sync/access';
+
+/**
+ * CSV of a view as shown (decision 0161): its folder's items (and its subfolders' when the view
+ * includes them), its filters and sort, its columns in its order without the hidden ones, values
+ * as readable text (schema/csv-export.ts), UTF-8 with a byte order mark, CRLF lines. Built from
+ * the records the reader may read (the read rule of server/sync/reads.ts).
+ */
+
+/** Kinds that hold nothing to export (actions and derived figures). */
+const NOT_EXPORTED = new Set(['button', 'time-tracking', 'custom-id']);
+
+interface Item {
+  id: string;
+  name: string;
+  folder_id: string;
+  position: number;
+  created_at: string | null;
+  created_by: number | null;
+}
+
+export interface ExportedView {
+  fileName: string;
+  /** The CSV in parts (a header part, then parts of up to 1,000 rows). */
+  parts: () => Generator<string>;
+  rows: number;
+}
+
+/** Null when the reader may not see the view (a personal view of someone else) or it is not on the board. */
+export async function exportView(db: Db, view: ReadView, teamId: number, boardId: string, viewId: string): Promise<ExportedView | null> {
+  const viewRow = (await boardRecords(db, teamId, boardId, 'folder_view')).find((r) => r.id === viewId);
+  if (!viewRow) return null;
+  const record = viewRow.data as unknown as { folder_id: string; name: string; visibility?: string; owner_id?: number | null; settings?: unknown };
+  const folderId = String(record.folder_id);
+  if (!view.canViewIn(folderId, boardId)) return null;
+  const chain = view.chain(folderId) ?? [];
+  const actor = {
+    userId: view.viewer.id ?? null,
+    isWorkspaceOwner: view.viewer.role === 'owner',
+    canEditLocked: allowed(view.viewer, 'EDIT_LOCKED_VIEWS', chain),
+    canCustomize: allowed(view.viewer, 'CUSTOMIZE_VIEW', chain),
+  };
+  if (!canSeeView({ visibility: (record.visibility ?? 'shared') as 'shared', owner_id: record.owner_id ?? null }, actor)) return null;
+  const settings = viewSettingsOf(record.settings);
+
+  const [attributeRows, itemRows, valueRows, folderRows] = await Promise.all([
+    boardRecords(db, teamId, boardId, 'attribute'),
+    boardRecords(db, teamId, boardId, 'item'),
+    boardRecords(db, teamId, boardId, 'value'),
+    boardRecords(db, teamId, boardId, 'folder'),
+  ]);
+  const folders = includedFolders(folderRows, folderId, settings, (id) => view.canViewIn(id, boardId));
+  const items: Item[] = itemRows.filter((r) => !r.deleted_at && folders.has(String(r.data.folder_id))).map(toItem);
+  const itemIds = new Set(items.map((i) => i.id));
+  const values = new Map<string, unknown>();
+  for (const v of valueRows) {
+    const itemId = String(v.data.item_id);
+    if (itemIds.has(itemId)) values.set(`${itemId}.${String(v.data.attribute_id)}`, v.data.value);
+  }
+  const get = (itemId: string, attributeId: string) => values.get(`${itemId}.${attributeId}`) ?? null;
+  const attributes = attributeRows.filter((r) => !r.deleted_at).map((r) => ({ ...(r.data as object), id: r.id }) as AttributeRef & { hidden?: boolean; position?: number; created_at?: string });
+  const byId = new Map(attributes.map((a) => [a.id, a] as const));
+
+  const shown = sortItems(filterItems(items, settings.filters, settings.match, byId, get), settings, byId, get);
+  const columns = orderedColumns(attributes, settings).filter((a) => !NOT_EXPORTED.has(String(a.kind)));
+  const lookup = await lookupFor(db, teamId, itemRows);
+  const header = columns.map((a) => String(a.name ?? ''));
+  const fileName = `${String(record.name || 'export').replace(/[^\p{L}\p{N} ._-]+/gu, '_').slice(0, 80)}.csv`;
+
+  return {
+    fileName,
+    rows: shown.length,
+    *parts() {
+      yield UTF8_BOM + Papa.unparse([header], { newline: '\r\n' }) + '\r\n';
+      for (let i = 0; i < shown.length; i += 1000) {
+        const chunk = shown.slice(i, i + 1000).map((item) => columns.map((a) => readableValue(a, valueFor(item, a, get), lookup)));
+        yield Papa.unparse(chunk, { newline: '\r\n' }) + '\r\n';
+      }
+    },
+  };
+}
+
+function toItem(r: StoredRecord): Item {
+  return { id: r.id, name: String(r.data.name ?? ''), folder_id: String(r.data.folder_id), position: Number(r.data.position) || 0, created_at: (r.data.created_at as string) ?? null, created_by: r.created_by };
+}
+
+/** The view's folder, and its subfolders (those the reader may see) when the view includes them. */
+function includedFolders(rows: StoredRecord[], folderId: string, settings: ViewSettings, visible: (id: string) => boolean): Set<string> {
+  const out = new Set([folderId]);
+  if (!settings.include_subfolders) return out;
+  const live = rows.filter((r) => !r.deleted_at);
+  let added = true;
+  while (added) {
+    added = false;
+    for (const r of live) {
+      if (!out.has(r.id) && out.has(String(r.data.parent_id)) && visible(r.id)) {
+        out.add(r.id);
+        added = true;
+      }
+    }
+  }
+  return out;
+}
+
+/** The same order as the board's views (src/boards/model/query.ts sortItems, then position, creation, id). */
+function sortItems(items: Item[], settings: ViewSettings, byId: ReadonlyMap<string, AttributeRef>, get: (i: string, a: string) => unknown): Item[] {
+  const rules = settings.sort.map((r) => ({ rule: r, attribute: byId.get(r.attribute_id) ?? builtinAttribute(r.attribute_id) })).filter((r) => r.attribute);
+  const keyed = items.map((item) => ({ item, values: rules.map((r) => valueFor(item, r.attribute!, get)) }));
+  keyed.sort((x, y) => {
+    for (let i = 0; i < rules.length; i++) {
+      const c = compareValues(rules[i]!.attribute!, x.values[i], y.values[i], rules[i]!.rule.direction);
+      if (c !== 0) return c;
+    }
+    return byPosition(x.item, y.item);
+  });
+  return keyed.map((k) => k.item);
+}
+
+function byPosition(a: { id: string; position?: number; created_at?: string | null }, b: { id: string; position?: number; created_at?: string | null }): number {
+  const pa = a.position ?? 0;
+  const pb = b.position ?? 0;
+  if (pa !== pb) return pa - pb;
+  const ca = a.created_at ?? '';
+  const cb = b.created_at ?? '';
+  if (ca !== cb) return ca < cb ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The Table view's columns (src/boards/model/columns.ts orderedColumns): primary first, then the view's order, hidden ones left out. */
+function orderedColumns<A extends AttributeRef & { hidden?: boolean; position?: number; created_at?: string }>(attributes: A[], settings: ViewSettings): A[] {
+  const primary = attributes.filter((a) => a.kind === 'primary').sort(byPosition).slice(0, 1);
+  const rank = new Map(settings.column_order.map((id, i) => [id, i]));
+  const hidden = new Set(settings.hidden_columns);
+  const rest = attributes
+    .filter((a) => a.kind !== 'primary' && !a.hidden && !hidden.has(a.id))
+    .sort((a, b) => {
+      const ra = rank.get(a.id);
+      const rb = rank.get(b.id);
+      if (ra !== undefined && rb !== undefined) return ra - rb;
+      if (ra !== undefined) return -1;
+      if (rb !== undefined) return 1;
+      return byPosition(a, b);
+    });
+  return [...primary, ...rest];
+}
+
+async function lookupFor(db: Db, teamId: number, itemRows: StoredRecord[]): Promise<ExportLookup> {
+  const users = await db
+    .selectFrom('team_members')
+    .innerJoin('users', 'users.id', 'team_members.user_id')
+    .select(['users.id', 'users.name', 'users.email'])
+    .where('team_members.team_id', '=', teamId)
+    .execute();
+  const names = new Map(users.map((u) => [u.id, u.name || u.email]));
+  const itemNames = new Map(itemRows.map((r) => [r.id, String(r.data.name ?? '')]));
+  return { userName: (id) => names.get(id), itemName: (id) => itemNames.get(id) };
+}

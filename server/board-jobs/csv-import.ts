@@ -1,0 +1,300 @@
+import { sql, type Transaction } from 'kysely';
+import { checkValue, isEmptyValue, newLabel, type AttributeLike } from '../../schema/attributes';
+import { collections } from '../../schema/collections';
+import { cellValue, CsvImportMessages, LABEL_MAX_OPTIONS, type ColumnTarget, type DateFormat } from '../../schema/csv-import';
+import type { BoardJobProblem } from '../../schema/board-jobs';
+import { valueIdFor } from '../../schema/records';
+import type { Database } from '../db/types';
+import { recordEvent } from '../events/outbox';
+import { ApiError } from '../http/errors';
+import { loadTeamAndRole } from '../sync/access';
+import { saveRecord } from '../sync/operations';
+import { WriteScope } from '../sync/scope';
+import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
+import { forgetPayload, parsedPayload, type ParsedCsv } from './csv-parse';
+import type { BoardJobKind, BoardJobRun } from './runner';
+import type { BoardJobRow } from './store';
+
+/**
+ * The CSV import job (kind `import.csv`, decision 0161). Step 1 creates the new attributes
+ * (through the save path: permissions, duplicate names) and label options; then each step writes
+ * a batch of rows as items and values in one transaction with the progress and the cursor, so a
+ * retried step writes exactly the rows that did not commit. Ids come from the job id
+ * (`{job}i{row}`, `{job}a{column}`): cleanup removes every record whose id starts with it.
+ */
+
+export const CSV_IMPORT_KIND = 'import.csv';
+/** Rows per transaction: ~11,000 records for 10 columns, written 1,000 per statement. */
+export const ROWS_PER_BATCH = 1000;
+
+export interface CsvImportInput {
+  title: string;
+  folder_id: string;
+  delimiter: string;
+  header: boolean;
+  columns: ColumnTarget[];
+}
+
+/** What a column writes into, once prepared. */
+interface PreparedColumn {
+  id: string;
+  kind: string;
+  format: DateFormat;
+  settings: Record<string, unknown>;
+  /** Label/status option ids by lower-cased name. */
+  options?: Record<string, string>;
+  name: string;
+}
+
+interface ImportState {
+  prepared?: boolean;
+  columns?: Record<string, PreparedColumn>;
+  next?: number;
+  position?: number;
+  created?: number;
+  skipped?: number;
+}
+
+/** Kinds of existing attributes an import can fill (the rest hold ids of people, items or files). */
+export const IMPORTABLE_EXISTING = ['primary', 'text', 'long-text', 'number', 'date', 'email', 'link', 'label', 'status', 'checkbox'];
+
+const inputOf = (job: BoardJobRow) => job.input as CsvImportInput;
+const stateOf = (job: BoardJobRow) => (job.state_data ?? {}) as ImportState;
+
+function parsed(job: BoardJobRow): ParsedCsv {
+  const input = inputOf(job);
+  return parsedPayload(job.id, job.payload ?? '', { delimiter: input.delimiter, header: input.header });
+}
+
+async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
+  const found = await loadTeamAndRole(trx, run.job.team_id, run.job.user_id);
+  if (!found) throw new ApiError(404, 'The workspace is gone.');
+  const scope = new WriteScope(trx, found.team, { id: run.job.user_id, role: found.role, teamId: found.team.id }, run.ctx.now());
+  await scope.lock(mode);
+  return scope;
+}
+
+/** Step 1: the new attributes (with their label options) and where the items go. */
+async function prepare(run: BoardJobRun): Promise<void> {
+  const { job } = run;
+  const input = inputOf(job);
+  const csv = parsed(job);
+  const events = await run.commit(async (trx, report) => {
+    const scope = await openScope(run, trx, 'exclusive');
+    scope.require('CREATE_ITEM', await scope.chain(job.board_id, input.folder_id), job.user_id);
+    const existing = new Map((await boardRecords(trx, job.team_id, job.board_id, 'attribute')).filter((r) => !r.deleted_at).map((r) => [r.id, r.data]));
+    let position = Math.max(0, ...[...existing.values()].map((a) => Number(a.position) || 0));
+    const columns: Record<string, PreparedColumn> = {};
+    for (const [index, target] of input.columns.entries()) {
+      if (target.to === 'new') {
+        const id = `${job.id}a${index}`;
+        const settings: Record<string, unknown> = {};
+        if (target.kind === 'label') {
+          const names = distinctCells(csv, index);
+          settings.options = names.slice(0, 200).map((name, n) => newLabel(`${job.id}o${index}x${n}`, name.slice(0, 255), LABEL_COLORS[n % LABEL_COLORS.length]));
+          settings.multiple = false;
+        }
+        if (target.kind === 'date') settings.withTime = columnHasTime(csv, index, target.date_format ?? 'iso');
+        position += 1;
+        await saveRecord(scope, collections.attribute, id, { id, board_id: job.board_id, folder_id: job.board_id, name: target.name, kind: target.kind, position, settings, row_version: 1 });
+        columns[index] = { id, kind: target.kind, format: target.date_format ?? 'iso', settings, name: target.name, ...optionMap(target.kind, settings) };
+      } else if (target.to === 'existing') {
+        const attribute = existing.get(target.attribute_id);
+        if (!attribute || attribute.board_id !== job.board_id) throw new ApiError(422, `column ${index + 1}: there is no attribute ${target.attribute_id} on this board`);
+        const kind = String(attribute.kind);
+        if (!IMPORTABLE_EXISTING.includes(kind)) throw new ApiError(422, `column ${index + 1}: a ${kind} attribute cannot be filled from a CSV`);
+        if (kind === 'primary') continue; // the primary attribute is the item's name; the route maps it to 'name'
+        const settings = (attribute.settings ?? {}) as Record<string, unknown>;
+        columns[index] = { id: attribute.id as string, kind, format: target.date_format ?? 'iso', settings, name: String(attribute.name), ...optionMap(kind, settings) };
+      }
+    }
+    await scope.finish();
+    await scope.flushWrites();
+    const last = await sql<{ p: number | null }>`
+      select max((data->>'position')::float8) as p from records
+      where team_id = ${job.team_id} and board_id = ${job.board_id} and collection = 'item' and data->>'folder_id' = ${input.folder_id}`.execute(trx);
+    report({ phase: 'writing', total: csv.rows.length, stateData: { prepared: true, columns, next: 0, position: Number(last.rows[0]?.p ?? 0), created: 0, skipped: 0 } satisfies ImportState });
+    return scope.events;
+  });
+  await publish(run, events);
+}
+
+const LABEL_COLORS = ['#E2E4F0', '#FDE2E1', '#FFF1C2', '#D8F5E1', '#D9ECFF', '#EBDDFB', '#FFE0F0', '#DDF4F4'];
+
+function optionMap(kind: string, settings: Record<string, unknown>): { options?: Record<string, string> } {
+  if (kind !== 'label' && kind !== 'status') return {};
+  const options = Array.isArray(settings.options) ? (settings.options as { id: string; name: string }[]) : [];
+  return { options: Object.fromEntries(options.map((o) => [o.name.trim().toLocaleLowerCase(), o.id])) };
+}
+
+/** A label column's options: its distinct cells in first-seen order (rows the import skips do not count). */
+function distinctCells(csv: ParsedCsv, index: number): string[] {
+  const names: string[] = [];
+  const taken = new Set<string>();
+  for (const row of csv.rows) {
+    if (row.length !== csv.header.length) continue;
+    const cell = (row[index] ?? '').trim();
+    if (cell && !taken.has(cell.toLocaleLowerCase())) {
+      taken.add(cell.toLocaleLowerCase());
+      names.push(cell);
+      if (names.length >= Math.max(LABEL_MAX_OPTIONS, 200)) break;
+    }
+  }
+  return names;
+}
+
+function columnHasTime(csv: ParsedCsv, index: number, format: DateFormat): boolean {
+  for (const row of csv.rows.slice(0, 1000)) {
+    const value = cellValue('date', row[index] ?? '', format);
+    if (value.ok && typeof value.value === 'string' && value.value.includes('T')) return true;
+  }
+  return false;
+}
+
+/** One batch of rows → items and values, with the cursor and the progress, in one transaction. */
+async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
+  const { job } = run;
+  const input = inputOf(job);
+  const state = stateOf(job);
+  const csv = parsed(job);
+  const from = state.next ?? 0;
+  const to = Math.min(from + ROWS_PER_BATCH, csv.rows.length);
+  const nameColumn = input.columns.findIndex((c) => c.to === 'name');
+  const width = csv.header.length;
+  const firstRow = input.header ? 2 : 1;
+  const prepared = Object.entries(state.columns ?? {}).map(([index, column]) => ({ index: Number(index), column }));
+
+  await run.commit(async (trx, report) => {
+    const scope = await openScope(run, trx, 'shared');
+    const chain = await scope.chain(job.board_id, input.folder_id);
+    scope.require('CREATE_ITEM', chain, job.user_id);
+    scope.require('EDIT_ITEM', chain, job.user_id);
+    const now = scope.now;
+    const stamp = now.toISOString();
+    const via = { board_job_id: job.id };
+    const writes: LoggedWrite[] = [];
+    const problems: BoardJobProblem[] = [];
+    let created = state.created ?? 0;
+    let skipped = state.skipped ?? 0;
+    // Items get their `item.created` event (hooks, automations and the activity log see every
+    // imported item); their values are part of that creation and get none: a million value events
+    // would cost as much as the import itself (decision 0161).
+    const add = (collection: string, record: WireRecord) =>
+      writes.push({ collection, record, createdBy: job.user_id, deletedAt: null, op: 'saved', event: collection === 'item' ? recordEvent({ teamId: job.team_id, collection, change: 'saved', record, previous: null, actorId: job.user_id, itemId: record.id, via }) : null });
+
+    for (let r = from; r < to; r++) {
+      const row = csv.rows[r]!;
+      const line = r + firstRow;
+      if (row.every((cell) => cell.trim() === '')) {
+        skipped++;
+        problems.push({ row: line, message: CsvImportMessages.emptyRow });
+        continue;
+      }
+      if (row.length !== width) {
+        skipped++;
+        problems.push({ row: line, message: CsvImportMessages.fieldCount(row.length, width) });
+        continue;
+      }
+      const itemId = `${job.id}i${r}`;
+      const name = nameColumn >= 0 ? (row[nameColumn] ?? '').slice(0, 10_000) : '';
+      add('item', { id: itemId, board_id: job.board_id, folder_id: input.folder_id, name, position: (state.position ?? 0) + r + 1, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp, created_by: job.user_id, deleted_at: null });
+      created++;
+      for (const { index, column } of prepared) {
+        const value = valueOf(column, row[index] ?? '');
+        if (!value.ok) {
+          problems.push({ row: line, column: column.name, message: value.message });
+          continue;
+        }
+        if (isEmptyValue(value.value) && column.kind !== 'checkbox') continue;
+        if (column.kind === 'checkbox' && value.value === false) continue;
+        add('value', { id: valueIdFor(itemId, column.id), board_id: job.board_id, item_id: itemId, attribute_id: column.id, value: value.value as never, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp });
+      }
+    }
+    for (let i = 0; i < writes.length; i += 1000) {
+      const part = writes.slice(i, i + 1000);
+      const written = await writeManyLogged(trx, job.team_id, now, part);
+      if (written !== part.length) throw new Error('Some imported records were changed by someone else while the import ran.');
+    }
+    const done = to >= csv.rows.length;
+    report({
+      phase: 'writing',
+      done: to,
+      problems,
+      stateData: { ...state, next: to, created, skipped },
+      ...(done ? { result: { board_id: job.board_id, folder_id: input.folder_id, items: created, skipped } } : {}),
+    });
+  });
+  return to >= csv.rows.length ? 'done' : 'more';
+}
+
+/** A cell as the attribute's value (label/status names become option ids), checked as the save path checks it. */
+function valueOf(column: PreparedColumn, text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const cell = cellValue(column.kind, text, column.format);
+  if (!cell.ok || cell.value === null) return cell;
+  let value = cell.value;
+  if (column.kind === 'label' || column.kind === 'status') {
+    const id = column.options?.[String(value).trim().toLocaleLowerCase()];
+    if (!id) return { ok: false, message: 'choose one of the options' };
+    value = column.kind === 'label' && (column.settings as { multiple?: boolean }).multiple ? [id] : id;
+  }
+  const checked = checkValue({ kind: column.kind, settings: column.settings } as AttributeLike, value);
+  return checked.ok ? { ok: true, value: checked.value } : checked;
+}
+
+/** Removes every record the job wrote (ids start with the job id), with tombstones for the replicas. */
+async function cleanup(run: BoardJobRun): Promise<void> {
+  const { job } = run;
+  forgetPayload(job.id);
+  for (;;) {
+    const removed = await run.commit(async (trx) => {
+      const scope = await openScope(run, trx, 'exclusive');
+      const now = scope.now;
+      const { rows } = await sql<{ n: string }>`
+        with doomed as (
+          select collection, id from records
+          where team_id = ${job.team_id} and board_id = ${job.board_id} and collection in ('value', 'item', 'attribute')
+            and id like ${`${job.id}%`}
+          limit 20000
+        ), gone as (
+          delete from records r using doomed d where r.collection = d.collection and r.id = d.id
+          returning r.collection, r.id, r.board_id
+        ), logged as (
+          insert into change_log (team_id, board_id, collection, record_id, op, at)
+          select ${job.team_id}, board_id, collection, id, 'deleted', ${now} from gone
+          returning 1
+        )
+        select count(*) as n from logged`.execute(trx);
+      return Number(rows[0]?.n ?? 0);
+    });
+    if (removed === 0) return;
+  }
+}
+
+async function publish(run: BoardJobRun, events: { channel: string; event: string; data: unknown }[]): Promise<void> {
+  if (!events.length) return;
+  run.ctx.jobs.kick();
+  try {
+    if (run.ctx.broadcaster.publishMany) await run.ctx.broadcaster.publishMany(events);
+    else for (const e of events) await run.ctx.broadcaster.publish(e.channel, e.event, e.data);
+  } catch {
+    // Replicas catch up through /changes.
+  }
+}
+
+export const csvImportKind: BoardJobKind = {
+  kind: CSV_IMPORT_KIND,
+  async step(run) {
+    if (!stateOf(run.job).prepared) {
+      await prepare(run);
+      return 'more';
+    }
+    const outcome = await writeBatch(run);
+    if (outcome === 'done') forgetPayload(run.job.id);
+    return outcome;
+  },
+  cleanup,
+  summary(job) {
+    const result = (job.result ?? {}) as { items?: number; skipped?: number };
+    return `${result.items ?? 0} items imported from ${inputOf(job).title}${result.skipped ? `, ${result.skipped} rows skipped` : ''}`;
+  },
+};

@@ -1,0 +1,201 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestServer, type TestServer } from '../helpers/test-server';
+import { board, folder, newId, teamWithRoles, type TeamFixture } from './sync-fixtures';
+import { boardJobTuning } from '../../server/board-jobs/runner';
+import { CSV_IMPORT_MAX_ROWS } from '../../schema/csv-import';
+import type { BoardJob } from '../../schema/board-jobs';
+import { primaryAttributeIdFor } from '../../schema/board-defaults';
+
+/**
+ * Board jobs against the real server (decision 0160): a CSV import with progress, its problems,
+ * its notification and its export back; cancel and failure leave nothing of the import; who may
+ * import, export and see a job. Runs on PGlite and PostgreSQL (the step retries of the failure
+ * case follow the database's clock on PostgreSQL, so that case waits a few real seconds).
+ */
+
+describe('board jobs: CSV import and export', () => {
+  let server: TestServer;
+  let t: TeamFixture;
+  const b = board({ name: 'Imports' });
+  const target = folder(b.id, { name: 'Inbox' });
+  const viewId = newId();
+
+  const save = async (route: string, body: Record<string, unknown>) => {
+    const res = await api(server.app, 'PUT', `/api/${t.teamId}/${route}/${encodeURIComponent(String(body.id))}`, { token: t.owner.token, body });
+    expect(res.statusCode, res.body).toBe(200);
+  };
+  const startImport = (body: Record<string, unknown>, token = t.owner.token) => api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/imports/csv`, { token, body: { folder_id: target.id, board_id: b.id, file_name: 'people.csv', ...body } });
+  const jobOf = async (id: string, token = t.owner.token): Promise<BoardJob> => {
+    const res = await api(server.app, 'GET', `/api/me/board-jobs/${id}`, { token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().data;
+  };
+  /** Runs the queue until the job has ended (retries on PostgreSQL wait for the database's clock). */
+  async function untilEnded(id: string): Promise<BoardJob> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await server.ctx.jobs.drain();
+      const job = await jobOf(id);
+      if (job.finished_at || Date.now() > deadline) return job;
+      server.advance(5_000);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const recordsOfJob = async (jobId: string) =>
+    server.ctx.db.selectFrom('records').select(['collection', 'id']).where('team_id', '=', t.teamId).where('id', 'like', `${jobId}%`).execute();
+  const people = (rows: number) =>
+    ['Name,Score,Joined,Team,Email', ...Array.from({ length: rows }, (_, i) => `Person ${i + 1},${i * 2},${String((i % 28) + 1).padStart(2, '0')}/03/2024,${['Red', 'Blue', 'Green'][i % 3]},p${i}@example.com`)].join('\n');
+  const peopleColumns = [
+    { to: 'name' },
+    { to: 'new', name: 'Score', kind: 'number' },
+    { to: 'new', name: 'Joined', kind: 'date', date_format: 'dmy' },
+    { to: 'new', name: 'Team', kind: 'label' },
+    { to: 'new', name: 'Email', kind: 'email' },
+  ];
+
+  beforeAll(async () => {
+    server = await createTestServer();
+    t = await teamWithRoles(server.ctx);
+    await save('folders', b);
+    await save('folders', target);
+    await save('folder-views', { id: viewId, board_id: b.id, folder_id: target.id, name: 'All people', kind: 'table', row_version: 1, settings: {} });
+    await server.ctx.jobs.drain();
+  });
+  afterAll(async () => {
+    boardJobTuning.sliceMs = 2000;
+    await server?.close();
+  });
+
+  it('imports rows with their mapping, reports skipped rows and cells, notifies, and exports the view back', async () => {
+    const csv = `${people(20)}\n,,,,\nPerson X,not a number,01/03/2024,Red,px@example.com\nToo,many,fields,here,x@y.z,extra\n`;
+    const res = await startImport({ csv, delimiter: ',', header: true, columns: peopleColumns });
+    expect(res.statusCode, res.body).toBe(202);
+    const started: BoardJob = res.json().data;
+    expect(started).toMatchObject({ kind: 'import.csv', state: 'queued', total: 23, title: 'people.csv' });
+
+    const job = await untilEnded(started.id);
+    expect(job.state, job.error ?? '').toBe('done');
+    expect(job.done).toBe(23);
+    expect(job.result).toMatchObject({ items: 21, skipped: 2, folder_id: target.id });
+    expect(job.errors).toEqual([
+      { row: 22, message: 'empty row' },
+      { row: 23, column: 'Score', message: 'enter a number' },
+      { row: 24, message: 'has 6 fields, the header has 5' },
+    ]);
+
+    const items = (await recordsOfJob(started.id)).filter((r) => r.collection === 'item');
+    expect(items).toHaveLength(21);
+    const attributes = (await server.ctx.db.selectFrom('records').select(['id', 'data']).where('collection', '=', 'attribute').where('board_id', '=', b.id).execute()).map((r) => r.data as { name: string; kind: string; settings: any });
+    expect(attributes.find((a) => a.name === 'Team')?.settings.options.map((o: { name: string }) => o.name)).toEqual(['Red', 'Blue', 'Green', ...[]]);
+
+    // The notification comes from the job, to the one who started it.
+    const notes = await api(server.app, 'GET', '/api/notifications', { token: t.owner.token });
+    expect(notes.json().data.map((n: { notification_type: string }) => n.notification_type)).toContain('board_job_done');
+
+    // The view as shown, back as CSV: a byte order mark, the header, the rows in position order.
+    const exported = await api(server.app, 'GET', `/api/${t.teamId}/boards/${b.id}/exports/csv?view_id=${viewId}`, { token: t.owner.token });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.headers['content-type']).toContain('text/csv');
+    expect(exported.body.startsWith('\ufeff')).toBe(true);
+    const lines = exported.body.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Name,Score,Joined,Team,Email');
+    expect(lines[1]).toBe('Person 1,0,2024-03-01,Red,p0@example.com');
+    expect(lines[21]).toBe('Person X,,2024-03-01,Red,px@example.com');
+    expect(lines).toHaveLength(22);
+  });
+
+  it('exports a view with its filter, sort and hidden columns', async () => {
+    const attributes = await server.ctx.db.selectFrom('records').select(['id', 'data']).where('collection', '=', 'attribute').where('board_id', '=', b.id).execute();
+    const idOf = (name: string) => attributes.find((a) => (a.data as { name: string }).name === name)!.id;
+    const team = attributes.find((a) => (a.data as { name: string }).name === 'Team')!;
+    const blue = (team.data as { settings: { options: { id: string; name: string }[] } }).settings.options.find((o) => o.name === 'Blue')!.id;
+    const filtered = newId();
+    await save('folder-views', {
+      id: filtered, board_id: b.id, folder_id: target.id, name: 'Blue team', kind: 'table', row_version: 1,
+      settings: { filters: [{ attribute_id: idOf('Team'), op: 'is', value: blue }], sort: [{ attribute_id: idOf('Score'), direction: 'desc' }], hidden_columns: [idOf('Email')], column_order: [idOf('Team'), idOf('Score')] },
+    });
+    const res = await api(server.app, 'GET', `/api/${t.teamId}/boards/${b.id}/exports/csv?view_id=${filtered}`, { token: t.owner.token });
+    expect(res.statusCode, res.body).toBe(200);
+    const lines = res.body.slice(1).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('Name,Team,Score,Joined');
+    // Blue is every third person from the second: scores 2, 8, 14, … highest first.
+    expect(lines.slice(1)).toEqual(['Person 20,Blue,38,2024-03-20', 'Person 17,Blue,32,2024-03-17', 'Person 14,Blue,26,2024-03-14', 'Person 11,Blue,20,2024-03-11', 'Person 8,Blue,14,2024-03-08', 'Person 5,Blue,8,2024-03-05', 'Person 2,Blue,2,2024-03-02']);
+  });
+
+  it('shows progress batch by batch, and a cancel removes everything the import wrote', async () => {
+    boardJobTuning.sliceMs = 0; // one batch per step
+    const res = await startImport({ csv: people(3500), delimiter: ',', header: true, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} 2` } : c)) });
+    expect(res.statusCode, res.body).toBe(202);
+    const id: string = res.json().data.id;
+    const seen: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await server.ctx.jobs.runOnce();
+      seen.push((await jobOf(id)).done);
+    }
+    expect(seen.some((done) => done > 0 && done < 3500), `progress seen: ${seen.join(', ')}`).toBe(true);
+    expect((await recordsOfJob(id)).length).toBeGreaterThan(0);
+
+    const cancel = await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.owner.token });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const job = await untilEnded(id);
+    expect(job.state).toBe('cancelled');
+    expect(await recordsOfJob(id)).toEqual([]);
+    // The replicas learn of the removal: tombstones in the change log.
+    const tombstones = await server.ctx.db.selectFrom('change_log').select('record_id').where('team_id', '=', t.teamId).where('op', '=', 'deleted').where('record_id', 'like', `${id}%`).execute();
+    expect(tombstones.length).toBeGreaterThan(1000);
+    // A finished job cannot be cancelled again.
+    expect((await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.owner.token })).statusCode).toBe(409);
+    boardJobTuning.sliceMs = 2000;
+  });
+
+  it('a job that fails says why and leaves no half board', async () => {
+    boardJobTuning.sliceMs = 0;
+    const doomed = folder(b.id, { name: 'Doomed' });
+    await save('folders', doomed);
+    const res = await startImport({ folder_id: doomed.id, csv: people(2500), delimiter: ',', header: true, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} 3` } : c)) });
+    expect(res.statusCode, res.body).toBe(202);
+    const id: string = res.json().data.id;
+    await server.ctx.jobs.runOnce(); // attributes
+    await server.ctx.jobs.runOnce(); // first batch
+    expect((await recordsOfJob(id)).filter((r) => r.collection === 'item').length).toBeGreaterThan(0);
+    // The folder goes away under the import: every later step fails, and the job with it.
+    await server.ctx.db.deleteFrom('records').where('collection', '=', 'folder').where('id', '=', doomed.id).execute();
+    const job = await untilEnded(id);
+    expect(job.state).toBe('failed');
+    expect(job.error).toBeTruthy();
+    expect(await recordsOfJob(id)).toEqual([]);
+    const notes = await api(server.app, 'GET', '/api/notifications', { token: t.owner.token });
+    expect(notes.json().data.map((n: { notification_type: string }) => n.notification_type)).toContain('board_job_failed');
+    boardJobTuning.sliceMs = 2000;
+  }, 60_000);
+
+  it('refuses what the model refuses: importing without CREATE_ITEM, exporting without EXPORT, another user’s job', async () => {
+    const body = { csv: people(2), delimiter: ',', header: true, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} 4` } : c)) };
+    expect((await startImport(body, t.stranger.token)).statusCode).toBe(403);
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/imports/csv`, { body })).statusCode).toBe(401);
+    // A restricted member may not add attributes.
+    expect((await startImport(body, t.restricted.token)).statusCode).toBe(403);
+    expect((await api(server.app, 'GET', `/api/${t.teamId}/boards/${b.id}/exports/csv?view_id=${viewId}`, { token: t.stranger.token })).statusCode).toBe(403);
+    const own = await startImport(body);
+    expect(own.statusCode, own.body).toBe(202);
+    const id = own.json().data.id;
+    expect((await api(server.app, 'GET', `/api/me/board-jobs/${id}`, { token: t.admin.token })).statusCode).toBe(404);
+    expect((await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.admin.token })).statusCode).toBe(404);
+    const mine = await api(server.app, 'GET', '/api/me/board-jobs', { token: t.admin.token });
+    expect(mine.json().data).toEqual([]);
+    await untilEnded(id);
+  });
+
+  it('refuses more rows than the limit with the spec’s message, a folder of another board, and a second name column', async () => {
+    const tooMany = ['Name', ...Array.from({ length: CSV_IMPORT_MAX_ROWS + 1 }, (_, i) => `r${i}`)].join('\n');
+    const res = await startImport({ csv: tooMany, header: true, columns: [{ to: 'name' }] });
+    expect(res.statusCode).toBe(422);
+    expect(res.body).toContain(`A CSV import cannot exceed ${CSV_IMPORT_MAX_ROWS} rows.`);
+    const elsewhere = await startImport({ folder_id: 'no-such-folder', csv: 'Name\na', header: true, columns: [{ to: 'name' }] });
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.body).toContain('select one folder');
+    const twice = await startImport({ csv: 'A,B\na,b', header: true, columns: [{ to: 'name' }, { to: 'existing', attribute_id: primaryAttributeIdFor(b.id) }] });
+    expect(twice.statusCode).toBe(422);
+    expect(twice.body).toContain('Choose one column for the item names.');
+  });
+});
