@@ -12,13 +12,15 @@
  *   2. drag → saved locally (budget ≤ 16 ms p95): real mouse drags of calendar items to the next
  *      day and of gantt bars by a day; each view marks `cairn:view-drag-saved` from the drop to
  *      BoardActions' answer (the worker has stored the value and its queued request in IndexedDB).
+ *
+ * BENCH_PROFILE=dir writes the tab's CPU profiles (warm opens, drags) there as .cpuprofile files
+ * (open them in Chromium's DevTools; build with --minify false for readable names).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import type { Page } from 'playwright-core';
 import { login } from './board-10k';
-import { seedBoardsSql, type SeededBoard } from './seed-sql';
+import { idbFloor, viewsBoard, waitForReplica } from './views-board';
 
 const BOARD_ITEMS = Number(process.argv[2] ?? 10_000);
 const EMAIL = 'demo@cairn.local';
@@ -49,6 +51,22 @@ async function warmOpen(page: Page, href: string, selector: string): Promise<num
   );
 }
 
+/** Records the tab's CPU profile around `run` into BENCH_PROFILE/name.cpuprofile when asked. */
+async function profiled<T>(page: Page, name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir) return run();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify((await cdp.send('Profiler.stop')).profile));
+    await cdp.detach();
+  }
+}
+
 async function drag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
   await page.mouse.move(from.x, from.y);
   await page.mouse.down();
@@ -63,18 +81,7 @@ async function main() {
   const { launchBrowser, startServer } = await import('../e2e/helpers');
   // The board goes straight into a data directory before the server starts (bench/seed-sql.ts,
   // as bench/board-stream.ts does): seconds, where 10,000 items through the API take minutes.
-  const keep = process.env.BENCH_DATA_DIR;
-  const dataDir = keep ? path.join(keep, `views-calendar-gantt-${BOARD_ITEMS}`) : fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-views-'));
-  const marker = path.join(dataDir, 'bench-board.json');
-  let seeded: SeededBoard;
-  if (fs.existsSync(marker)) seeded = JSON.parse(fs.readFileSync(marker, 'utf8'));
-  else {
-    fs.mkdirSync(dataDir, { recursive: true });
-    const t0 = performance.now();
-    seeded = (await seedBoardsSql(dataDir, [{ name: `Bench ${BOARD_ITEMS}`, items: BOARD_ITEMS, attributes: 10 }])).boards[0]!;
-    fs.writeFileSync(marker, JSON.stringify(seeded));
-    console.log(`board of ${BOARD_ITEMS} items × 10 attributes seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s (SQL)`);
-  }
+  const { dataDir, seeded } = await viewsBoard(BOARD_ITEMS);
   const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir });
   const browser = await launchBrowser();
   try {
@@ -108,7 +115,9 @@ async function main() {
     await page.goto(`${server.url}/b/${b}?view=${ganttId}`);
     await page.locator('.gantt-bar').first().waitFor({ timeout: 600_000 });
     line('cold open of the gantt (index load into IndexedDB)', `${Date.now() - t0} ms`, 'first visit on this device');
-    await page.waitForTimeout(15_000);
+    const streamed = await waitForReplica(page, seeded.records);
+    line('  …then the rest of the index stored', `${streamed} ms`, `${seeded.records} records; warm figures start after it`);
+    await page.waitForTimeout(3000);
 
     // The seeded dates are in 2026: the calendar opens on the current month, which has items only then.
     const calendarSelector = new Date().getFullYear() === 2026 ? '.calendar-view .fc-event' : '.calendar-view .fc-daygrid-day';
@@ -117,9 +126,12 @@ async function main() {
       ['warm open, Gantt to first bar', ganttId, '.gantt-bar'],
     ] as const) {
       const times: number[] = [];
-      for (let run = 0; run < 5; run++) times.push(await warmOpen(page, `/b/${b}?view=${viewId}`, selector));
+      for (let run = 0; run < 5; run++) times.push(await profiled(page, `open-${viewId.endsWith('vcal') ? 'calendar' : 'gantt'}-${run}`, () => warmOpen(page, `/b/${b}?view=${viewId}`, selector)));
       line(label, `${pct(times, 50).toFixed(0)} ms p50`, `p95 ${pct(times, 95).toFixed(0)} ms; budget ≤ 300 ms (${selector})`);
     }
+
+    const floor = await idbFloor(page);
+    line('floor: raw IndexedDB strict put + read (tab)', `${pct(floor, 50).toFixed(1)} ms p50`, `p95 ${pct(floor, 95).toFixed(1)} ms; no engine: how busy the machine is`);
 
     // Gantt drags: the first bar on screen, one day later, then back, 20 times.
     await warmOpen(page, `/b/${b}?view=${ganttId}`, '.gantt-bar');
@@ -131,8 +143,10 @@ async function main() {
       await bar.evaluate((el) => el.scrollIntoView({ block: 'center', inline: 'center' }));
       const box = (await bar.boundingBox())!;
       const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-      await drag(page, from, { x: from.x + (i % 2 === 0 ? 36 : -36), y: from.y });
-      await page.waitForFunction((n) => performance.getEntriesByName('cairn:view-drag-saved').length > n, before, { timeout: 20_000 }).catch(() => undefined);
+      await profiled(page, `drag-gantt-${i}`, async () => {
+        await drag(page, from, { x: from.x + (i % 2 === 0 ? 36 : -36), y: from.y });
+        await page.waitForFunction((n) => performance.getEntriesByName('cairn:view-drag-saved').length > n, before, { timeout: 20_000 }).catch(() => undefined);
+      });
     }
     const gantt = await savedTimes(page);
     line('gantt: drag → saved locally', `${pct(gantt, 95).toFixed(1)} ms p95`, `p50 ${pct(gantt, 50).toFixed(1)} ms, ${gantt.length} drags; budget ≤ 16 ms p95`);
@@ -148,8 +162,10 @@ async function main() {
         const box = (await event.boundingBox())!;
         const cellBox = (await cell.boundingBox())!;
         const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-        await drag(page, from, { x: from.x + cellBox.width, y: from.y });
-        await page.waitForFunction((n) => performance.getEntriesByName('cairn:view-drag-saved').length > n, before, { timeout: 20_000 }).catch(() => undefined);
+        await profiled(page, `drag-calendar-${i}`, async () => {
+          await drag(page, from, { x: from.x + cellBox.width, y: from.y });
+          await page.waitForFunction((n) => performance.getEntriesByName('cairn:view-drag-saved').length > n, before, { timeout: 20_000 }).catch(() => undefined);
+        });
       }
       const calendar = await savedTimes(page);
       line('calendar: drag → saved locally', `${pct(calendar, 95).toFixed(1)} ms p95`, `p50 ${pct(calendar, 50).toFixed(1)} ms, ${calendar.length} drags; budget ≤ 16 ms p95`);

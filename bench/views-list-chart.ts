@@ -12,19 +12,18 @@
  *    the view's own option (chart-option.ts) to SVG on the server (`ssr: true`): the library's
  *    layout and drawing, without the browser's paint.
  * 2. In Chromium against the real server and the built app, the demo owner signed in (the
- *    SharedWorker path), a 10,000-item board seeded through the API (bench/board-10k.ts):
+ *    SharedWorker path), a 10,000-item board seeded by bench/seed-sql.ts (bench/views-board.ts):
  *    warm open of a List view to its first row (budget ≤ 300 ms), and of a Chart view to its
  *    first drawn bar (10,000 items aggregated and drawn in the tab).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import * as echarts from 'echarts/core';
 import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { AriaComponent, GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import { buildChart, type ChartRequest } from '../src/boards/chart/aggregate';
 import { chartOption } from '../src/boards/chart/chart-option';
-import { ATTRIBUTE_SPECS, login, seedBoard, valueFor } from './board-10k';
+import { ATTRIBUTE_SPECS, login, valueFor } from './board-10k';
+import { viewsBoard, waitForReplica } from './views-board';
 
 echarts.use([BarChart, LineChart, PieChart, GridComponent, LegendComponent, TooltipComponent, AriaComponent, SVGRenderer]);
 
@@ -91,23 +90,14 @@ function chartFigures() {
 
 async function browserFigures() {
   const { launchBrowser, startServer } = await import('../e2e/helpers');
-  const dataDir = process.env.BENCH_DATA_DIR;
-  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', ...(dataDir ? { DATA_DIR: dataDir } : {}) });
+  // Seeded straight into the data directory before the server starts (bench/views-board.ts).
+  const { dataDir, seeded } = await viewsBoard(BOARD_ITEMS);
+  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir });
   const browser = await launchBrowser();
   try {
     const token = await login(server.url, EMAIL, PASSWORD);
     const mine = await (await fetch(server.url + '/api/me/workspaces', { headers: { authorization: `Bearer ${token}` } })).json();
     const teamId = (mine.data ?? mine)[0].id;
-    // The same marker file as bench/board-open.ts, so one seeded directory serves both.
-    const marker = dataDir ? path.join(dataDir, `bench-board-${BOARD_ITEMS}.json`) : null;
-    let seeded: { boardId: string; seconds: number; records: number };
-    if (marker && fs.existsSync(marker)) seeded = JSON.parse(fs.readFileSync(marker, 'utf8'));
-    else {
-      seeded = await seedBoard(server.url, token, teamId, BOARD_ITEMS);
-      if (marker) fs.writeFileSync(marker, JSON.stringify(seeded));
-      console.log(`\nboard of ${BOARD_ITEMS} items × 10 attributes seeded in ${seeded.seconds.toFixed(1)} s`);
-    }
     const b = seeded.boardId;
     const view = async (id: string, kind: string, settings: Record<string, unknown>) => {
       await fetch(`${server.url}/api/${teamId}/folder-views/${id}`, {
@@ -134,7 +124,9 @@ async function browserFigures() {
     await page.goto(`${server.url}/b/${b}?view=${listId}`);
     await page.locator('.list-row').first().waitFor({ timeout: 600_000 });
     line('\ncold open of the list (index load into IndexedDB)', `${Date.now() - t0} ms`, 'first visit on this device');
-    await page.waitForTimeout(15_000);
+    const streamed = await waitForReplica(page, seeded.records);
+    line('  …then the rest of the index stored', `${streamed} ms`, `${seeded.records} records; warm figures start after it`);
+    await page.waitForTimeout(3000);
 
     for (const [label, viewId, selector, budget] of [
       ['warm open, List view to first row (in-app)', listId, '.list-row', 'budget ≤ 300 ms'],

@@ -113,7 +113,8 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     const out: (CalendarEvent & Record<string, unknown>)[] = shown.map((e) => {
       const item = byId.get(e.id);
       const editable = item ? canEdit(item) : false;
-      return { ...e, startEditable: editable, durationEditable: editable && attributeKind === 'date-range' };
+      // `order` 0: items before the day's marker (the library puts an event without it last).
+      return { ...e, startEditable: editable, durationEditable: editable && attributeKind === 'date-range', extendedProps: { order: 0 } };
     });
     for (const [day, n] of more) out.push({ id: `${MORE}${day}`, title: t`+${n} more`, start: day, allDay: true, editable: false, classNames: ['calendar-more'], extendedProps: { order: 1 } });
     return out;
