@@ -177,6 +177,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/me/templates/:templateId/share': signedIn,
   'POST /api/:teamId/boards/:boardId/template': { caller: 'signed-in', permission: Permission.SAVE_AS_TEMPLATE, on: 'board' },
   'POST /api/:teamId/templates/:templateId/use': onWorkspace(Permission.CREATE_BOARD),
+  // Duplicating a board makes a new one (CREATE_BOARD); the board must be one the caller views.
+  'POST /api/:teamId/boards/:boardId/duplicate': onWorkspace(Permission.CREATE_BOARD),
 
   // Board jobs, CSV import and export (docs/api/board-jobs.md): each caller's own jobs; an import
   // creates items on the board, an export needs EXPORT (decisions 0160, 0161).

@@ -19,8 +19,11 @@ import type { WriteScope } from '../sync/scope';
 /** The key the board's name attribute has in a template (each board has its own, decision 0170). */
 export const PRIMARY_KEY = 'primary';
 
-/** Values that name people or files of one workspace: a template leaves them out. */
+/** Kinds whose values a template leaves out: people and files of one workspace, and kinds without values. */
 const KINDS_LEFT_OUT = new Set(['members', 'attachments', 'button', 'custom-id', 'time-tracking', 'primary']);
+/** A duplicate stays in its workspace: it keeps people and files, and leaves out only kinds without values. */
+const KINDS_WITHOUT_VALUES = new Set(['button', 'custom-id', 'time-tracking', 'primary']);
+const leftOut = (sameWorkspace: boolean | undefined) => (sameWorkspace ? KINDS_WITHOUT_VALUES : KINDS_LEFT_OUT);
 
 type Rec = WireRecord & Record<string, unknown>;
 
@@ -41,7 +44,7 @@ async function liveRecords(db: Db, teamId: number, boardId: string, collection: 
  * sees it: hidden folders, personal views of others and values they may not read stay out.
  * Attributes of the folders above a saved folder come along (they apply to it).
  */
-export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boardId: string, folderId: string, opts: { withItems: boolean; withValues?: boolean; withViews?: boolean; maxItems?: number }): Promise<TemplateContent> {
+export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boardId: string, folderId: string, opts: { withItems: boolean; withValues?: boolean; withViews?: boolean; maxItems?: number; sameWorkspace?: boolean }): Promise<TemplateContent> {
   const folders = await view.filter(db, 'folder', await liveRecords(db, teamId, boardId, 'folder'));
   const byId = new Map(folders.map((f) => [f.id, f]));
   const root = byId.get(folderId);
@@ -75,7 +78,7 @@ export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boa
         const itemId = String(value.item_id);
         const attributeId = String(value.attribute_id);
         const kind = kindOf.get(attributeId);
-        if (!itemIds.has(itemId) || !keptIds.has(attributeId) || !kind || KINDS_LEFT_OUT.has(kind)) continue;
+        if (!itemIds.has(itemId) || !keptIds.has(attributeId) || !kind || leftOut(opts.sameWorkspace).has(kind)) continue;
         let stored: unknown = value.value;
         // References keep only items that come along.
         if (kind === 'reference') stored = Array.isArray(stored) ? stored.filter((id) => typeof id === 'string' && itemIds.has(id)) : [];
@@ -126,6 +129,8 @@ export interface InstantiateOptions {
   items?: TemplateContent['items'];
   /** Write the board, its folders, attributes and views (false for a later slice of items). */
   structure?: boolean;
+  /** A duplicate in the same workspace keeps members and attachments values. */
+  sameWorkspace?: boolean;
 }
 
 /** The new ids of a content's keys: the root is the board, the name attribute is the board's own. */
@@ -181,7 +186,7 @@ export async function instantiate(scope: WriteScope, content: TemplateContent, o
     await save(collections.item, { id: itemId, folder_id: idOf(item.folder_id), name: item.name, position: item.position });
     for (const [key, raw] of Object.entries(item.values)) {
       const kind = kinds.get(key);
-      if (!kind || KINDS_LEFT_OUT.has(kind)) continue;
+      if (!kind || leftOut(opts.sameWorkspace).has(kind)) continue;
       let value = resolveRelativeDates(raw, today);
       if (kind === 'reference') value = Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string' && ids.has(id)).map(idOf) : [];
       const attributeId = idOf(key);

@@ -12,7 +12,7 @@ import { addMember, attribute, board, createTeam, folder, item, newId, value, ty
  * Templates and board duplication against the real server (PGlite, and PostgreSQL with
  * TEST_DATABASE_URL): save a board as a template with and without items, who may, sharing rules
  * and the "template shared" notification (from the notifications consumer), boards made from a
- * built-in and a custom template (same attributes, views and items, new ids). Duplicate: board-duplicate.test.ts.
+ * built-in and a custom template (same attributes, views and items, new ids), and duplicate as a board job (decision 0160).
  */
 
 describe('templates', () => {
@@ -238,4 +238,68 @@ describe('templates', () => {
     expect(detail.builtin).toBe(true);
     expect(detail.content).toEqual(builtinContent(BUILTIN_FILES.find((f) => f.id === 'okrs')!));
   });
+
+  it('duplicates a board as a board job: same shape, new ids; without items only the structure', async () => {
+    const { b } = await sourceBoard();
+    const started = await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { token: bob.token, body: { name: 'Launch plan (copy)' } });
+    expect(started.statusCode, started.body).toBe(202);
+    const { job, board_id: copyId } = started.json().data;
+    await drain();
+    await waitFor(async () => (await server.ctx.db.selectFrom('board_jobs').select('state').where('id', '=', job.id).executeTakeFirst())?.state === 'done', 20_000, 'duplicate done');
+    const ended = await server.ctx.db.selectFrom('board_jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    expect(ended.result).toEqual({ board_id: copyId, items: 3 });
+    const copy = await shapeOf(copyId);
+    const source = await shapeOf(b.id);
+    expect({ ...copy, ids: [] }).toEqual({ ...source, ids: [] });
+    expect(copy.ids.filter((id) => source.ids.includes(id))).toEqual([]);
+
+    const bare = await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { token: bob.token, body: { name: 'Structure only', with_items: false, with_views: false } });
+    expect(bare.statusCode, bare.body).toBe(202);
+    await drain();
+    await waitFor(async () => (await server.ctx.db.selectFrom('board_jobs').select('state').where('id', '=', bare.json().data.job.id).executeTakeFirst())?.state === 'done', 20_000, 'structure-only duplicate done');
+    const structure = await boardRecords(bare.json().data.board_id);
+    expect(structure.items).toEqual([]);
+    expect(structure.views).toEqual([]);
+    expect(structure.folders).toHaveLength(2);
+    expect(structure.attributes).toHaveLength(4); // with its own name attribute
+  });
+
+  it('refuses a duplicate without CREATE_BOARD or by someone outside the workspace', async () => {
+    const { b } = await sourceBoard();
+    expect((await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { token: rita.token, body: { name: 'x' } })).statusCode).toBe(403);
+    expect((await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { token: olga.token, body: { name: 'x' } })).statusCode).toBe(403);
+    expect((await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { body: { name: 'x' } })).statusCode).toBe(401);
+  });
+
+  it('duplicates a board of 250 items in slices with progress, and a cancelled duplicate leaves no board', async () => {
+    const b = board({ name: 'Big' });
+    await put('folders', b);
+    const status = attribute(b.id, { name: 'Status', kind: 'status', settings: { options: [{ id: 'todo', name: 'To do', color: '#D0D4E4' }] } });
+    await put('attributes', status);
+    const items = Array.from({ length: 250 }, (_, i) => item(b.id, { name: `Item ${i + 1}`, position: i + 1 }));
+    const saved = await api(server.app, 'PUT', `/api/${teamId}/items`, { token: alice.token, body: items });
+    expect(saved.statusCode, saved.body.slice(0, 200)).toBe(200);
+    const values = items.slice(0, 100).map((i) => value(b.id, i.id, status.id, 'todo'));
+    expect((await api(server.app, 'PUT', `/api/${teamId}/values`, { token: alice.token, body: values })).statusCode).toBe(200);
+
+    const started = await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { token: alice.token, body: { name: 'Big (copy)' } });
+    expect(started.statusCode, started.body).toBe(202);
+    const { job, board_id: copyId } = started.json().data;
+    await drain();
+    await waitFor(async () => (await server.ctx.db.selectFrom('board_jobs').select('state').where('id', '=', job.id).executeTakeFirst())?.state === 'done', 60_000, 'big duplicate done');
+    const ended = await server.ctx.db.selectFrom('board_jobs').selectAll().where('id', '=', job.id).executeTakeFirstOrThrow();
+    expect([ended.done, ended.total]).toEqual([250, 250]);
+    const copy = await boardRecords(copyId);
+    expect(copy.items).toHaveLength(250);
+    expect(copy.values).toHaveLength(100);
+
+    const cancelled = await api(server.app, 'POST', `/api/${teamId}/boards/${b.id}/duplicate`, { token: alice.token, body: { name: 'Never' } });
+    expect(cancelled.statusCode).toBe(202);
+    const cancel = await api(server.app, 'POST', `/api/me/board-jobs/${cancelled.json().data.job.id}/cancel`, { token: alice.token });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await drain();
+    await waitFor(async () => (await server.ctx.db.selectFrom('board_jobs').select('state').where('id', '=', cancelled.json().data.job.id).executeTakeFirst())?.state === 'cancelled', 30_000, 'duplicate cancelled');
+    const left = await server.ctx.db.selectFrom('records').select('id').where('board_id', '=', cancelled.json().data.board_id).execute();
+    expect(left).toEqual([]);
+  }, 120_000);
 });
