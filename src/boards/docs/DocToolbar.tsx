@@ -22,13 +22,14 @@ export function DocToolbar({ editor }: { editor: Editor }) {
     { label: t`Numbered list`, text: '1.', run: () => editor.chain().focus().toggleOrderedList().run() },
     { label: t`Checklist`, text: '☑', run: () => editor.chain().focus().toggleTaskList().run() },
     { label: t`Code block`, text: '</>', run: () => editor.chain().focus().toggleCodeBlock().run() },
-    { label: t`Link`, text: '🔗', run: link },
+    { label: t`Link`, text: '↗', run: link },
   ];
   return (
     <div className="doc-toolbar" role="toolbar" aria-label={t`Formatting`}>
       {buttons.map((b) => (
         <button key={b.label} type="button" className="doc-toolbar-button" aria-label={b.label} title={b.label} onMouseDown={(e) => e.preventDefault()} onClick={b.run}>
-          {b.text}
+          {/* Glyphs are Latin marks (H1, 1.): kept left-to-right in Arabic too. */}
+          <span dir="ltr">{b.text}</span>
         </button>
       ))}
     </div>
