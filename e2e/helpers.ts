@@ -31,6 +31,8 @@ export async function freePort(): Promise<number> {
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'));
+  const pgliteDir = path.join(dataDir, 'pglite');
+  if (!env.DATABASE_URL && !fs.existsSync(pgliteDir)) fs.cpSync(await emptyCluster(), pgliteDir, { recursive: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve('.'),
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
@@ -72,6 +74,33 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       });
     },
   };
+}
+
+/**
+ * A PGlite cluster just after initdb (no migrations, so every server still makes its own
+ * identity and demo data), made once per machine and PGlite version and copied into each new
+ * server's data dir: initdb in WASM costs 4 s on a quiet 2-core machine and over 30 s on a loaded
+ * one, and the suites start a server per file.
+ */
+async function emptyCluster(): Promise<string> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const version = JSON.parse(fs.readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')).version as string;
+  const dir = path.resolve('.cache', `e2e-pglite-cluster-${version}`);
+  if (fs.existsSync(dir)) return dir;
+  // Made beside and renamed: a half-made cluster is never taken for a whole one.
+  const partial = `${dir}.${process.pid}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  const cluster = new PGlite(partial);
+  await cluster.waitReady;
+  await cluster.close();
+  try {
+    fs.renameSync(partial, dir);
+  } catch (error) {
+    // Another run made it first: theirs is as good.
+    if (!fs.existsSync(dir)) throw error;
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+  return dir;
 }
 
 /** Debian chromium, headless, with the flags this machine needs (STACK.md). */

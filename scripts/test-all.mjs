@@ -1,12 +1,13 @@
 // The one test command (README, .ci/run): installs what is missing, runs every suite, and ends with
 // one line `tests: N passed, N failed` summing them all.
 //
-// Two lanes overlap so the 2-core machine is never idle: the PGlite suite runs in front while the
-// type check, import rules and app build run behind it; then the Chromium e2e suite runs in front
-// while the PostgreSQL server suite runs behind it. The lane behind runs at a lower CPU priority
+// Two lanes overlap so the 2-core machine is never idle: in front, the app build and then the
+// Chromium e2e suite (the longest); behind, one after another, the PGlite suite, the type check,
+// the import rules and the PostgreSQL server suite. The lane behind runs at a lower CPU priority
 // (nice 5), so the suite in front, whose timings matter (e2e), keeps its speed and the one behind
 // soaks up what is left (e2e spends much of its time waiting on the browser and the network).
-// Output of the lane behind goes to a log printed whole when it ends, so the two never interleave.
+// Output of the lane behind goes to a log printed whole when each step ends, so the two never
+// interleave.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,25 +63,30 @@ if (!pg) console.warn('! PostgreSQL not available: the server suites run on PGli
 
 let built = false;
 try {
-  await Promise.all([
-    vitest('unit+engine+server (PGlite)', ['--config', 'vitest.config.ts']),
-    (async () => {
-      // Type errors count as a failed check, so a green line means the code also type-checks.
-      await check('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { behind: true });
-      // The folder import rules of DESIGN.md §2 (decision 0103): a forbidden import is a failed check.
-      await check('import rules', [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'schema', 'sync-worker', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err'], { behind: true });
-      if (chromium) built = (await exec('app build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { behind: true })) === 0;
-    })(),
-  ]);
-
-  await Promise.all([
-    chromium && built
-      ? vitest('e2e (Chromium)', ['--config', 'vitest.e2e.config.ts'], { env: { CHROMIUM_PATH: chromium } })
-      : Promise.resolve(suites.push({ name: 'e2e (Chromium)', out: null, exit: 1 })).then(() => console.warn(`! e2e suites not run: ${chromium ? 'the app build failed' : 'chromium not available'}`)),
+  // The e2e suite is the longest and needs the built app: the build goes first, in front, and
+  // then the e2e suite stays in front to the end. Everything else runs one after another in the
+  // lane behind, starting at once: the PGlite suite, the type check, the import rules, then the
+  // PostgreSQL suite (it needs no build).
+  const behind = (async () => {
+    await vitest('unit+engine+server (PGlite)', ['--config', 'vitest.config.ts'], { behind: true });
+    // Type errors count as a failed check, so a green line means the code also type-checks.
+    await check('typecheck', [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit'], { behind: true });
+    // The folder import rules of DESIGN.md §2 (decision 0103): a forbidden import is a failed check.
+    await check('import rules', [path.join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'), 'schema', 'sync-worker', 'src', 'server', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err'], { behind: true });
     // tests/scale starts the scale-out shape as real processes: a hub and two API servers (decision 0192).
     // Without PostgreSQL its suites did not run: one failure, never silence.
-    pg ? vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server', 'tests/scale'], { env: { TEST_DATABASE_URL: pg.url }, behind: true }) : Promise.resolve(suites.push({ name: 'server (PostgreSQL)', out: null, exit: 1 })),
-  ]);
+    if (pg) await vitest('server (PostgreSQL)', ['--config', 'vitest.config.ts', 'tests/server', 'tests/scale'], { env: { TEST_DATABASE_URL: pg.url }, behind: true });
+    else suites.push({ name: 'server (PostgreSQL)', out: null, exit: 1 });
+  })();
+  const front = (async () => {
+    if (chromium) built = (await exec('app build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'])) === 0;
+    if (chromium && built) await vitest('e2e (Chromium)', ['--config', 'vitest.e2e.config.ts'], { env: { CHROMIUM_PATH: chromium } });
+    else {
+      suites.push({ name: 'e2e (Chromium)', out: null, exit: 1 });
+      console.warn(`! e2e suites not run: ${chromium ? 'the app build failed' : 'chromium not available'}`);
+    }
+  })();
+  await Promise.all([front, behind]);
 } finally {
   pg?.stop();
 }
