@@ -12,7 +12,13 @@ import type { SyncRecord } from './types';
 export type RealtimeFactory = (opts: Omit<RealtimeOptions, 'Pusher'>) => Realtime;
 
 export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): () => void {
-  let current: { session: Session; realtime: Realtime | null; board: { teamId: number; boardId: string } | null; stopPulls?: () => void } | null = null;
+  let current: {
+    session: Session;
+    realtime: Realtime | null;
+    board: { teamId: number; boardId: string } | null;
+    stopPulls?: () => void;
+    pull?: (teamId: number, boardId: string) => void;
+  } | null = null;
 
   const stop = () => {
     current?.stopPulls?.();
@@ -30,6 +36,7 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
     const engine = session.engine;
     const pulls = new CatchUpPulls((teamId, boardId) => engine.catchUp(teamId, boardId));
     entry.stopPulls = () => pulls.stop();
+    entry.pull = (teamId, boardId) => pulls.request(teamId, boardId);
     entry.realtime = create({
       appVars: { broadcasting },
       apiBase: session.http.baseUrl,
@@ -82,7 +89,12 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
       entry.realtime.unsubscribeBoard(entry.board.teamId, entry.board.boardId);
     }
     entry.board = board;
-    void entry.realtime.subscribeBoard(board.teamId, board.boardId).catch(() => undefined);
+    // A save made between the board's load and this subscription sent its event to no one here:
+    // once subscribed, one pull catches up on it (seen as a second tab that never regrouped).
+    void entry.realtime.subscribeBoard(board.teamId, board.boardId).then(
+      () => entry.pull?.(board.teamId, board.boardId),
+      () => undefined,
+    );
   };
 
   const offEvents = runtime.events.on((event, payload) => {

@@ -59,4 +59,53 @@ describe('attachRealtime', () => {
     await a.signOut();
     await b.signOut();
   });
+
+  it('catches up once subscribed on a save made between the board’s load and its subscription', async () => {
+    const owner = await createUserWithToken(server.ctx);
+    const team = await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Late' } });
+    const teamId = team.json().data.id as number;
+    const boardId = nanoid();
+    await api(server.app, 'PUT', `/api/${teamId}/folders/${boardId}`, { token: owner.token, body: { id: boardId, board_id: boardId, parent_id: null, name: 'B', row_version: 1 } });
+
+    const runtime = () =>
+      new SyncRuntime({ baseUrl: url, fetch: (i, init) => fetch(i, init), clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb: { indexedDB: new IDBFactory(), IDBKeyRange } });
+    const a = runtime();
+    const b = runtime();
+    // B's channel authorisation waits until A's save is on the server: its event reaches no one in B.
+    let release!: () => void;
+    const saved = new Promise<void>((resolve) => (release = resolve));
+    let authAsked = false;
+    const wire = (r: SyncRuntime, hold: boolean) =>
+      attachRealtime(r, (opts) =>
+        createRealtime({
+          ...opts,
+          appVars: { broadcasting: { ...opts.appVars.broadcasting, port: Number(new URL(url).port) } },
+          Pusher: Pusher as unknown as PusherConstructor,
+          authBatchMs: 10,
+          origin: null,
+          fetch: async (input, init) => {
+            if (hold && String(input).includes('auth')) {
+              authAsked = true;
+              await saved;
+            }
+            return opts.fetch(input, init);
+          },
+        }),
+      );
+    const detach = [wire(a, false), wire(b, true)];
+    await a.signIn(owner.tokens, owner.user.id);
+    await b.signIn(owner.tokens, owner.user.id);
+    await b.openBoard(teamId, boardId);
+    await waitFor(async () => authAsked, 8000, 'B asking to join the board channel');
+    const id = nanoid();
+    await a.save('item', { id, board_id: boardId, folder_id: boardId, name: 'between', row_version: 0 }, { teamId });
+    await a.flush();
+    release();
+    const bDb = b.current()!.db;
+    await waitFor(async () => !!(await bDb.relaxed.records.get(['item', id])), 8000, 'the save made before B subscribed, in B\'s replica');
+    expect(await bDb.relaxed.records.get(['item', id])).toMatchObject({ name: 'between' });
+    for (const off of detach) off();
+    await a.signOut();
+    await b.signOut();
+  });
 });
