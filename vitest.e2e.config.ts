@@ -11,7 +11,7 @@ export default defineConfig({
     maxWorkers: 1,
     fileParallelism: false,
     testTimeout: 60_000,
-    hookTimeout: 120_000,
+    hookTimeout: 300_000, // a server start (migrations, demo data) on a loaded 2-core machine
     env: { NODE_ENV: 'test' },
   },
 });

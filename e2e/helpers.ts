@@ -48,7 +48,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, Number(process.env.E2E_SERVER_START_MS) || 120_000);
+    }, Number(process.env.E2E_SERVER_START_MS) || 300_000);
     const check = () => {
       if (output.includes('Cairn is running at')) {
         clearTimeout(timer);
