@@ -1,11 +1,12 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { lazyRetry } from '../ui/lazy-retry';
 import { useLingui } from '@lingui/react/macro';
 import { useSession } from '../api/session';
 import { followNotifications, useUnreadCount } from './feed';
 import './notifications.css';
 
 /** The list opens rarely: its code is a chunk of its own (the shell budget, DESIGN.md §8). */
-const NotificationsPanel = lazy(() => import('./NotificationsPanel'));
+const NotificationsPanel = lazyRetry(() => import('./NotificationsPanel'));
 
 /** Shown as "99+" past this many; the accessible name still says the number. */
 const BADGE_MAX = 99;

@@ -1,12 +1,13 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
+import { lazyRetry } from '../ui/lazy-retry';
 
 /**
  * The command palette's eager part (issue #17 part 3): a key listener and two lazy chunks. Ctrl/Cmd+K
  * opens the palette (cmdk, loaded on first use), `?` the shortcut sheet; neither fires while typing.
  * Kept tiny on purpose: the app shell's JavaScript budget is nearly spent.
  */
-const CommandPalette = lazy(() => import('./CommandPalette'));
-const ShortcutSheet = lazy(() => import('./ShortcutSheet'));
+const CommandPalette = lazyRetry(() => import('./CommandPalette'));
+const ShortcutSheet = lazyRetry(() => import('./ShortcutSheet'));
 
 export const OPEN_PALETTE_EVENT = 'cairn:palette';
 /** When the key was pressed, so the palette can say how long it took to open. */

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { lazyRetry } from '../../ui/lazy-retry';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { Member } from '../../api/endpoints';
 import { Avatar } from '../../ui/Avatar';
@@ -18,7 +19,7 @@ import { exactTime, whenText } from './when';
 import './comments.css';
 
 // The editor (TipTap and ProseMirror) is its own chunk, fetched when a box is first shown.
-const CommentComposer = lazy(() => import('./CommentComposer'));
+const CommentComposer = lazyRetry(() => import('./CommentComposer'));
 
 /** How long a highlighted comment is kept in view while comments are still arriving. */
 const HIGHLIGHT_FOLLOW_MS = 5000;

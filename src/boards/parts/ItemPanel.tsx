@@ -1,4 +1,5 @@
-import { Component, lazy, Suspense, useState, type ReactNode } from 'react';
+import { Component, Suspense, useState, type ReactNode } from 'react';
+import { lazyRetry } from '../../ui/lazy-retry';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -12,9 +13,9 @@ import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 import { TimerControl } from '../time/TimerControl';
 
 // Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
-const CommentsTab = lazy(() => import('../comments/CommentsTab'));
-const ItemActivityTab = lazy(() => import('../activity/ItemActivityTab'));
-const TimeEntriesTab = lazy(() => import('../time/TimeEntriesTab'));
+const CommentsTab = lazyRetry(() => import('../comments/CommentsTab'));
+const ItemActivityTab = lazyRetry(() => import('../activity/ItemActivityTab'));
+const TimeEntriesTab = lazyRetry(() => import('../time/TimeEntriesTab'));
 
 /** A tab that fails (or whose chunk cannot load) shows a note; the panel and its other tabs stay. */
 class TabBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {

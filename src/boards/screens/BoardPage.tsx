@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazyRetry } from '../../ui/lazy-retry';
 import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Messages } from '../../../schema/messages';
@@ -27,7 +28,7 @@ import { hasBoardPassword, isBoardPasswordError, lookupPublicBoard } from '../pu
 import '../boards.css';
 
 /** The Automations panel (?t=automations, and its usage tab ?t=usage): a lazy chunk. */
-const AutomationsPanel = lazy(() => import('../automations/AutomationsPanel'));
+const AutomationsPanel = lazyRetry(() => import('../automations/AutomationsPanel'));
 
 /**
  * The board route (/b/{rootId}) and its folder route (/b/{rootId}/{folderId}/{itemId?}): the folder
