@@ -33,8 +33,10 @@ export function readableValue(attribute: AttributeRef, value: unknown, lookup: E
       return (value as string[]).map((id) => lookup.itemName(id) ?? '').filter(Boolean).join(LIST_SEPARATOR);
     case 'link':
       return (value as LinkValue).url;
+    case 'date':
+      return typeof value === 'string' ? value.replace('T', ' ') : '';
     case 'date-range':
-      return `${(value as DateRange).start} – ${(value as DateRange).end}`;
+      return `${(value as DateRange).start.replace('T', ' ')} – ${(value as DateRange).end.replace('T', ' ')}`;
     case 'attachments':
       return (value as Attachment[]).map((a) => a.url).join(LIST_SEPARATOR);
     case 'number':

@@ -33,11 +33,21 @@ export interface ExportedView {
   rows: number;
 }
 
-/** Null when the reader may not see the view (a personal view of someone else) or it is not on the board. */
-export async function exportView(db: Db, view: ReadView, teamId: number, boardId: string, viewId: string): Promise<ExportedView | null> {
-  const viewRow = (await boardRecords(db, teamId, boardId, 'folder_view')).find((r) => r.id === viewId);
-  if (!viewRow) return null;
-  const record = viewRow.data as unknown as { folder_id: string; name: string; visibility?: string; owner_id?: number | null; settings?: unknown };
+/**
+ * Null when the reader may not see the view (a personal view of someone else) or it is not on the
+ * board. `{folderId}` instead of a view: the folder's default table (no view saved yet).
+ */
+export async function exportView(db: Db, view: ReadView, teamId: number, boardId: string, which: { viewId: string } | { folderId: string }): Promise<ExportedView | null> {
+  let record: { folder_id: string; name: string; visibility?: string; owner_id?: number | null; settings?: unknown };
+  if ('viewId' in which) {
+    const viewRow = (await boardRecords(db, teamId, boardId, 'folder_view')).find((r) => r.id === which.viewId);
+    if (!viewRow) return null;
+    record = viewRow.data as unknown as typeof record;
+  } else {
+    const folder = (await boardRecords(db, teamId, boardId, 'folder')).find((r) => r.id === which.folderId && !r.deleted_at);
+    if (!folder) return null;
+    record = { folder_id: folder.id, name: String(folder.data.name ?? 'export'), settings: {} };
+  }
   const folderId = String(record.folder_id);
   if (!view.canViewIn(folderId, boardId)) return null;
   const chain = view.chain(folderId) ?? [];

@@ -28,7 +28,9 @@ import { exportView } from './csv-export';
 
 type TeamBoard = { Params: { teamId: string; boardId: string } };
 type JobParams = { Params: { jobId: string } };
-const exportQuery = z.strictObject({ view_id: z.string().min(1).max(64) });
+const exportQuery = z
+  .strictObject({ view_id: z.string().min(1).max(64).optional(), folder_id: z.string().min(1).max(64).optional() })
+  .refine((q) => (q.view_id === undefined) !== (q.folder_id === undefined), 'name a view_id or a folder_id');
 
 /** Signed in, may view the board, and holds `permission` on it (401/403 before the body is read). */
 async function boardWith(ctx: AppContext, request: FastifyRequest, teamId: number, boardId: string, permission: string) {
@@ -87,13 +89,13 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.status(202).send({ data: toWire(row) });
   });
 
-  const exportDocs = { summary: 'The view as shown, as CSV (UTF-8 with a byte order mark)', tag: 'board-jobs', query: exportQuery, description: 'Its filters, sort and columns (hidden ones left out), values as readable text. Needs EXPORT on the board.' };
+  const exportDocs = { summary: 'The view as shown, as CSV (UTF-8 with a byte order mark)', tag: 'board-jobs', query: exportQuery, description: 'Its filters, sort and columns (hidden ones left out), values as readable text. `folder_id` instead of `view_id`: the folder as its default table shows it. Needs EXPORT on the board.' };
   app.get<TeamBoard>('/api/:teamId/boards/:boardId/exports/csv', { config: { docs: exportDocs } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const boardId = request.params.boardId;
     const scope = await boardWith(ctx, request, teamId, boardId, 'EXPORT');
     const query = parseBody(exportQuery, request.query);
-    const exported = await exportView(ctx.db, scope.view, teamId, boardId, query.view_id);
+    const exported = await exportView(ctx.db, scope.view, teamId, boardId, query.view_id ? { viewId: query.view_id } : { folderId: query.folder_id! });
     if (!exported) throw notFound();
     return reply
       .header('content-type', 'text/csv; charset=utf-8')

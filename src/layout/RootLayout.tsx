@@ -15,6 +15,7 @@ import { OfflineBanner } from './OfflineBanner';
 import { PaletteHost } from '../palette/PaletteHost';
 import { NotificationsButton, NotificationsWatcher } from '../notifications/NotificationsButton';
 import { RunningTimersSlot } from './RunningTimersSlot';
+import { BoardJobsSlot } from './BoardJobsSlot';
 
 /**
  * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
@@ -70,6 +71,7 @@ export function RootLayout() {
         </main>
       </div>
       <WorkspaceLimitDialog />
+      <BoardJobsSlot />
       {status === 'signedIn' && <PaletteHost />}
       <UiHost />
     </div>

@@ -5,6 +5,7 @@ import { boardJobTuning } from '../../server/board-jobs/runner';
 import { CSV_IMPORT_MAX_ROWS } from '../../schema/csv-import';
 import type { BoardJob } from '../../schema/board-jobs';
 import { primaryAttributeIdFor } from '../../schema/board-defaults';
+import type { PassLoop } from '../../server/jobs/pass-loop';
 
 /**
  * Board jobs against the real server (decision 0160): a CSV import with progress, its problems,
@@ -41,6 +42,8 @@ describe('board jobs: CSV import and export', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+  /** One pass of the runner (consumers, then a batch of due jobs): one step of a job. */
+  const pass = () => (server.ctx.jobs as PassLoop).runOnce();
   const recordsOfJob = async (jobId: string) =>
     server.ctx.db.selectFrom('records').select(['collection', 'id']).where('team_id', '=', t.teamId).where('id', 'like', `${jobId}%`).execute();
   const people = (rows: number) =>
@@ -129,7 +132,7 @@ describe('board jobs: CSV import and export', () => {
     const id: string = res.json().data.id;
     const seen: number[] = [];
     for (let i = 0; i < 3; i++) {
-      await server.ctx.jobs.runOnce();
+      await pass();
       seen.push((await jobOf(id)).done);
     }
     expect(seen.some((done) => done > 0 && done < 3500), `progress seen: ${seen.join(', ')}`).toBe(true);
@@ -155,8 +158,8 @@ describe('board jobs: CSV import and export', () => {
     const res = await startImport({ folder_id: doomed.id, csv: people(2500), delimiter: ',', header: true, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} 3` } : c)) });
     expect(res.statusCode, res.body).toBe(202);
     const id: string = res.json().data.id;
-    await server.ctx.jobs.runOnce(); // attributes
-    await server.ctx.jobs.runOnce(); // first batch
+    await pass(); // attributes
+    await pass(); // first batch
     expect((await recordsOfJob(id)).filter((r) => r.collection === 'item').length).toBeGreaterThan(0);
     // The folder goes away under the import: every later step fails, and the job with it.
     await server.ctx.db.deleteFrom('records').where('collection', '=', 'folder').where('id', '=', doomed.id).execute();

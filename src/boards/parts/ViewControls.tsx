@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { FILTER_OPS, type FilterOp, type FilterRule, type SortRule } from '../../../schema/views';
 import { Button } from '../../ui/Button';
@@ -10,14 +10,30 @@ import { columnGroupProblem, arrangeGroupsProblem } from '../model/groups';
 import { AttributesDialog } from './AttributesDialog';
 import type { ShownView } from './FolderPane';
 import { useChangeView } from './use-change-view';
+import { downloadViewCsv } from '../../board-jobs/jobs-api';
 
-type Panel = 'sort' | 'filter' | 'group' | 'attributes' | null;
+// The CSV import (mapping screen, Web Worker) is a chunk of its own (decision 0161).
+const CsvImportDialog = lazy(() => import('../../board-jobs/CsvImportDialog'));
+
+type Panel = 'sort' | 'filter' | 'group' | 'attributes' | 'import' | null;
 
 /** Sort, filter, group and columns of the shown view. */
 export function ViewControls({ folder, view }: { folder: Folder; view: ShownView }) {
   const { t } = useLingui();
   const [panel, setPanel] = useState<Panel>(null);
+  const board = useBoard();
+  const [exporting, setExporting] = useState(false);
   const s = view.settings;
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      await downloadViewCsv(board.teamId, board.boardId, view.record ? { viewId: view.record.id } : { folderId: folder.id });
+    } catch (error) {
+      toast.show(error instanceof Error ? error.message : String(error), { kind: 'error' });
+    } finally {
+      setExporting(false);
+    }
+  };
   return (
     <div className="view-controls">
       <Button variant="ghost" size="sm" onClick={() => setPanel('sort')} data-testid="sort-button">
@@ -32,6 +48,21 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
       <Button variant="ghost" size="sm" onClick={() => setPanel('attributes')} data-testid="attributes-button">
         <Trans>Attributes</Trans>
       </Button>
+      {board.can('CREATE_ITEM', folder.id) && (
+        <Button variant="ghost" size="sm" onClick={() => setPanel('import')} data-testid="csv-import-button">
+          <Trans>Import CSV</Trans>
+        </Button>
+      )}
+      {board.can('EXPORT', folder.id) && (
+        <Button variant="ghost" size="sm" onClick={() => void exportCsv()} disabled={exporting} data-testid="csv-export-button">
+          {exporting ? t`Exporting…` : t`Export CSV`}
+        </Button>
+      )}
+      {panel === 'import' && (
+        <Suspense fallback={null}>
+          <CsvImportDialog folder={folder} onClose={() => setPanel(null)} />
+        </Suspense>
+      )}
       {panel === 'sort' && <SortDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
       {panel === 'filter' && <FilterDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
       {panel === 'group' && <GroupDialog folder={folder} view={view} onClose={() => setPanel(null)} />}

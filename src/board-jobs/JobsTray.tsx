@@ -1,0 +1,158 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { isFinishedJob, type BoardJob } from '../../schema/board-jobs';
+import { pathFor } from '../../schema/routes';
+import { Button } from '../ui/Button';
+import { showApiError } from '../api/handle-error';
+import { cancelJob, listJobs } from './jobs-api';
+import { JOB_STARTED_EVENT, setWatchingJobs } from './jobs-flag';
+import './board-jobs.css';
+
+/**
+ * The progress tray of background board jobs (decision 0160): bottom corner of every screen while
+ * the user has a job running or one that ended unseen. It asks the server once a second while a job
+ * runs, so the progress survives navigation and reload (the jobs live on the server); a finished job
+ * says what it did (items, skipped rows and why) or why it failed, until dismissed.
+ */
+
+const POLL_MS = 1000;
+const DISMISSED_KEY = 'cairn.boardJobs.dismissed';
+
+function dismissedIds(): Set<string> {
+  try {
+    return new Set(JSON.parse(localStorage.getItem(DISMISSED_KEY) ?? '[]') as string[]);
+  } catch {
+    return new Set();
+  }
+}
+
+export default function JobsTray() {
+  const { t } = useLingui();
+  const [jobs, setJobs] = useState<BoardJob[]>([]);
+  const [dismissed, setDismissed] = useState(dismissedIds);
+  const [open, setOpen] = useState<string | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  const poll = useCallback(async () => {
+    clearTimeout(timer.current);
+    let next: BoardJob[];
+    try {
+      next = await listJobs();
+    } catch {
+      timer.current = setTimeout(() => void poll(), POLL_MS * 5);
+      return;
+    }
+    setJobs(next);
+    const running = next.some((j) => !isFinishedJob(j.state));
+    const unseen = next.some((j) => isFinishedJob(j.state) && !dismissedIds().has(j.id));
+    if (running) timer.current = setTimeout(() => void poll(), POLL_MS);
+    else if (!unseen) setWatchingJobs(false);
+  }, []);
+
+  useEffect(() => {
+    void poll();
+    const again = () => void poll();
+    window.addEventListener(JOB_STARTED_EVENT, again);
+    return () => {
+      clearTimeout(timer.current);
+      window.removeEventListener(JOB_STARTED_EVENT, again);
+    };
+  }, [poll]);
+
+  const dismiss = (id: string) => {
+    const next = new Set(dismissed).add(id);
+    setDismissed(next);
+    try {
+      localStorage.setItem(DISMISSED_KEY, JSON.stringify([...next].slice(-50)));
+    } catch {
+      // nothing to keep it in
+    }
+    if (!jobs.some((j) => !next.has(j.id) && (!isFinishedJob(j.state) || !next.has(j.id)))) setWatchingJobs(false);
+  };
+
+  const shown = jobs.filter((j) => !dismissed.has(j.id));
+  if (shown.length === 0) return null;
+  return (
+    <section className="jobs-tray" aria-label={t`Background jobs`} data-testid="jobs-tray">
+      {shown.map((job) => (
+        <JobCard key={job.id} job={job} expanded={open === job.id} onToggle={() => setOpen(open === job.id ? null : job.id)} onDismiss={() => dismiss(job.id)} onCancel={async () => {
+          try {
+            await cancelJob(job.id);
+          } catch (error) {
+            showApiError(error);
+          }
+          void poll();
+        }} />
+      ))}
+    </section>
+  );
+}
+
+function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJob; expanded: boolean; onToggle: () => void; onDismiss: () => void; onCancel: () => void }) {
+  const { t } = useLingui();
+  const finished = isFinishedJob(job.state);
+  const percent = job.total > 0 ? Math.min(100, Math.round((job.done / job.total) * 100)) : 0;
+  const result = (job.result ?? {}) as { items?: number; skipped?: number; board_id?: string; folder_id?: string };
+  const phases: Record<string, string> = {
+    queued: t`Waiting to start`,
+    cancelling: job.error ? t`Failed; removing what it wrote` : t`Cancelling; removing what it wrote`,
+    done: t`Done`,
+    failed: t`Failed`,
+    cancelled: t`Cancelled`,
+    running: job.phase === 'writing' ? t`Writing rows` : t`Preparing`,
+  };
+  const phase = phases[job.state] ?? job.phase;
+  const title = job.title || t`Import`;
+  const items = result.items ?? 0;
+  const skipped = result.skipped ?? 0;
+  const done = job.done;
+  const total = job.total;
+  const problems = job.error_count;
+  return (
+    <article className={`jobs-card is-${job.state}`} aria-live="polite" data-testid="job-card" data-state={job.state}>
+      <header className="jobs-card-head">
+        <strong className="jobs-card-title">{title}</strong>
+        <span className="jobs-card-phase">{phase}</span>
+      </header>
+      {!finished && (
+        <>
+          <progress max={100} value={percent} aria-label={t`${title}: ${percent}%`} />
+          <p className="jobs-card-figures">{t`${done} of ${total} rows`}</p>
+        </>
+      )}
+      {job.state === 'done' && <p>{skipped ? t`${items} items imported; ${skipped} rows skipped.` : t`${items} items imported.`}</p>}
+      {job.state === 'failed' && <p role="alert">{t`It failed and nothing it wrote was kept: ${job.error ?? ''}`}</p>}
+      {job.state === 'cancelled' && <p>{t`Cancelled; nothing it wrote was kept.`}</p>}
+      {problems > 0 && (
+        <button type="button" className="jobs-card-link" aria-expanded={expanded} onClick={onToggle}>
+          {t`${problems} problems`}
+        </button>
+      )}
+      {expanded && (
+        <ul className="jobs-card-problems">
+          {job.errors.map((p, i) => (
+            <li key={i}>{p.column ? t`Row ${p.row ?? '?'}, ${p.column}: ${p.message}` : t`Row ${p.row ?? '?'}: ${p.message}`}</li>
+          ))}
+          {job.error_count > job.errors.length && <li>{t`…and ${job.error_count - job.errors.length} more.`}</li>}
+        </ul>
+      )}
+      <footer className="jobs-card-actions">
+        {!finished && job.state !== 'cancelling' && (
+          <Button variant="ghost" size="sm" onClick={onCancel} data-testid="job-cancel">
+            <Trans>Cancel</Trans>
+          </Button>
+        )}
+        {job.state === 'done' && result.board_id && (
+          <a className="jobs-card-link" href={pathFor('folder', { rootId: result.board_id, folderId: result.folder_id ?? result.board_id })}>
+            <Trans>Open the board</Trans>
+          </a>
+        )}
+        {finished && (
+          <Button variant="ghost" size="sm" onClick={onDismiss}>
+            <Trans>Dismiss</Trans>
+          </Button>
+        )}
+      </footer>
+    </article>
+  );
+}

@@ -1,0 +1,41 @@
+import { api, currentToken } from '../api/client';
+import type { BoardJob } from '../../schema/board-jobs';
+import type { CsvImportBody } from '../../schema/csv-import';
+
+/** The board-jobs API (docs/api/board-jobs.md). */
+
+export async function listJobs(): Promise<BoardJob[]> {
+  return (await api.get<{ data: BoardJob[] }>('/api/me/board-jobs')).data;
+}
+
+export async function cancelJob(id: string): Promise<BoardJob> {
+  return (await api.post<{ data: BoardJob }>(`/api/me/board-jobs/${encodeURIComponent(id)}/cancel`)).data;
+}
+
+export async function startCsvImport(teamId: number, boardId: string, body: CsvImportBody): Promise<BoardJob> {
+  return (await api.post<{ data: BoardJob }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/imports/csv`, body)).data;
+}
+
+/** Downloads a view as CSV (the server streams it; the browser saves it under the view's name). */
+export async function downloadViewCsv(teamId: number, boardId: string, which: { viewId: string } | { folderId: string }): Promise<void> {
+  const token = currentToken();
+  const query = 'viewId' in which ? `view_id=${encodeURIComponent(which.viewId)}` : `folder_id=${encodeURIComponent(which.folderId)}`;
+  const response = await fetch(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/exports/csv?${query}`, {
+    headers: token ? { Authorization: `Bearer ${token.access_token}` } : {},
+    credentials: 'same-origin',
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { message?: string } | null;
+    throw new Error(body?.message ?? response.statusText);
+  }
+  const blob = await response.blob();
+  const name = /filename\*=UTF-8''([^;]+)/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name ? decodeURIComponent(name) : 'export.csv';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
