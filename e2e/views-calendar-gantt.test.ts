@@ -82,7 +82,7 @@ describe('views: Calendar and Gantt', () => {
     await b.context.close();
   }, 240_000);
 
-  it('draws a gantt bar, saves a drag, and keeps an edit made with the server stopped until it is back', async () => {
+  it('draws a gantt bar, saves a drag and a keyboard resize, and keeps an edit made with the server stopped until it is back', async () => {
     const a = await signedInPage(world, USERS.owner);
     // The board opens on its first view (the calendar of the test above, when it ran).
     await a.page.goto(`${world.server.url}/b/${boardId}`);
@@ -106,19 +106,30 @@ describe('views: Calendar and Gantt', () => {
     await dragBy(a.page, { x: box.x + box.width / 2, y: box.y + box.height / 2 }, { x: box.x + box.width / 2 + 2 * 36, y: box.y + box.height / 2 });
     await expect.poll(spanValue, { timeout: 15_000 }).toEqual({ start: dayFromToday(4), end: dayFromToday(7) });
 
+    // The keyboard resizes too: the start edge is a tab stop of its own; Space, ← (a day), Space.
+    const startEdge = a.page.locator(`.gantt-bar-slot:has(.gantt-bar[data-item-id="${rangedId}"]) .gantt-bar-edge.is-start`);
+    await startEdge.focus();
+    await a.page.keyboard.press('Space');
+    await expect.poll(() => startEdge.getAttribute('aria-pressed')).toBe('true');
+    await a.page.keyboard.press('ArrowLeft');
+    // The bar previews the new start (a day wider) before the drop.
+    await expect.poll(async () => Math.round((await bar.boundingBox())!.width)).toBe(5 * 36);
+    await a.page.keyboard.press('Space');
+    await expect.poll(spanValue, { timeout: 15_000 }).toEqual({ start: dayFromToday(3), end: dayFromToday(7) });
+
     // Server stopped: stretch the end by one day; the bar shows it at once, the server gets it when back.
     const { port, dataDir } = world.server;
     await world.server.stop();
     box = (await bar.boundingBox())!;
     const endEdge = { x: box.x + box.width - 3, y: box.y + box.height / 2 };
     await dragBy(a.page, endEdge, { x: endEdge.x + 36, y: endEdge.y });
-    await expect.poll(async () => Math.round((await bar.boundingBox())!.width)).toBe(5 * 36);
+    await expect.poll(async () => Math.round((await bar.boundingBox())!.width)).toBe(6 * 36);
     const restarted = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir, PORT: String(port) });
     world.server = { ...restarted, url: `http://127.0.0.1:${port}`, port };
     // (jsonb keeps its own key order: compare the fields.)
     await waitForServerCopy(world, owner, 'values', boardId, (values) => {
       const range = values.find((v) => v.id === `${rangedId}.${spanId()}`)?.value;
-      return range?.start === dayFromToday(4) && range?.end === dayFromToday(8);
+      return range?.start === dayFromToday(3) && range?.end === dayFromToday(8);
     }, 90_000);
     expect(a.errors).toEqual([]);
     await a.context.close();
