@@ -6,6 +6,7 @@ import { showApiError } from '../api/handle-error';
 import { ApiRequestError } from '../api/client';
 import { Button } from '../ui/Button';
 import { toast } from '../ui/toast-store';
+import { announceJobStarted } from '../board-jobs/jobs-flag';
 import { Templates } from './api';
 
 /**
@@ -93,6 +94,8 @@ function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number
     setBusy(true);
     try {
       await Templates.duplicate(teamId, boardId, { name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews });
+      // The frame's jobs tray shows its progress (and the cancel) from now on.
+      announceJobStarted();
       toast.show(t`Duplicating the board. It appears in the workspace when the copy is done.`, { kind: 'success' });
     } catch (err) {
       if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
