@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazyRetry } from '../../ui/lazy-retry';
 import type { ViewKind } from '../../../schema/views';
 import type { ViewProps } from '../parts/view-props';
 
@@ -7,18 +8,17 @@ import type { ViewProps } from '../parts/view-props';
  * or chart library until someone opens such a view. Table and Column are the board's first
  * screen and stay in its chunk (FolderPane imports them directly).
  *
- * Each module exports its view as `default`. `list` and `chart` are built in issue #12 by the
- * List/Chart work: replace their loader with the real module (e.g. `import('../list/ListView')`);
- * until then they show the "being built" empty state.
+ * Each module exports its view as `default`. A view opened offline before the service worker
+ * has cached its chunk waits for it (lazyRetry) instead of failing for good.
  */
 type LazyView = LazyExoticComponent<ComponentType<ViewProps>>;
 
 export const LAZY_VIEWS: Record<Exclude<ViewKind, 'table' | 'column'>, LazyView> = {
-  calendar: lazy(() => import('../calendar/CalendarView')),
-  gantt: lazy(() => import('../gantt/GanttView')),
-  list: lazy(() => import('../list/ListView')),
-  chart: lazy(() => import('../chart/ChartView')),
-  form: lazy(() => import('../form/FormBuilderView')),
+  calendar: lazyRetry(() => import('../calendar/CalendarView')),
+  gantt: lazyRetry(() => import('../gantt/GanttView')),
+  list: lazyRetry(() => import('../list/ListView')),
+  chart: lazyRetry(() => import('../chart/ChartView')),
+  form: lazyRetry(() => import('../form/FormBuilderView')),
   // Docs: the tree and the collaborative editor (TipTap + Yjs), decision 0135.
-  docs: lazy(() => import('../docs/DocsView')),
+  docs: lazyRetry(() => import('../docs/DocsView')),
 };
