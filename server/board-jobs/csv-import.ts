@@ -11,9 +11,9 @@ import { loadTeamAndRole } from '../sync/access';
 import { saveRecord } from '../sync/operations';
 import { WriteScope } from '../sync/scope';
 import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
-import { forgetPayload, parsedPayload, type ParsedCsv } from './csv-parse';
+import { cachedPayload, forgetPayload, parsedPayload, type ParsedCsv } from './csv-parse';
 import type { BoardJobKind, BoardJobRun } from './runner';
-import type { BoardJobRow } from './store';
+import { loadBoardJobPayload, type BoardJobRow } from './store';
 
 /**
  * The CSV import job (kind `import.csv`, decision 0161). Step 1 creates the new attributes
@@ -61,9 +61,11 @@ export const IMPORTABLE_EXISTING = ['primary', 'text', 'long-text', 'number', 'd
 const inputOf = (job: BoardJobRow) => job.input as CsvImportInput;
 const stateOf = (job: BoardJobRow) => (job.state_data ?? {}) as ImportState;
 
-function parsed(job: BoardJobRow): ParsedCsv {
-  const input = inputOf(job);
-  return parsedPayload(job.id, job.payload ?? '', { delimiter: input.delimiter, header: input.header });
+/** The job's CSV, parsed (kept in memory between steps; read from the row after a restart or on another server). */
+async function parsed(run: BoardJobRun): Promise<ParsedCsv> {
+  const input = inputOf(run.job);
+  const opts = { delimiter: input.delimiter, header: input.header };
+  return cachedPayload(run.job.id) ?? parsedPayload(run.job.id, (await loadBoardJobPayload(run.ctx.db, run.job.id)) ?? '', opts);
 }
 
 async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
@@ -78,7 +80,7 @@ async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'sh
 async function prepare(run: BoardJobRun): Promise<void> {
   const { job } = run;
   const input = inputOf(job);
-  const csv = parsed(job);
+  const csv = await parsed(run);
   const events = await run.commit(async (trx, report) => {
     const scope = await openScope(run, trx, 'exclusive');
     scope.require('CREATE_ITEM', await scope.chain(job.board_id, input.folder_id), job.user_id);
@@ -156,7 +158,7 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
   const { job } = run;
   const input = inputOf(job);
   const state = stateOf(job);
-  const csv = parsed(job);
+  const csv = await parsed(run);
   const from = state.next ?? 0;
   const to = Math.min(from + ROWS_PER_BATCH, csv.rows.length);
   const nameColumn = input.columns.findIndex((c) => c.to === 'name');

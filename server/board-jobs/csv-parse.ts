@@ -35,6 +35,10 @@ export function parsedPayload(jobId: string, text: string, opts: { delimiter: st
   return parsed;
 }
 
+export function cachedPayload(jobId: string): ParsedCsv | undefined {
+  return cache.get(jobId);
+}
+
 export function forgetPayload(jobId: string): void {
   cache.delete(jobId);
 }

@@ -69,10 +69,10 @@ export async function startBoardJob(ctx: AppContext, start: StartBoardJob): Prom
     const inserted = await trx
       .insertInto('board_jobs')
       .values({ id, team_id: start.teamId, board_id: start.boardId, user_id: start.userId, kind: start.kind, input: JSON.stringify(start.input) as never, payload: start.payload ?? null, total: start.total ?? 0, error: null, result: null, created_at: now, updated_at: now, finished_at: null })
-      .returningAll()
+      .returning(['id'])
       .executeTakeFirstOrThrow();
     await ctx.jobs.enqueue(STEP_JOB, { id, step: 1 } satisfies StepPayload, { key: `${id}:1`, maxAttempts: STEP_ATTEMPTS, db: trx });
-    return inserted;
+    return (await loadBoardJob(trx, inserted.id))!;
   });
   ctx.jobs.kick();
   return row;
@@ -85,13 +85,13 @@ export async function cancelBoardJob(ctx: AppContext, id: string): Promise<Board
     .set({ state: 'cancelling', phase: 'cancelling', updated_at: ctx.now() })
     .where('id', '=', id)
     .where('state', 'in', ['queued', 'running'])
-    .returningAll()
+    .returning(['id'])
     .executeTakeFirst();
   if (row) {
     await ctx.jobs.enqueue(CLEANUP_JOB, { id, outcome: 'cancelled' } satisfies CleanupPayload, { key: `${id}:cleanup`, maxAttempts: 8 });
     ctx.jobs.kick();
   }
-  return row ?? null;
+  return row ? loadBoardJob(ctx.db, id) : null;
 }
 
 interface StepPayload {

@@ -13,10 +13,18 @@ export function newBoardJobId(): string {
   return `bj${[...randomBytes(16)].map((b) => ALPHABET[b % ALPHABET.length]).join('')}`;
 }
 
+const COLUMNS = ['id', 'team_id', 'board_id', 'user_id', 'kind', 'state', 'phase', 'done', 'total', 'errors', 'error_count', 'error', 'input', 'state_data', 'result', 'created_at', 'updated_at', 'finished_at'] as const;
+
+/** A job without its payload (a CSV may be megabytes: read it with loadBoardJobPayload when needed). */
 export async function loadBoardJob(db: Db, id: string, opts: { lock?: boolean } = {}): Promise<BoardJobRow | null> {
-  let q = db.selectFrom('board_jobs').selectAll().where('id', '=', id);
+  let q = db.selectFrom('board_jobs').select(COLUMNS).where('id', '=', id);
   if (opts.lock) q = q.forUpdate();
-  return (await q.executeTakeFirst()) ?? null;
+  const row = await q.executeTakeFirst();
+  return row ? { ...row, payload: null } : null;
+}
+
+export async function loadBoardJobPayload(db: Db, id: string): Promise<string | null> {
+  return (await db.selectFrom('board_jobs').select('payload').where('id', '=', id).executeTakeFirst())?.payload ?? null;
 }
 
 /** What the tray shows of a job (the payload, the kind's cursor and its input stay on the server). */
