@@ -1,27 +1,5 @@
+import type { PublicField, PublicForm } from '../../schema/public-form';
 import type { LoadedForm } from './load';
-
-/**
- * What an anonymous visitor gets to see of a form: its texts and, per field, only what filling it
- * in needs (kind, label, help, required, and a choice's options). Nothing else of the board.
- */
-export interface PublicField {
-  attribute_id: string;
-  kind: string;
-  label: string;
-  help: string;
-  required: boolean;
-  options?: { id: string; name: string; color?: string; textColor?: string }[];
-  multiple?: boolean;
-  with_time?: boolean;
-}
-
-export interface PublicForm {
-  id: string;
-  title: string;
-  description: string;
-  fields: PublicField[];
-  bot_check_sitekey: string | null;
-}
 
 export function publicFormOf(form: LoadedForm, sitekey: string | null): PublicForm {
   const fields: PublicField[] = [];

@@ -1,17 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-
-/** One question as GET /api/forms/{id} describes it (server/forms/public-form.ts). */
-export interface PublicField {
-  attribute_id: string;
-  kind: string;
-  label: string;
-  help: string;
-  required: boolean;
-  options?: { id: string; name: string; color?: string; textColor?: string }[];
-  multiple?: boolean;
-  with_time?: boolean;
-}
+import type { PublicField } from '../../../schema/public-form';
 
 interface Props {
   field: PublicField;

@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { ApiRequestError, OFFLINE_STATUS, request } from '../../api/client';
-import { FormQuestion, type PublicField } from './FormQuestion';
+import type { PublicForm } from '../../../schema/public-form';
+import { FormQuestion } from './FormQuestion';
 import { formMessage } from './form-messages';
 import './public-form.css';
 
@@ -16,14 +17,6 @@ import './public-form.css';
  * script is the operator's to add) leaves its token in a hidden `*-response` field of the form;
  * that token is sent as `bot_token`.
  */
-
-interface PublicForm {
-  id: string;
-  title: string;
-  description: string;
-  fields: PublicField[];
-  bot_check_sitekey: string | null;
-}
 
 type Load = { state: 'loading' } | { state: 'open'; form: PublicForm } | { state: 'closed'; reason: 'disabled' | 'unknown' | 'unavailable' | 'offline' };
 type Answers = Record<string, unknown>;
