@@ -7,6 +7,7 @@ import * as workspaces from '../workspaces/validators';
 import { activityQuery } from '../activity/query';
 import { batchBody } from '../sync/batch';
 import { hookSaveBody } from '../../schema/hooks';
+import { duplicateBoardBody, editTemplateBody, saveAsTemplateBody, shareTemplateBody, useTemplateBody } from '../../schema/templates';
 
 /**
  * Descriptions of the routes that existed before routes carried their own (`config.docs`;
@@ -124,6 +125,16 @@ export const CATALOG: Record<string, RouteDocs> = {
   'GET /api/me/hooks': { tag: 'Webhooks', summary: 'Your webhooks across workspaces (never their secrets)' },
   'GET /api/:teamId/hooks/:hookId/logs': { tag: 'Webhooks', summary: 'A webhook’s delivery log, newest first (30 days)', query: z.object({ limit: z.string().optional().describe('At most this many entries.') }) },
   'POST /api/:teamId/hooks/:hookId/test': { tag: 'Webhooks', summary: 'Send a test delivery' },
+
+  'GET /api/templates': { tag: 'Templates', summary: 'The template gallery', description: 'Built-in templates and those shared with the caller (their workspaces, or by link), filtered by `tag` and searched by `q`.', query: z.object({ tag: z.string().optional(), q: z.string().optional() }) },
+  'GET /api/templates/:templateId': { tag: 'Templates', summary: 'One template with its content', description: '404 "This template is not available or has not been shared with you." for one the caller may not see.' },
+  'GET /api/me/templates': { tag: 'Templates', summary: 'Your templates, or those shared with you (`shared=1`)', query: z.object({ shared: z.string().optional() }) },
+  'PUT /api/me/templates/:templateId': { tag: 'Templates', summary: 'Edit your template', description: 'Name, description, cover image address, tags.', body: editTemplateBody },
+  'POST /api/me/templates/:templateId/share': { tag: 'Templates', summary: 'Share your template', description: 'With workspaces you belong to and/or by link; none at all is "A template needs at least one workspace."', body: shareTemplateBody },
+  'DELETE /api/me/templates/:templateId': { tag: 'Templates', summary: 'Delete your template' },
+  'POST /api/:teamId/boards/:boardId/template': { tag: 'Templates', summary: 'Save a board or folder as a template', description: 'With or without items; needs SAVE_AS_TEMPLATE and copies only what the caller can read.', body: saveAsTemplateBody },
+  'POST /api/:teamId/templates/:templateId/use': { tag: 'Templates', summary: 'Make a board from a template', description: 'Needs CREATE_BOARD; every record gets a new id and references are rewritten.', body: useTemplateBody },
+  'POST /api/:teamId/boards/:boardId/duplicate': { tag: 'Templates', summary: 'Duplicate a board as a background job', description: 'Needs CREATE_BOARD and a board the caller views; answers the board job (GET /api/me/board-jobs/{jobId} for progress).', body: duplicateBoardBody },
 
   'POST /api/broadcasting/multi-auth': { tag: 'Realtime', summary: 'Authorise realtime channel subscriptions', auth: 'optional-bearer' },
   'POST /apps/:appId/events': { tag: 'Realtime', summary: 'Pusher HTTP API: trigger an event', auth: 'app-signature' },
