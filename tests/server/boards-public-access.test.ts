@@ -93,5 +93,6 @@ describe('boards: public links and board passwords', () => {
     expect((await guestRead(target.id, 'right')).statusCode).toBe(429);
     expect((await setPassword(target.id, null)).json().data).toEqual({ password_required: false });
     expect((await guestRead(target.id)).statusCode).toBe(200);
-  });
+    // Eleven password checks (a memory-hard hash each): past 30 s on a loaded 2-core runner.
+  }, 90_000);
 });
