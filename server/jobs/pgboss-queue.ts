@@ -83,15 +83,32 @@ export class PgBossQueue extends PassLoop {
   private async queue(name: string): Promise<void> {
     if (this.queues.has(name)) return;
     await this.ready();
-    if (!(await this.boss.getQueue(name))) {
+    // One creation at a time in this process: pg-boss's create_queue alters its tables (a foreign
+    // key to pgboss.queue), and two running at once on two connections can deadlock each other —
+    // the hub died at start that way in tests/scale (decision 0192). Another process doing the
+    // same can still deadlock with us: PostgreSQL then aborts one side, which tries again.
+    const created = this.creating.then(() => this.createQueue(name));
+    this.creating = created.catch(() => undefined);
+    await created;
+    this.queues.add(name);
+  }
+
+  private creating: Promise<void> = Promise.resolve();
+
+  private async createQueue(name: string): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      if (await this.boss.getQueue(name)) return;
       try {
         await this.boss.createQueue(name, { name, policy: 'standard' });
+        return;
       } catch (error) {
         // Another server created it meanwhile.
-        if (!(await this.boss.getQueue(name))) throw error;
+        if (await this.boss.getQueue(name)) return;
+        const deadlock = (error as { code?: string }).code === '40P01';
+        if (!deadlock || attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 20 * attempt + Math.random() * 50));
       }
     }
-    this.queues.add(name);
   }
 
   register<P>(name: string, handler: JobHandler<P>): void {
