@@ -134,6 +134,8 @@ export const formSettings = viewSettings.extend({
 /** Docs (decision 0135): each item is a document; `published` opens the /p/ pages (decision 0136). */
 export const docsSettings = viewSettings.extend({
   published: z.boolean().default(false),
+  /** Documents (item ids) published one by one, each at its /p/i… page, while the view is not (decision 0210). */
+  published_items: z.array(attributeRef).max(1000).default([]),
 });
 
 /** The settings schema of each kind (table and column use the shared one). */

@@ -18,6 +18,7 @@ import { hooksModule } from './hooks/module';
 import { boardJobsModule } from './board-jobs/module';
 import { templatesModule } from './templates/module';
 import { formsRoutes } from './forms/routes';
+import { pageStylesRoute } from './http/html-page';
 import { docsModule } from './docs/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
@@ -54,4 +55,6 @@ export const modules: Module[] = [
   boardJobsModule,
   // Public forms: anyone answers an enabled Form view (decision 0130).
   formsRoutes,
+  // The stylesheet of the server's own pages: public forms, published documents (decision 0210).
+  pageStylesRoute,
 ];

@@ -13,6 +13,7 @@ import { botCheckPasses } from './bot-check';
 import { loadForm, type LoadedForm } from './load';
 import { publicFormOf } from './public-form';
 import { formUnavailable, writeSubmission } from './submit';
+import { formPageRoutes } from './page';
 
 /**
  * Public forms (docs/api/forms.md, decision 0130): anyone, signed in or not, reads an enabled
@@ -51,7 +52,7 @@ export const FORM_LIMITS = {
 /** Files in one answer (each at most ATTACHMENT_MAX_BYTES). */
 export const FORM_MAX_FILES = 5;
 
-interface Body {
+export interface FormBody {
   answers: Record<string, unknown>;
   botToken: string | null;
   files: { field: string; data: Buffer; name: string; mime: string }[];
@@ -60,7 +61,7 @@ interface Body {
 const disabled = () => new ApiError(404, 'This form is not accepting answers right now.', 'form_disabled');
 const unknownForm = () => new ApiError(404, 'This form does not exist.', 'form_not_found');
 
-async function openForm(ctx: AppContext, formId: string): Promise<LoadedForm> {
+export async function openForm(ctx: AppContext, formId: string): Promise<LoadedForm> {
   if (!RECORD_ID_PATTERN.test(formId)) throw unknownForm();
   const found = await loadForm(ctx, formId);
   switch (found.state) {
@@ -85,26 +86,36 @@ export function formsRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.post<FormParams>('/api/forms/:formId', { config: { docs: sendDocs } }, async (request, reply) => {
     const form = await openForm(ctx, request.params.formId);
-    const slots = await takeSlots(throttle, reply, request.ip);
-    const submission = slots[1]!;
-    try {
-      const body = await readBody(request);
-      if (ctx.config.botCheck && !(await botCheckPasses(ctx.config.botCheck, body.botToken, request.ip))) {
-        throw new ApiError(422, 'The bot check did not pass. Please try again.', 'bot_check');
-      }
-      const attachmentFields = new Set(form.settings.fields.filter((f) => form.attributes.get(f.attribute_id)?.kind === 'attachments').map((f) => f.attribute_id));
-      const checked = checkAnswers(form.settings.fields, form.attributes, body.answers, new Set(body.files.map((f) => f.field)));
-      for (const file of body.files) if (!attachmentFields.has(file.field)) checked.problems[file.field.slice(0, 64)] = FormMessages.notAsked;
-      if (Object.keys(checked.problems).length > 0) throw new ApiError(422, FormMessages.formHasError, 'validation', { fields: checked.problems });
-      const files = await storeFiles(ctx, form, body.files);
-      await writeSubmission(ctx, form, { values: checked.values, files });
-    } catch (error) {
-      // Nothing was written: the answer does not count against the address's accepted ones.
-      await throttle.giveBack(submission);
-      throw error;
-    }
+    await acceptAnswers(ctx, throttle, form, reply, request.ip, () => readBody(request));
     return reply.status(201).send({ data: { confirmation: form.settings.confirmation } });
   });
+  // The form as its own HTML page, with or without JavaScript (decision 0210).
+  formPageRoutes(app, ctx, throttle);
+}
+
+/**
+ * One answer, from the API or the HTML page: the address's slots, the bot check, the attribute
+ * rules, the files, the item. Throws the ApiError a refusal is (422 with `data.fields`, 429, 413).
+ */
+export async function acceptAnswers(ctx: AppContext, throttle: DatabaseThrottle, form: LoadedForm, reply: FastifyReply, ip: string, read: () => Promise<FormBody>): Promise<void> {
+  const slots = await takeSlots(throttle, reply, ip);
+  const submission = slots[1]!;
+  try {
+    const body = await read();
+    if (ctx.config.botCheck && !(await botCheckPasses(ctx.config.botCheck, body.botToken, ip))) {
+      throw new ApiError(422, 'The bot check did not pass. Please try again.', 'bot_check');
+    }
+    const attachmentFields = new Set(form.settings.fields.filter((f) => form.attributes.get(f.attribute_id)?.kind === 'attachments').map((f) => f.attribute_id));
+    const checked = checkAnswers(form.settings.fields, form.attributes, body.answers, new Set(body.files.map((f) => f.field)));
+    for (const file of body.files) if (!attachmentFields.has(file.field)) checked.problems[file.field.slice(0, 64)] = FormMessages.notAsked;
+    if (Object.keys(checked.problems).length > 0) throw new ApiError(422, FormMessages.formHasError, 'validation', { fields: checked.problems });
+    const files = await storeFiles(ctx, form, body.files);
+    await writeSubmission(ctx, form, { values: checked.values, files });
+  } catch (error) {
+    // Nothing was written: the answer does not count against the address's accepted ones.
+    await throttle.giveBack(submission);
+    throw error;
+  }
 }
 
 /** Both counters, or a 429 (and then neither counts). */
@@ -128,13 +139,23 @@ function answersOf(value: unknown): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value as Record<string, unknown>));
 }
 
-async function readBody(request: FastifyRequest): Promise<Body> {
+/** The multipart limits a form's own error messages name (the page reads its parts itself). */
+export const multipartProblem = (error: unknown): ApiError | null => {
+  const code = (error as { code?: string }).code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new ApiError(413, Messages.fileTooLarge(ATTACHMENT_MAX_BYTES / (1024 * 1024)), 'too_large');
+  if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
+    return new ApiError(422, FormMessages.formHasError, 'validation', { fields: {}, problems: [`attach at most ${FORM_MAX_FILES} files`] });
+  }
+  return null;
+};
+
+async function readBody(request: FastifyRequest): Promise<FormBody> {
   if (!request.isMultipart()) {
     const body = (request.body ?? {}) as { answers?: unknown; bot_token?: unknown };
     if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'Send the answers as a JSON object.', 'bad_request');
     return { answers: answersOf(body.answers), botToken: typeof body.bot_token === 'string' ? body.bot_token : null, files: [] };
   }
-  const out: Body = { answers: {}, botToken: null, files: [] };
+  const out: FormBody = { answers: {}, botToken: null, files: [] };
   try {
     for await (const part of request.parts({ limits: { fileSize: ATTACHMENT_MAX_BYTES, files: FORM_MAX_FILES, fields: 10, parts: FORM_MAX_FILES + 10, fieldSize: 1024 * 1024 } })) {
       if (part.type === 'file') {
@@ -148,12 +169,7 @@ async function readBody(request: FastifyRequest): Promise<Body> {
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new ApiError(413, Messages.fileTooLarge(ATTACHMENT_MAX_BYTES / (1024 * 1024)), 'too_large');
-    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
-      throw new ApiError(422, FormMessages.formHasError, 'validation', { fields: {}, problems: [`attach at most ${FORM_MAX_FILES} files`] });
-    }
-    throw new ApiError(400, 'The answers could not be read.', 'bad_request');
+    throw multipartProblem(error) ?? new ApiError(400, 'The answers could not be read.', 'bad_request');
   }
   return out;
 }
@@ -161,7 +177,7 @@ async function readBody(request: FastifyRequest): Promise<Body> {
 const cleanName = (name: string) => (name.replace(/^.*[\\/]/, '').replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'file').slice(0, 255);
 
 /** Stores the files as attachments of the workspace (its storage limit applies: 413 when full). */
-async function storeFiles(ctx: AppContext, form: LoadedForm, files: Body['files']): Promise<Map<string, Attachment[]>> {
+async function storeFiles(ctx: AppContext, form: LoadedForm, files: FormBody['files']): Promise<Map<string, Attachment[]>> {
   const out = new Map<string, Attachment[]>();
   for (const file of files) {
     const image = sniffImage(file.data);
