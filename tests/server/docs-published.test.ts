@@ -96,4 +96,44 @@ describe('docs: published documents', () => {
     expect((await setBoard({ is_public: false })).statusCode).toBe(200);
     expect((await get(publishedPath('i', t.teamId, view.id, slug))).statusCode).toBe(404);
   });
+  it('publishes one document alone (its /p/i… page only), with the same rule, stopping the moment it is unpublished', async () => {
+    const other = item(b.id, { name: 'Draft' });
+    expect((await put('items', other)).statusCode).toBe(200);
+    const slug = itemSlug(doc);
+    // The board is private (the test before left it so): publishing a document is refused too.
+    const refused = await saveView({ published: false, published_items: [doc.id] });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain(PUBLISH_NEEDS_PUBLIC);
+    expect((await setBoard({ is_public: true })).statusCode).toBe(200);
+    expect((await saveView({ published: false, published_items: [doc.id] })).statusCode).toBe(200);
+
+    const alone = await get(publishedPath('i', t.teamId, view.id, slug));
+    expect(alone.statusCode).toBe(200);
+    expect(alone.body).toContain('<h2>Version 2</h2>');
+    expect(alone.body).not.toContain('Draft');
+    // Only that page: not the view's pages, not another document of the view.
+    expect((await get(publishedPath('e', t.teamId, view.id, slug))).statusCode).toBe(404);
+    expect((await get(publishedPath('e', t.teamId, view.id))).statusCode).toBe(404);
+    expect((await get(publishedPath('f', t.teamId, view.id))).statusCode).toBe(404);
+    expect((await get(publishedPath('i', t.teamId, view.id, itemSlug(other)))).statusCode).toBe(404);
+    // A renamed document's old slug still opens it (its id ends the slug).
+    expect((await get(publishedPath('i', t.teamId, view.id, `old-name-${doc.id}`))).statusCode).toBe(200);
+
+    // Unpublished: the page stops at once.
+    expect((await saveView({ published: false, published_items: [] })).statusCode).toBe(200);
+    const off = await get(publishedPath('i', t.teamId, view.id, slug));
+    expect(off.statusCode).toBe(404);
+    expect(off.body).not.toContain('Version 2');
+  });
+
+  it('answers "not published" in the visitor’s language', async () => {
+    const de = await api(server.app, 'GET', publishedPath('e', t.teamId, view.id), { headers: { 'accept-language': 'de-CH, en;q=0.5' } });
+    expect(de.statusCode).toBe(404);
+    expect(de.body).toContain('<html lang="de" dir="ltr">');
+    expect(de.body).toContain('Dieses Dokument ist nicht veröffentlicht.');
+    const ar = await api(server.app, 'GET', '/p/x1-2?lang=ar');
+    expect(ar.body).toContain('<html lang="ar" dir="rtl">');
+    expect(ar.body).toContain('هذا المستند غير منشور.');
+    expect((await get('/p/x1-2')).body).toContain('This document is not published.');
+  });
 });
