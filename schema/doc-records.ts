@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseRecord, recordId } from './records';
+import { DOC_FILES_MAX } from './doc-nodes';
 
 /**
  * The synced record of document bodies (decision 0135). A body is a Yjs document: each edit
@@ -20,6 +21,12 @@ export const docUpdateRecord = baseRecord.extend({
   item_id: recordId,
   update: base64(DOC_STATE_MAX_CHARS).min(1),
   created_by: userId.nullable().optional(),
+  /**
+   * The uploaded images the update names, set by the server from the update's bytes (decision
+   * 0216): the update itself is base64, so without this plain list the upload sweep (decision
+   * 0095) would not see that the document still shows the file.
+   */
+  files: z.array(z.string().max(200)).max(DOC_FILES_MAX).optional(),
 });
 export type DocUpdateRecord = z.infer<typeof docUpdateRecord>;
 

@@ -8,6 +8,7 @@ import { loadTeam } from '../sync/access';
 import { removeWithChildren, storeSaved } from '../sync/operations';
 import { WriteScope, type PendingEvent } from '../sync/scope';
 import type { Db, StoredRecord, WireRecord } from '../sync/store';
+import { fileReferencesOf } from './rules';
 
 /**
  * Compaction of document bodies (decision 0135): the item's `doc_update` records are merged into
@@ -73,11 +74,14 @@ export async function compactDoc(ctx: AppContext, payload: CompactPayload): Prom
     const updates = await updatesOf(trx, team.id, payload.item_id);
     if (updates.length < 2) return 0;
     const first = updates[0]!;
+    const mergedBytes = Y.mergeUpdates(updates.map(decodeUpdate));
     const record: WireRecord = {
       id: nanoid(),
       board_id: first.board_id,
       item_id: payload.item_id,
-      update: Buffer.from(Y.mergeUpdates(updates.map(decodeUpdate))).toString('base64'),
+      update: Buffer.from(mergedBytes).toString('base64'),
+      // Merged updates keep deleted content (an undo may bring an image back): its files stay.
+      files: fileReferencesOf(mergedBytes),
       row_version: 1,
       team_id: team.id,
       created_at: now.toISOString(),

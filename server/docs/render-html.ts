@@ -1,5 +1,6 @@
 import * as Y from 'yjs';
 import { DOC_FRAGMENT } from '../../schema/doc-records';
+import { DOC_NODE, EMBED_ID, isDocImageSrc } from '../../schema/doc-nodes';
 
 /**
  * A document body (Yjs state) as HTML for published pages (no JavaScript needed to read it).
@@ -38,9 +39,27 @@ const BLOCKS: Record<string, string> = {
   listItem: 'li',
 };
 
-function renderNode(node: Y.XmlElement | Y.XmlText): string {
+/**
+ * What a published page may say about an embedded item (decision 0217): its name and address when
+ * the page's reader may read it (a document published with this one), null otherwise — then the
+ * embed shows a neutral "item" mark and nothing of the item.
+ */
+export type EmbedResolver = (itemId: string) => { name: string; href: string } | null;
+
+export interface DocHtmlOptions {
+  embed?: EmbedResolver;
+  /** The text of an embed the reader may not see (the page's language). */
+  hiddenEmbedText?: string;
+}
+
+const cellSpan = (node: Y.XmlElement, name: 'colspan' | 'rowspan') => {
+  const value = Math.floor(Number(node.getAttribute(name as never)));
+  return value > 1 && value <= 50 ? ` ${name}="${value}"` : '';
+};
+
+function renderNode(node: Y.XmlElement | Y.XmlText, options: DocHtmlOptions): string {
   if (node instanceof Y.XmlText) return renderText(node);
-  const inner = () => node.toArray().map((child) => renderNode(child as Y.XmlElement | Y.XmlText)).join('');
+  const inner = () => node.toArray().map((child) => renderNode(child as Y.XmlElement | Y.XmlText, options)).join('');
   const name = node.nodeName;
   if (name in BLOCKS) return `<${BLOCKS[name]}>${inner()}</${BLOCKS[name]}>`;
   switch (name) {
@@ -62,6 +81,27 @@ function renderNode(node: Y.XmlElement | Y.XmlText): string {
       const checked = String(node.getAttribute('checked' as never)) === 'true';
       return `<li class="task-item"><input type="checkbox" disabled${checked ? ' checked' : ''}> <div>${inner()}</div></li>`;
     }
+    case DOC_NODE.table:
+      return `<table class="doc-table"><tbody>${inner()}</tbody></table>`;
+    case DOC_NODE.row:
+      return `<tr>${inner()}</tr>`;
+    case DOC_NODE.cell:
+    case DOC_NODE.header: {
+      const tag = name === DOC_NODE.header ? 'th' : 'td';
+      return `<${tag}${cellSpan(node, 'colspan')}${cellSpan(node, 'rowspan')}>${inner()}</${tag}>`;
+    }
+    case DOC_NODE.image: {
+      // Only an attachment of the item (schema/doc-nodes.ts): anything else is left out.
+      const src = node.getAttribute('src' as never);
+      if (!isDocImageSrc(src)) return '';
+      return `<img src="${escape(src)}" alt="${escape(String(node.getAttribute('alt' as never) ?? '').slice(0, 300))}" loading="lazy">`;
+    }
+    case DOC_NODE.embed: {
+      const id = node.getAttribute('id' as never);
+      const shown = typeof id === 'string' && EMBED_ID.test(id) && options.embed ? options.embed(id) : null;
+      if (!shown) return `<span class="embed">${escape(options.hiddenEmbedText ?? '[item]')}</span>`;
+      return `<a class="embed" href="${escape(shown.href)}">${escape(shown.name)}</a>`;
+    }
     case 'mention':
       return `<span class="mention">@${escape(String(node.getAttribute('label' as never) ?? node.getAttribute('id' as never) ?? ''))}</span>`;
     default:
@@ -71,12 +111,12 @@ function renderNode(node: Y.XmlElement | Y.XmlText): string {
 }
 
 /** The body's HTML; empty for an empty document. */
-export function docHtml(state: Uint8Array): string {
+export function docHtml(state: Uint8Array, options: DocHtmlOptions = {}): string {
   const doc = new Y.Doc();
   Y.applyUpdate(doc, state);
   return doc
     .getXmlFragment(DOC_FRAGMENT)
     .toArray()
-    .map((node) => renderNode(node as Y.XmlElement | Y.XmlText))
+    .map((node) => renderNode(node as Y.XmlElement | Y.XmlText, options))
     .join('');
 }

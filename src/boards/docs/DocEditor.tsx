@@ -6,33 +6,94 @@ import Collaboration from '@tiptap/extension-collaboration';
 import Mention from '@tiptap/extension-mention';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Placeholder } from '@tiptap/extensions';
-import type { SuggestionKeyDownProps, SuggestionProps } from '@tiptap/suggestion';
+import { PluginKey } from '@tiptap/pm/state';
+import { Suggestion, type SuggestionKeyDownProps, type SuggestionOptions, type SuggestionProps } from '@tiptap/suggestion';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { DOC_FRAGMENT } from '../../../schema/doc-records';
 import { MENTION_ATTRIBUTE } from '../../../schema/comment-html';
+import { DOC_NODE } from '../../../schema/doc-nodes';
 import { mentionCandidates, type MentionCandidate } from '../comments/member-search';
+import type { Item } from '../store/live';
 import { DocToolbar } from './DocToolbar';
 import type { DocBody } from './doc-body';
+import { ItemEmbed } from './embed';
+import { DocImage } from './image';
+import { DocTable } from './table';
+
+/** One line of a suggestion menu (a member to mention, an item to embed). */
+interface Choice {
+  id: string;
+  label: string;
+}
 
 interface MenuState {
-  items: MentionCandidate[];
+  kind: 'mention' | 'embed';
+  items: Choice[];
   selected: number;
   rect: DOMRect | null;
-  pick: (member: MentionCandidate) => void;
+  pick: (choice: Choice) => void;
+}
+
+/** Typing this opens the list of items to embed (the toolbar's button types it too). */
+export const EMBED_TRIGGER = '[[';
+const EMBED_CHOICES = 8;
+
+/** Items of the board whose name holds the query, best first (names starting with it), this document left out. */
+export function embedCandidates(items: readonly Pick<Item, 'id' | 'name' | 'deleted_at'>[], query: string, exceptId: string): Choice[] {
+  const q = query.trim().toLocaleLowerCase();
+  const matches = items.filter((i) => i.id !== exceptId && !i.deleted_at && (q === '' || (i.name ?? '').toLocaleLowerCase().includes(q)));
+  const starts = (i: { name: string | null }) => ((i.name ?? '').toLocaleLowerCase().startsWith(q) ? 0 : 1);
+  return matches
+    .sort((a, b) => starts(a) - starts(b) || (a.name ?? '').localeCompare(b.name ?? ''))
+    .slice(0, EMBED_CHOICES)
+    .map((i) => ({ id: i.id, label: i.name || i.id }));
 }
 
 /**
  * The rich-text editor of one document: TipTap bound to the body's Y.Doc by the collaboration
  * extension (so TipTap's own history is off: Yjs keeps it), with headings, lists, checklists,
- * code, links and `@` mentions of the workspace's members.
+ * code, links, `@` mentions of the workspace's members, tables (table.ts), images uploaded as the
+ * item's attachments (image.ts) and `[[` embeds of other items (embed.tsx).
  */
-export default function DocEditor({ body, members, readOnly, title }: { body: DocBody; members: readonly MentionCandidate[]; readOnly: boolean; title: string }) {
+export default function DocEditor({ body, members, items, itemId, teamId, readOnly, title }: { body: DocBody; members: readonly MentionCandidate[]; items: readonly Item[]; itemId: string; teamId: number; readOnly: boolean; title: string }) {
   const { t } = useLingui();
   const [menu, setMenu] = useState<MenuState | null>(null);
   const membersRef = useRef(members);
   membersRef.current = members;
+  const itemsRef = useRef(items);
+  itemsRef.current = items;
   const menuRef = useRef<MenuState | null>(null);
   menuRef.current = menu;
+
+  /** The menu of one suggestion (mentions, embeds): shown in a portal, driven by the keyboard. */
+  const menuRender = (kind: MenuState['kind']): SuggestionOptions<Choice>['render'] => () => {
+    const show = (props: SuggestionProps<Choice>) => setMenu({ kind, items: props.items, selected: 0, rect: props.clientRect?.() ?? null, pick: (c) => props.command(c as never) });
+    return {
+      onStart: show,
+      onUpdate: show,
+      onExit: () => setMenu(null),
+      onKeyDown: ({ event }: SuggestionKeyDownProps) => {
+        const current = menuRef.current;
+        if (!current) return false;
+        if (event.key === 'Escape') {
+          setMenu(null);
+          return true;
+        }
+        if (current.items.length === 0) return false;
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+          const step = event.key === 'ArrowDown' ? 1 : -1;
+          setMenu({ ...current, selected: (current.selected + step + current.items.length) % current.items.length });
+          return true;
+        }
+        if (event.key === 'Enter' || event.key === 'Tab') {
+          const choice = current.items[current.selected];
+          if (choice) current.pick(choice);
+          return true;
+        }
+        return false;
+      },
+    };
+  };
 
   const extensions = useMemo(
     () => [
@@ -53,39 +114,31 @@ export default function DocEditor({ body, members, readOnly, title }: { body: Do
         renderHTML: ({ node }) => ['span', { [MENTION_ATTRIBUTE]: String(node.attrs.id), class: 'doc-mention' }, `@${node.attrs.label ?? node.attrs.id}`],
         suggestion: {
           char: '@',
-          items: ({ query }) => mentionCandidates(membersRef.current, query),
+          items: ({ query }) => mentionCandidates(membersRef.current, query).map((m) => ({ id: String(m.id), label: m.name })),
           command: ({ editor, range, props }) => {
-            const member = props as unknown as MentionCandidate;
-            editor.chain().focus().insertContentAt(range, [{ type: 'mention', attrs: { id: String(member.id), label: member.name } }, { type: 'text', text: ' ' }]).run();
+            const member = props as unknown as Choice;
+            editor.chain().focus().insertContentAt(range, [{ type: 'mention', attrs: { id: member.id, label: member.label } }, { type: 'text', text: ' ' }]).run();
           },
-          render: () => {
-            const show = (props: SuggestionProps<MentionCandidate>) => setMenu({ items: props.items, selected: 0, rect: props.clientRect?.() ?? null, pick: (m) => props.command(m as never) });
-            return {
-              onStart: show,
-              onUpdate: show,
-              onExit: () => setMenu(null),
-              onKeyDown: ({ event }: SuggestionKeyDownProps) => {
-                const current = menuRef.current;
-                if (!current) return false;
-                if (event.key === 'Escape') {
-                  setMenu(null);
-                  return true;
-                }
-                if (current.items.length === 0) return false;
-                if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-                  const step = event.key === 'ArrowDown' ? 1 : -1;
-                  setMenu({ ...current, selected: (current.selected + step + current.items.length) % current.items.length });
-                  return true;
-                }
-                if (event.key === 'Enter' || event.key === 'Tab') {
-                  const member = current.items[current.selected];
-                  if (member) current.pick(member);
-                  return true;
-                }
-                return false;
+          render: menuRender('mention'),
+        },
+      }),
+      DocTable,
+      DocImage,
+      ItemEmbed.extend({
+        addProseMirrorPlugins() {
+          return [
+            Suggestion<Choice>({
+              editor: this.editor,
+              char: EMBED_TRIGGER,
+              allowSpaces: true,
+              pluginKey: new PluginKey('itemEmbedSuggestion'),
+              items: ({ query }) => embedCandidates(itemsRef.current, query, itemId),
+              command: ({ editor, range, props }) => {
+                editor.chain().focus().insertContentAt(range, [{ type: DOC_NODE.embed, attrs: { id: props.id } }, { type: 'text', text: ' ' }]).run();
               },
-            };
-          },
+              render: menuRender('embed'),
+            }),
+          ];
         },
       }),
     ],
@@ -109,27 +162,27 @@ export default function DocEditor({ body, members, readOnly, title }: { body: Do
 
   return (
     <div className="doc-editor">
-      {!readOnly && editor && <DocToolbar editor={editor} />}
+      {!readOnly && editor && <DocToolbar editor={editor} teamId={teamId} itemId={itemId} />}
       <EditorContent editor={editor} />
       {menu &&
         createPortal(
-          <ul role="listbox" aria-label={t`Mention someone`} className="mention-menu" style={menu.rect ? { position: 'fixed', top: menu.rect.bottom + 4, left: menu.rect.left } : undefined}>
+          <ul role="listbox" aria-label={menu.kind === 'mention' ? t`Mention someone` : t`Embed an item`} className="mention-menu" style={menu.rect ? { position: 'fixed', top: menu.rect.bottom + 4, left: menu.rect.left } : undefined}>
             {menu.items.length === 0 ? (
               <li className="mention-menu-empty" role="presentation">
-                <Trans>No member matches</Trans>
+                {menu.kind === 'mention' ? <Trans>No member matches</Trans> : <Trans>No item matches</Trans>}
               </li>
             ) : (
-              menu.items.map((member, index) => (
+              menu.items.map((choice, index) => (
                 <li
-                  key={member.id}
+                  key={choice.id}
                   role="option"
                   aria-selected={index === menu.selected}
                   onMouseDown={(e) => {
                     e.preventDefault();
-                    menu.pick(member);
+                    menu.pick(choice);
                   }}
                 >
-                  {member.name}
+                  {choice.label}
                 </li>
               ))
             )}

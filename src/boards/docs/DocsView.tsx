@@ -4,7 +4,7 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { useBoard } from '../BoardContext';
-import type { Item } from '../store/live';
+import { useItems, type Item } from '../store/live';
 import type { ViewProps } from '../parts/view-props';
 import type { TreeNode } from '../model/tree';
 import type { Folder } from '../store/live';
@@ -83,10 +83,11 @@ function DocPage({ item }: { item: Item }) {
   const readOnly = board.readOnly || !board.access.can('EDIT_ITEM', item.folder_id, item.created_by ?? null);
   const body = useDocBody(board.teamId, board.boardId, item.id, readOnly);
   const members = board.info?.members ?? [];
+  const boardItems = useItems(board.boardId);
   return (
     <article className="docs-article">
       <h2 className="docs-title">{item.name}</h2>
-      {body ? <DocEditor key={item.id} body={body} members={members} readOnly={readOnly} title={item.name} /> : <Spinner />}
+      {body ? <DocEditor key={item.id} body={body} members={members} items={boardItems ?? []} itemId={item.id} teamId={board.teamId} readOnly={readOnly} title={item.name} /> : <Spinner />}
     </article>
   );
 }
