@@ -16,6 +16,7 @@ import { automationsModule } from './automations/module';
 import { developerModule } from './developer/module';
 import { hooksModule } from './hooks/module';
 import { boardJobsModule } from './board-jobs/module';
+import { trelloGitlabImportsModule } from './imports/trello-gitlab-module';
 import { templatesModule } from './templates/module';
 import { formsRoutes } from './forms/routes';
 import { pageStylesRoute } from './http/html-page';
@@ -53,6 +54,8 @@ export const modules: Module[] = [
   developerModule,
   // Background board jobs, CSV import and export (decisions 0160, 0161).
   boardJobsModule,
+  // Trello and Gitlab imports: board job kinds and routes (decision 0220).
+  trelloGitlabImportsModule,
   // Public forms: anyone answers an enabled Form view (decision 0130).
   formsRoutes,
   // The stylesheet of the server's own pages: public forms, published documents (decision 0210).
