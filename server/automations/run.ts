@@ -22,7 +22,7 @@ import { loadTeam } from '../sync/access';
 import { WriteScope, type PendingEvent } from '../sync/scope';
 import { boardRecords, findRecord } from '../sync/store';
 import { failureText, performAction, type ActionRun } from './actions';
-import { automationRunsLimit, countRun, lockMonthRuns, ownersAndAdmins } from './usage';
+import { automationRunsLimit, countRunWithin, EXACT_COUNT_MARGIN, monthRuns, ownersAndAdmins } from './usage';
 
 /**
  * The run job: one automation on one item for one cause, exactly once in effect. Its row in
@@ -45,7 +45,27 @@ export interface RunPayload {
   chain: ChainLink[];
 }
 
+/** PostgreSQL's "try again" answers: a deadlock or a serialization failure ends the whole transaction. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const isRetryable = (error: unknown) => RETRYABLE.has(String((error as { code?: unknown } | null)?.code ?? ''));
+
+/**
+ * Runs of one workspace work side by side (decision 0200), so two of them writing the same records
+ * in a different order can deadlock; PostgreSQL then ends one transaction, which is tried again
+ * here at once (nothing of it stayed), before the job's own slower retry.
+ */
 export async function runAutomation(ctx: AppContext, payload: RunPayload, jobs: JobQueue = ctx.jobs): Promise<RunResult | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(ctx, payload, jobs);
+    } catch (error) {
+      if (!isRetryable(error) || attempt >= 3) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+    }
+  }
+}
+
+async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Promise<RunResult | null> {
   const now = ctx.now();
   let events: PendingEvent[] = [];
   const result = await ctx.db.transaction().execute(async (trx) => {
@@ -67,7 +87,8 @@ export async function runAutomation(ctx: AppContext, payload: RunPayload, jobs: 
     if (!team) return finish('skipped', 'the workspace is gone', false);
 
     const month = monthOf(now);
-    const runs = await lockMonthRuns(trx, team.id, month);
+    // A first look without a lock: a month already used up stops here, before any work.
+    const runs = await monthRuns(trx, team.id, month);
     const limit = await automationRunsLimit(trx, team.id);
     const notify: NotifyContext = { db: trx, jobs: inTransaction(jobs, trx), now: () => now };
     if (runs >= limit) {
@@ -108,16 +129,27 @@ export async function runAutomation(ctx: AppContext, payload: RunPayload, jobs: 
       for (const [index, action] of actions.entries()) await performAction(run, action.data!, index);
       await scope.finish();
       await scope.flushWrites();
-      await sql`release savepoint automation_actions`.execute(trx);
-      events = scope.events;
     } catch (failure) {
+      // A deadlock ends the whole transaction: the run is tried again (runAutomation).
+      if (isRetryable(failure)) throw failure;
       // Nothing of a failed run stays: its writes go, the run is logged with the reason.
       await sql`rollback to savepoint automation_actions`.execute(trx);
       outcome = 'failed';
       error = failureText(failure);
     }
-    const counted = await countRun(trx, team.id, month);
-    if (usageState(counted, limit) !== usageState(runs, limit)) await tellLimit(notify, team.id, counted, limit, payload.board_id, month);
+    // Counting comes last, so a count row is locked only from here to the commit (decision 0200).
+    // When other runs of the workspace used the last of the month meanwhile, this one's writes go.
+    const counted = await countRunWithin(trx, team.id, month, limit);
+    if (counted === null) {
+      await sql`rollback to savepoint automation_actions`.execute(trx);
+      await tellLimit(notify, team.id, limit, limit, payload.board_id, month);
+      return finish('limit', 'this month’s automation runs are used up', false);
+    }
+    await sql`release savepoint automation_actions`.execute(trx);
+    if (outcome === 'done') events = scope.events;
+    // Runs counting side by side each see the others' counts only once committed, so a threshold is
+    // told by every run within the margin after it (the notification is made once: its key).
+    if (usageState(counted, limit) !== usageState(Math.max(0, counted - EXACT_COUNT_MARGIN), limit)) await tellLimit(notify, team.id, counted, limit, payload.board_id, month);
     return finish(outcome, error, true);
   });
   if (events.length > 0) {

@@ -30,22 +30,57 @@ export function runsLimitOf(sub: { limits?: unknown } | null | undefined): numbe
   return limitOf({ limits } as never, RUNS_LIMIT_NAME);
 }
 
-/** This month's runs so far, holding the row until the transaction ends (runs of a workspace count one after the other). */
-export async function lockMonthRuns(db: Db, teamId: number, month: string): Promise<number> {
-  await sql`insert into automation_usage (team_id, month, runs) values (${teamId}, ${month}, 0) on conflict do nothing`.execute(db);
-  const { rows } = await sql<{ runs: number }>`select runs from automation_usage where team_id = ${teamId} and month = ${month} for update`.execute(db);
+/**
+ * The month's count is kept in USAGE_SHARDS rows per workspace (decision 0200): a run adds one to a
+ * shard picked at random, so runs of one workspace working side by side rarely wait for each other.
+ */
+export const USAGE_SHARDS = 16;
+/**
+ * Far from the limit a run counts without looking at the others: runs counting at the same moment
+ * (at most one per database connection) cannot together pass a limit this far away. Within it,
+ * the count is judged exactly, with every shard locked.
+ */
+export const EXACT_COUNT_MARGIN = 200;
+
+/** This month's runs so far (read without a lock: the count itself is judged again when the run counts). */
+export async function monthRuns(db: Db, teamId: number, month: string): Promise<number> {
+  const { rows } = await sql<{ runs: string | null }>`select sum(runs) as runs from automation_usage where team_id = ${teamId} and month = ${month}`.execute(db);
   return Number(rows[0]?.runs ?? 0);
 }
 
-export async function countRun(db: Db, teamId: number, month: string): Promise<number> {
-  const { rows } = await sql<{ runs: number }>`update automation_usage set runs = runs + 1 where team_id = ${teamId} and month = ${month} returning runs`.execute(db);
-  return Number(rows[0]!.runs);
+/**
+ * Counts one run when the month still has room: the count after it, or null when the limit was
+ * reached meanwhile by runs of the same workspace. Near the limit (and for small limits) every
+ * shard row is locked, in shard order, and the sum judged, so the limit is never passed; far from
+ * it one shard row is added to and held only until the commit.
+ */
+export async function countRunWithin(db: Db, teamId: number, month: string, limit: number): Promise<number | null> {
+  if (limit <= 0) return null;
+  const shard = Math.floor(Math.random() * USAGE_SHARDS);
+  if (limit > EXACT_COUNT_MARGIN) {
+    const { rows } = await sql<{ runs: string }>`
+      with total as (select coalesce(sum(runs), 0) as runs from automation_usage where team_id = ${teamId} and month = ${month})
+      insert into automation_usage as u (team_id, month, shard, runs)
+      select ${teamId}, ${month}, ${shard}, 1 from total where total.runs + ${EXACT_COUNT_MARGIN} < ${limit}
+      on conflict (team_id, month, shard) do update set runs = u.runs + 1
+      returning (select runs from total) + 1 as runs`.execute(db);
+    if (rows[0]) return Number(rows[0].runs);
+  }
+  // Near the limit: all shards exist and are locked in one order (no deadlock between two counters).
+  await sql`
+    insert into automation_usage (team_id, month, shard, runs)
+    select ${teamId}, ${month}, s, 0 from generate_series(0, ${USAGE_SHARDS - 1}) as s
+    on conflict do nothing`.execute(db);
+  const { rows } = await sql<{ runs: number }>`select runs from automation_usage where team_id = ${teamId} and month = ${month} order by shard for update`.execute(db);
+  const runs = rows.reduce((sum, r) => sum + Number(r.runs), 0);
+  if (runs >= limit) return null;
+  await sql`update automation_usage set runs = runs + 1 where team_id = ${teamId} and month = ${month} and shard = ${shard}`.execute(db);
+  return runs + 1;
 }
 
 /** Whether the workspace's automations are stopped for the rest of the month. */
 export async function runsExhausted(db: Db, teamId: number, now: Date): Promise<boolean> {
-  const row = await db.selectFrom('automation_usage').select('runs').where('team_id', '=', teamId).where('month', '=', monthOf(now)).executeTakeFirst();
-  return Number(row?.runs ?? 0) >= (await automationRunsLimit(db, teamId));
+  return (await monthRuns(db, teamId, monthOf(now))) >= (await automationRunsLimit(db, teamId));
 }
 
 /** The owners and admins of the workspace: who hears about the limit. */
@@ -58,8 +93,7 @@ export async function ownersAndAdmins(db: Db, teamId: number): Promise<number[]>
 /** GET /api/{teamId}/automations/usage: this month's figure. */
 export async function usageOf(db: Db, teamId: number, now: Date): Promise<AutomationUsage> {
   const month = monthOf(now);
-  const row = await db.selectFrom('automation_usage').select('runs').where('team_id', '=', teamId).where('month', '=', month).executeTakeFirst();
-  const runs = Number(row?.runs ?? 0);
+  const runs = await monthRuns(db, teamId, month);
   const limit = await automationRunsLimit(db, teamId);
   const boards = await db
     .selectFrom('automation_runs')

@@ -308,6 +308,64 @@ describe('automations runner', () => {
     await put('automations', { ...rule, enabled: false, row_version: 2 });
   });
 
+  it('counts runs working side by side exactly: never past the limit, and the warning told once (decision 0200)', async () => {
+    const { b, notes } = await setup();
+    const rule = await put('automations', automation(b.id, { trigger: { type: 'item_created' }, actions: [{ type: 'set_value', attribute_id: notes.id, value: 'seen' }] }));
+    await drain();
+    const limitOf = async (limit: number) => {
+      const sub = await server.ctx.db
+        .insertInto('subscriptions')
+        .values({ user_id: alice.user.id, deal: 'free', limits: JSON.stringify({ AutomationRunsLimit: limit }), trial_ends_at: null, ends_at: null, version: 8, created_at: server.ctx.now() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await server.ctx.db.updateTable('teams').set({ subscription_id: sub.id }).where('id', '=', teamId).execute();
+    };
+    const nextMonth = async () => {
+      const now = server.ctx.now();
+      await advance(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1, 0, 1) - now.getTime());
+    };
+    // Many new items, then one pass of the runner: their runs are claimed in one batch and run at
+    // the same time (on PostgreSQL in transactions of their own, side by side).
+    const burst = async (n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const task = item(b.id);
+        await put('items', task, bob);
+        ids.push(task.id);
+      }
+      await drain();
+      return ids;
+    };
+    const shards = async () => (await server.ctx.db.selectFrom('automation_usage').select(['shard', 'runs']).where('team_id', '=', teamId).where('month', '=', server.ctx.now().toISOString().slice(0, 7)).execute()).filter((r) => r.runs > 0);
+    const limitNotes = async (limit: number) => ((await api(server.app, 'GET', '/api/notifications?limit=100', { token: alice.token })).json().data as Notification[]).filter((n) => n.notification_type.startsWith('automation_runs') && n.limit === limit);
+
+    // A small limit is judged exactly, with every count row locked: 16 runs at once, 12 allowed.
+    await nextMonth();
+    await limitOf(12);
+    const ids = await burst(16);
+    const seen = (await Promise.all(ids.map((id) => stored('value', valueIdFor(id, notes.id))))).filter((v) => v?.value === 'seen');
+    expect(seen, 'exactly the limit’s runs acted').toHaveLength(12);
+    const results = (await runs(b.id, rule.id)).filter((r) => ids.includes(r.item_id!)).map((r) => r.result);
+    expect(results.filter((r) => r === 'done')).toHaveLength(12);
+    expect(results.filter((r) => r === 'limit')).toHaveLength(4);
+    expect((await api(server.app, 'GET', `/api/${teamId}/automations/usage?board_id=${b.id}`, { token: bob.token })).json()).toMatchObject({ runs: 12, limit: 12, state: 'exceeded' });
+    expect((await limitNotes(12)).map((n) => n.notification_type).sort()).toEqual(['automation_runs_exceeded', 'automation_runs_warning']);
+
+    // A big limit far away: each run adds to one of the shards, the sum is the month's count, and
+    // crossing 80 % while many runs count at once is told once.
+    await nextMonth();
+    await limitOf(1000);
+    const month = server.ctx.now().toISOString().slice(0, 7);
+    await server.ctx.db.insertInto('automation_usage').values({ team_id: teamId, month, shard: 3, runs: 790 }).execute();
+    await burst(20);
+    const rows = await shards();
+    expect(rows.reduce((sum, r) => sum + r.runs, 0)).toBe(810);
+    expect(rows.length, 'the runs counted on more than one row').toBeGreaterThan(1);
+    expect((await api(server.app, 'GET', `/api/${teamId}/automations/usage?board_id=${b.id}`, { token: bob.token })).json()).toMatchObject({ runs: 810, limit: 1000, state: 'warning' });
+    expect((await limitNotes(1000)).map((n) => n.notification_type)).toEqual(['automation_runs_warning']);
+    await put('automations', { ...rule, enabled: false, row_version: 2 });
+  });
+
   it('keeps automations and the run log from people outside the workspace', async () => {
     const { b } = await setup();
     const outsider = await createUserWithToken(server.ctx, { name: 'Out' });

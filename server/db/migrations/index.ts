@@ -13,6 +13,7 @@ import { m0101_notifications } from './0101_notifications';
 import { m0102_server_identity } from './0102_server_identity';
 import { m0103_records_board_paging } from './0103_records_board_paging';
 import { m0150_automations } from './0150_automations';
+import { m0200_automation_usage_shards } from './0200_automation_usage_shards';
 import { m0140_hooks } from './0140_hooks';
 import { m0145_api_tokens_oauth } from './0145_api_tokens_oauth';
 import { m0170_board_primary_attributes } from './0170_board_primary_attributes';
@@ -35,6 +36,7 @@ export const migrations: Migration[] = [
   m0102_server_identity,
   m0103_records_board_paging,
   m0150_automations,
+  m0200_automation_usage_shards,
   m0140_hooks,
   m0145_api_tokens_oauth,
   m0170_board_primary_attributes,

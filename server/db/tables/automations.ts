@@ -16,9 +16,11 @@ export interface AutomationTables {
     month: string;
     created_at: Timestamp;
   };
+  /** The month's count is the sum of its shards (migration 0200). */
   automation_usage: {
     team_id: number;
     month: string;
+    shard: Generated<number>;
     runs: number;
   };
   automation_clock: {
