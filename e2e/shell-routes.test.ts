@@ -68,6 +68,14 @@ describe('every route resolves to its screen (signed in)', () => {
         seen.push(route.name);
         continue;
       }
+      // So is the public form (decision 0210): an unknown form answers its own 404 page.
+      if (path.startsWith('/form/')) {
+        const form = await page.request.get(server.url + path);
+        expect(form.status(), path).toBe(404);
+        expect(await form.text(), path).toContain('This form does not exist');
+        seen.push(route.name);
+        continue;
+      }
       // The server serves the app for the path (a deep link works)...
       const response = await page.request.get(server.url + path);
       expect(response.status(), path).toBe(200);
@@ -97,6 +105,17 @@ describe('every route resolves to its screen (signed in)', () => {
     const published = await page.request.get(server.url + '/p/x1-2');
     expect(published.status()).toBe(404);
     expect(await published.text()).toContain('This document is not published.');
+  });
+
+  it('loads the server’s own pages (published documents, public forms) when the app moves to them', async () => {
+    for (const [name, testId] of [['published-document', 'not-published'], ['shared-document-item', 'not-published'], ['form', 'public-form-closed']] as const) {
+      await page.goto(server.url + '/home');
+      await screenRoute(page);
+      await moveInApp(page, pathFor(name, SAMPLE));
+      // A full page load from the server: its page, not the app's "comes later" screen.
+      await page.getByTestId(testId).waitFor({ timeout: 15_000 });
+      expect(await page.locator('#root').count(), name).toBe(0);
+    }
   });
 
   it('keeps pretend and hide_header across navigation and drops the notification parameter', async () => {
@@ -164,8 +183,9 @@ describe('signed-out routes', () => {
     await page.goto(server.url + '/team/1/members');
     await page.waitForURL(/\/login\?intended=/);
     expect(new URL(page.url()).searchParams.get('intended')).toBe('/team/1/members');
+    // The public form is the server's own page, without the app (decision 0210).
     await page.goto(server.url + pathFor('form', SAMPLE));
-    expect(await screenRoute(page)).toBe('form');
+    await page.getByTestId('public-form-closed').waitFor();
     await page.goto(server.url + pathFor('board', SAMPLE));
     expect(await screenRoute(page)).toBe('board');
   });

@@ -6,13 +6,14 @@ import type { ComponentType } from 'react';
  */
 type Loader = () => Promise<{ default: ComponentType }>;
 
-/** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO, forms): src/screens/later/later-features.ts. */
+/** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
   'checkout', 'activate-ltd', 'trial', 'profile.billing', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
-  'trello-import', 'trello-import-board', 'extract-trello-token',
   'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect', 'profile.referral',
-  'published-document', 'published-file', 'shared-document-item',
 ];
+
+/** Routes the server answers with its own HTML page (decision 0210): moved to in the app, they load from the server. */
+const SERVER_PAGE_ROUTES = ['form', 'published-document', 'published-file', 'shared-document-item'];
 
 export const screens: Record<string, Loader> = {
   login: () => import('./auth/LoginPage'),
@@ -63,7 +64,11 @@ export const screens: Record<string, Loader> = {
   redirect: () => import('./later/RedirectPage'),
   onboarding: () => import('./later/OnboardingPage'),
   'attachment.download': () => import('./later/AttachmentDownloadPage'),
-  // Issue #13: the public form (no board chunk, no sync worker: decision 0130).
-  form: () => import('./public-form/PublicFormPage'),
+  // Issue #16: Trello import from an export file or through Trello's API (decision 0220).
+  'trello-import': () => import('../imports/TrelloImportPage'),
+  'trello-import-board': () => import('../imports/TrelloImportPage'),
+  'extract-trello-token': () => import('../imports/TrelloTokenPage'),
+  // Issue #13: the public form and published documents are the server's own pages (decisions 0136, 0210).
+  ...Object.fromEntries(SERVER_PAGE_ROUTES.map((name) => [name, () => import('./server-page/ServerPage')])),
   ...Object.fromEntries(LATER_ROUTES.map((name) => [name, () => import('./later/LaterPage')])),
 };
