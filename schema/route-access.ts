@@ -89,6 +89,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/app-vars': anyone,
   'GET /api/server': anyone, // the database's identity and change horizon (decision 0102)
   'GET /api/health': anyone, // liveness: the process answers (decision 0191)
+  'PUT /api/log': anyone, // client events and error reports, written to the server log (decision 0230)
+  'GET /api/additional-scripts.js': anyone, // the operator's additional script (decision 0230)
   'GET /api/ready': anyone, // readiness: database, migrations, file store (decision 0191)
   'GET /api/files/*': anyone, // public by unguessable name
 
@@ -188,11 +190,14 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/:teamId/boards/:boardId/imports/csv': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   // Trello and Gitlab imports (docs/imports.md): the Trello screens' reads for any member; starting one as the CSV import.
   'GET /api/imports/trello/config': signedIn,
-  'GET /api/:teamId/imports/trello/boards': member,
-  'GET /api/:teamId/imports/trello/boards/:trelloBoardId': member,
+  'POST /api/:teamId/imports/trello/boards': member,
+  'POST /api/:teamId/imports/trello/boards/:trelloBoardId': member,
   'POST /api/:teamId/boards/:boardId/imports/trello': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'POST /api/:teamId/boards/:boardId/imports/gitlab': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'GET /api/:teamId/boards/:boardId/exports/csv': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
+  // PDF export as a board job (decision 0225): EXPORT on the board; the file only for the job's user.
+  'POST /api/:teamId/boards/:boardId/exports/pdf': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
+  'GET /api/me/board-jobs/:jobId/file': signedIn,
 
   // Public boards and board passwords (docs/api/boards.md)
   'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },

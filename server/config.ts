@@ -42,6 +42,8 @@ export interface ServerConfig {
   files: FilesConfig;
   /** METRICS_TOKEN: the bearer token /metrics asks for; null keeps /metrics off (server/ops/metrics.ts). */
   metricsToken: string | null;
+  /** ADMIN_TOKEN: the bearer token PUT /ops/shell-settings asks for; null keeps it off (server/shell). */
+  adminToken: string | null;
   /** Webhook targets (server/hooks/config.ts). */
   webhooks: WebhooksConfig;
   /** The public forms' bot check (server/forms/bot-check.ts); null = none. */
@@ -80,6 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     isTest: env.NODE_ENV === 'test',
     files: loadFilesConfig(env),
     metricsToken: env.METRICS_TOKEN || null,
+    adminToken: env.ADMIN_TOKEN || null,
     webhooks: loadWebhooksConfig(env),
     botCheck: loadBotCheckConfig(env),
   };

@@ -21,6 +21,7 @@ import { templatesModule } from './templates/module';
 import { formsRoutes } from './forms/routes';
 import { pageStylesRoute } from './http/html-page';
 import { docsModule } from './docs/module';
+import { shellRoutes } from './shell/routes';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -33,6 +34,8 @@ export const modules: Module[] = [
   healthRoutes,
   metricsRoutes,
   appVarsRoutes,
+  // Shell rules: status message, client log, additional scripts, update headers (decision 0230).
+  shellRoutes,
   accountsRoutes,
   filesRoutes,
   realtimeRoutes,

@@ -7,6 +7,7 @@ import * as workspaces from '../workspaces/validators';
 import { activityQuery } from '../activity/query';
 import { batchBody } from '../sync/batch';
 import { hookSaveBody } from '../../schema/hooks';
+import { logBody } from '../shell/routes';
 import { duplicateBoardBody, editTemplateBody, saveAsTemplateBody, shareTemplateBody, useTemplateBody } from '../../schema/templates';
 
 /**
@@ -36,6 +37,8 @@ export const CATALOG: Record<string, RouteDocs> = {
   'GET /api/app-vars': { tag: 'Server', summary: 'Public settings the app starts with', auth: 'none' },
   'GET /api/server': { tag: 'Server', summary: 'The database’s identity and change horizon', auth: 'none' },
   'GET /api/health': { tag: 'Server', summary: 'Liveness: the process answers', auth: 'none' },
+  'PUT /api/log': { tag: 'Server', summary: 'Report a client event or error', description: 'One structured line in the server log (analytics backend driver, the app’s error reporter); never stored. Throttled per address.', body: logBody, auth: 'optional-bearer' },
+  'GET /api/additional-scripts.js': { tag: 'Server', summary: 'The operator’s additional script', description: 'JavaScript the app loads when app-vars `additionalScripts` is true; 204 when none is set.', auth: 'none' },
   'GET /api/ready': { tag: 'Server', summary: 'Readiness: the database answers', auth: 'none' },
   'GET /api/files/*': { tag: 'Files', summary: 'Download an uploaded file by its unguessable name', auth: 'none' },
   'POST /api/:teamId/attachments': { tag: 'Files', summary: 'Upload an attachment to an item', bodyType: 'multipart/form-data', query: z.object({ item_id: z.string() }) },

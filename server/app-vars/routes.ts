@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../demo/seed';
+import { shellSettings } from '../shell/settings';
 
 /**
  * GET /api/app-vars: the app version and the server variables of shell.md §3. Public. Carries the
@@ -28,7 +29,10 @@ export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
       mobileSyncThreshold: 500,
       tenantKey: process.env.TENANT_KEY ?? null,
       features: {},
-      additionalScripts: false,
+      // The app loads GET /api/additional-scripts.js when an operator has set one (decision 0230).
+      additionalScripts: Boolean((await shellSettings(ctx.db)).additional_scripts),
+      // Where the status banner polls {host}/message; null = this server (decision 0230).
+      statusHost: process.env.STATUS_HOST || null,
       demoLogin: config.seedDemo ? { email: DEMO_EMAIL, password: DEMO_PASSWORD } : null,
     };
   });

@@ -16,9 +16,10 @@ import type { AutomationTables } from './tables/automations';
 import type { HookTables } from './tables/hooks';
 import type { DeveloperTables } from './tables/developer';
 import type { TemplateTables } from './tables/templates';
+import type { ShellTables } from './tables/shell';
 import type { BoardJobTables } from './tables/board-jobs';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables, BoardJobTables, TemplateTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables, BoardJobTables, TemplateTables, ShellTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
