@@ -190,14 +190,11 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/:teamId/boards/:boardId/imports/csv': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   // Trello and Gitlab imports (docs/imports.md): the Trello screens' reads for any member; starting one as the CSV import.
   'GET /api/imports/trello/config': signedIn,
-  'POST /api/:teamId/imports/trello/boards': member,
-  'POST /api/:teamId/imports/trello/boards/:trelloBoardId': member,
+  'GET /api/:teamId/imports/trello/boards': member,
+  'GET /api/:teamId/imports/trello/boards/:trelloBoardId': member,
   'POST /api/:teamId/boards/:boardId/imports/trello': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'POST /api/:teamId/boards/:boardId/imports/gitlab': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'GET /api/:teamId/boards/:boardId/exports/csv': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
-  // PDF export as a board job (decision 0225): EXPORT on the board; the file only for the job's user.
-  'POST /api/:teamId/boards/:boardId/exports/pdf': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
-  'GET /api/me/board-jobs/:jobId/file': signedIn,
 
   // Public boards and board passwords (docs/api/boards.md)
   'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },
