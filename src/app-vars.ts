@@ -4,15 +4,22 @@ import { store, StorageKeys } from './storage/local-store';
 /** Server variables (GET /api/app-vars), remembered locally so a reload offline still has them. */
 let vars: Record<string, unknown> = store.get(StorageKeys.appVars, {});
 
+let loading: Promise<Record<string, unknown>> | null = null;
+
 export const appVars = {
   get: () => vars,
-  async load() {
-    try {
-      vars = await AppVars.get();
-      store.set(StorageKeys.appVars, vars);
-    } catch {
-      /* keep the remembered copy */
-    }
-    return vars;
+  load() {
+    loading = (async () => {
+      try {
+        vars = await AppVars.get();
+        store.set(StorageKeys.appVars, vars);
+      } catch {
+        /* keep the remembered copy */
+      }
+      return vars;
+    })();
+    return loading;
   },
+  /** The answer of the load in progress (or the last one); the remembered copy when none started. */
+  loaded: (): Promise<Record<string, unknown>> => loading ?? Promise.resolve(vars),
 };

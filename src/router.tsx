@@ -7,7 +7,7 @@ import { RootLayout } from './layout/RootLayout';
 import { NotFoundPage } from './screens/NotFoundPage';
 import { PlaceholderPage } from './screens/PlaceholderPage';
 import { RouteErrorPage } from './screens/RouteErrorPage';
-import { SCREEN_LOAD_ERROR } from './screens/screen-load-error';
+import { loadScreenWithin } from './screens/screen-load-error';
 import { session } from './api/session';
 import { checkCreateWorkspace, checkWhiteLabel } from './navigation/guards';
 
@@ -41,9 +41,8 @@ const rootRoute = createRootRoute({ component: RootLayout, notFoundComponent: No
  * needs the connection and retries when it returns.
  */
 function keepPageOnChunkError<T>(loader: () => Promise<T>): () => Promise<T> {
-  return () => loader().catch(() => {
-    throw new Error(SCREEN_LOAD_ERROR);
-  });
+  // Also given up on after 120 s (shell.md §9), so a stalled fetch ends on the retry page.
+  return () => loadScreenWithin(loader);
 }
 
 let currentRouteName: string | undefined;

@@ -4,6 +4,8 @@ import { Messages } from '../../schema/messages';
 import type { ApiErrorBody } from '../../schema/api-error';
 import { connectivity } from '../connectivity/instance';
 import { canRefresh, isExpired, readToken, type AccessToken } from './token';
+import { CHALLENGE_FAILED, isChallenge, obtainClearance } from '../navigation/challenge';
+import { previewMode } from '../navigation/preview-instance';
 
 /**
  * HTTP client for the calls that are not synced data (accounts, workspaces, members, profile).
@@ -121,6 +123,11 @@ async function send(method: string, path: string, body: unknown, auth: boolean):
   }
   connectivity.serverAnswered();
   for (const listener of headerListeners) listener(response.headers);
+  // A proxy's human check (shell.md §4): the overlay, then the same request again.
+  if (isChallenge(response.headers)) {
+    if (await obtainClearance(path)) return send(method, path, body, auth);
+    throw new ApiRequestError(response.status, { message: CHALLENGE_FAILED, type: 'challenge' });
+  }
   return response;
 }
 
@@ -178,6 +185,10 @@ export async function request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DEL
   if (!connectivity.get().online && method !== 'GET') {
     // Actions fail at once while offline; the screens say so (shell.md §8).
     throw new ApiRequestError(OFFLINE_STATUS, { message: Messages.offlineAction, type: 'offline' });
+  }
+  if (previewMode.on && method !== 'GET') {
+    // Preview (pretend) mode never changes anything on the server (shell.md §4, §8).
+    throw new ApiRequestError(403, { message: Messages.previewMode, type: 'preview' });
   }
   const auth = opts.auth ?? true;
   if (auth && !token && refreshDue) await refreshSession();

@@ -16,6 +16,7 @@ const known = new Map<string, MessageDescriptor>([
   [Messages.offlineAction, msg`This action is not available when you are offline.`],
   [Messages.offlineFeature, msg`This feature is not available when offline`],
   [Messages.previewMode, msg`This feature is not available in preview mode.`],
+  [Messages.challengeFailed, msg`Unable to obtain pre-clearance`],
   [Messages.confirmDefault, msg`Are you sure?`],
   [Messages.storageFull, msg`The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.`],
 ]);

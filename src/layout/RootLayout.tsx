@@ -16,6 +16,8 @@ import { PaletteHost } from '../palette/PaletteHost';
 import { NotificationsButton, NotificationsWatcher } from '../notifications/NotificationsButton';
 import { RunningTimersSlot } from './RunningTimersSlot';
 import { BoardJobsSlot } from './BoardJobsSlot';
+import { StatusBanner } from './StatusBanner';
+import { ShellRulesHost } from './ShellRulesHost';
 
 /**
  * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
@@ -45,6 +47,7 @@ export function RootLayout() {
         <Trans>Skip to content</Trans>
       </a>
       <ProgressBar />
+      <StatusBanner />
       <ConnectivityWatcher />
       <NotificationsWatcher />
       {withSidebar && !hideHeader && (
@@ -73,6 +76,7 @@ export function RootLayout() {
       <WorkspaceLimitDialog />
       <BoardJobsSlot />
       {status === 'signedIn' && <PaletteHost />}
+      <ShellRulesHost />
       <UiHost />
     </div>
   );

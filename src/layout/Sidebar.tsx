@@ -4,6 +4,7 @@ import { pathFor } from '../../schema/routes';
 import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
 import { LogoutButton, LogoutRemovingCopyButton } from './LogoutButton';
+import { InstallAppButton } from './InstallAppButton';
 import { BoardsNav } from '../boards/BoardsNav';
 import { StorageKeys } from '../storage/local-store';
 import { useStored } from '../storage/use-stored';
@@ -81,6 +82,7 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
             <Trans>Developer</Trans>
           </Link>
         </li>
+        <InstallAppButton />
         <li>
           <LogoutButton />
         </li>

@@ -1,6 +1,6 @@
 import type { AnyRouter } from '@tanstack/react-router';
 import { i18n } from '@lingui/core';
-import { matchRoute } from '../../schema/routes';
+import { CARRIED_QUERY_KEYS, matchRoute } from '../../schema/routes';
 import { announceNavigation } from '../ui/navigation-events';
 import { chooseAnalytics, createPageViewReporter } from './analytics';
 import { showsProgress } from './progress';
@@ -14,6 +14,8 @@ import { session } from '../api/session';
 import { Log } from '../api/endpoints';
 import { markReadByParam } from '../notifications/feed';
 import { setErrorNavigator } from '../api/handle-error';
+import { dropEmpty, hasEmptyValue } from './query';
+
 
 const nameOf = (pathname: string) => matchRoute(pathname)?.route.name;
 
@@ -45,6 +47,12 @@ export function installNavigation(router: AnyRouter, setCurrentRouteName: (name:
     const title = titleFor(toLocation.pathname);
     document.title = `${title} · Cairn`;
     const search = toLocation.search as Record<string, unknown>;
+    // Empty query values are dropped on load too (a pasted `?view=&q=`), not only on navigation.
+    if (hasEmptyValue(toLocation.searchStr)) {
+      const kept = Object.fromEntries(CARRIED_QUERY_KEYS.filter((key) => search[key] === '').map((key) => [key, '1']));
+      void router.navigate({ to: toLocation.pathname, search: { ...dropEmpty(search), ...kept } as never, hash: toLocation.hash || undefined, replace: true });
+      return;
+    }
     previewMode.observe(search);
     const taken = takeNotificationParam(search);
     if (taken) {

@@ -28,3 +28,12 @@ export function nextSearch(opts: { fromName?: string; toName?: string; from: Sea
   // An explicit empty value removes a carried key.
   return dropEmpty(merged);
 }
+
+/**
+ * Whether a query string carries a key with an empty value (`?a=&b=1`). The flags `pretend` and
+ * `hide_header` are meant bare (`?pretend`) and stay.
+ */
+export function hasEmptyValue(searchStr: string): boolean {
+  for (const [key, value] of new URLSearchParams(searchStr)) if (value === '' && !(CARRIED_QUERY_KEYS as readonly string[]).includes(key)) return true;
+  return false;
+}

@@ -4,13 +4,15 @@ import { Trans } from '@lingui/react/macro';
 import { connectivity } from '../connectivity/instance';
 import { useOnline } from '../connectivity/use-connectivity';
 import { Page } from './Page';
-import { SCREEN_LOAD_ERROR } from './screen-load-error';
+import { SCREEN_LOAD_ERROR, SCREEN_LOAD_TIMEOUT } from './screen-load-error';
 
 /** A screen's code could not load (often: offline before it was ever opened) or it threw. */
 export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   const online = useOnline();
-  const chunkFailed = String((error as Error | undefined)?.message ?? error).includes(SCREEN_LOAD_ERROR);
+  const text = String((error as Error | undefined)?.message ?? error);
+  const chunkFailed = text.includes(SCREEN_LOAD_ERROR);
+  const timedOut = text.includes(SCREEN_LOAD_TIMEOUT);
   useEffect(() => {
     if (chunkFailed) connectivity.networkFailure();
   }, [chunkFailed]);
@@ -24,7 +26,15 @@ export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
   return (
     <Page>
       <div className="empty-state" role="alert" data-testid="route-error">
-        <p>{chunkFailed || !online ? <Trans>This feature is not available when offline</Trans> : <Trans>Something Went Wrong</Trans>}</p>
+        <p>
+          {timedOut ? (
+            <Trans>This page is taking too long to load. Check your connection and try again.</Trans>
+          ) : chunkFailed || !online ? (
+            <Trans>This feature is not available when offline</Trans>
+          ) : (
+            <Trans>Something Went Wrong</Trans>
+          )}
+        </p>
         <button
           type="button"
           className="ui-button ui-button--secondary ui-button--md"
