@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, newId, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
 
 /**
  * Automations in the browser against the real server: the owner builds "When Status changes to
@@ -66,5 +66,48 @@ describe('automations', () => {
     expect(item.folder_id).toBe(archiveId);
     await a.context.close();
     await b.context.close();
+  }, 300_000);
+
+  it('a Button attribute runs its automation when clicked in a table cell, the item panel and a column card', async () => {
+    const t = world.teamId;
+    const buttonId = newId('btn');
+    const notesId = newId('notes');
+    await apiCall(world.server.url, owner, 'PUT', `/api/${t}/attributes/${buttonId}`, { id: buttonId, board_id: boardId, folder_id: boardId, name: 'Approve', kind: 'button', position: 3, settings: { label: 'Approve' }, row_version: 1 });
+    await apiCall(world.server.url, owner, 'PUT', `/api/${t}/attributes/${notesId}`, { id: notesId, board_id: boardId, folder_id: boardId, name: 'Notes', kind: 'text', position: 4, settings: {}, row_version: 1 });
+    const ruleId = newId('rule');
+    await apiCall(world.server.url, owner, 'PUT', `/api/${t}/automations/${ruleId}`, {
+      id: ruleId, board_id: boardId, name: 'Approve button', enabled: true, trigger: { type: 'button_clicked', attribute_id: buttonId }, conditions: [], match: 'all',
+      actions: [{ type: 'set_value', attribute_id: notesId, value: 'approved' }], position: 1, row_version: 1,
+    });
+    const inTable = await createItemByApi(world, owner, boardId, 'Click in table');
+    const inPanel = await createItemByApi(world, owner, boardId, 'Click in panel');
+    const onCard = await createItemByApi(world, owner, boardId, 'Click on card');
+    const approved = (itemId: string) => waitForServerCopy(world, owner, 'values', boardId, (values) => values.some((v) => v.item_id === itemId && v.attribute_id === notesId && v.value === 'approved'), 30_000);
+
+    const { page, context } = await signedInPage(world, USERS.full);
+    await page.goto(`${world.server.url}/b/${boardId}`);
+    const row = rowByName(page, 'Click in table');
+    await row.waitFor();
+    await row.getByTestId('button-attribute').click();
+    await expectText(row.getByTestId('button-attribute'), '✓ Approve'); // optimistic: at once, before the server answers
+    await approved(inTable);
+    // Autobot's value arrives live in the cell.
+    await expectText(row, 'approved', 20_000);
+
+    await page.goto(`${world.server.url}/b/${boardId}/${boardId}/${inPanel}`);
+    const panelButton = page.getByTestId('item-attributes').getByTestId('button-attribute');
+    await panelButton.click();
+    await approved(inPanel);
+
+    await page.goto(`${world.server.url}/b/${boardId}`);
+    await page.getByTestId('table-view').waitFor();
+    await page.getByRole('button', { name: 'Add view' }).click();
+    await page.getByRole('menuitem', { name: 'Columns' }).click();
+    await page.getByTestId('column-view').waitFor();
+    const card = page.locator(`[data-card-id="${onCard}"]`);
+    await card.getByTestId('button-attribute').click();
+    await approved(onCard);
+    expect(page.url(), 'the click is the button’s, not the card’s (no item panel opened)').not.toContain(onCard);
+    await context.close();
   }, 300_000);
 });

@@ -13,6 +13,7 @@ import { useBoard } from '../BoardContext';
 import type { Attribute } from '../store/live';
 import type { AutomationDraft } from './automations-store';
 import { useDescribe } from './use-describe';
+import { useUserZone } from './user-zone';
 
 /**
  * The automation builder: a sentence with blanks ("When [Status] changes to [Done], then [move
@@ -40,7 +41,7 @@ export function AutomationBuilder({ initial, onSave, onCancel }: { initial: Auto
   const setAction = (index: number, patch: Part | null) =>
     set({ actions: patch === null ? draft.actions.filter((_, i) => i !== index) : draft.actions.map((a, i) => (i === index ? ({ ...a, ...patch } as never) : a)) });
   const ofKinds = (kinds: readonly string[]) => board.attributes.filter((a) => !a.deleted_at && kinds.includes(a.kind));
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = useUserZone();
 
   const triggerLabels: Record<TriggerType, string> = {
     item_created: t`an item is created`,

@@ -8,6 +8,7 @@ import { AutomationBuilder } from './AutomationBuilder';
 import { AutomationCommands, fetchRuns, fetchUsage, useAutomations, type Automation, type AutomationDraft } from './automations-store';
 import { recipesFor, type RecipeId } from './recipes';
 import { useDescribe } from './use-describe';
+import { useUserZone } from './user-zone';
 import './automations.css';
 
 /**
@@ -62,7 +63,14 @@ function AutomationList() {
   const canManage = board.can('MANAGE_AUTOMATIONS', board.boardId);
   const [editing, setEditing] = useState<{ id: string | null; draft: AutomationDraft } | null>(null);
   const facts = useMemo(() => ({ attributes: new Map(board.attributes.filter((a) => !a.deleted_at).map((a) => [a.id, a])), folderIds: new Set(board.folders.map((f) => f.id)) }), [board.attributes, board.folders]);
-  const recipes = recipesFor(board.attributes, board.folders, board.boardId, board.backend.userId);
+  const zone = useUserZone();
+  // The runner fills in {{item.name}}: a placeholder of the message, so translations keep it as it is.
+  const itemName = '{{item.name}}';
+  const recipes = recipesFor(board.attributes, board.folders, board.boardId, board.backend.userId, {
+    zone,
+    welcome: t`Welcome, ${itemName}! Please fill in the details.`,
+    dueTomorrow: t`${itemName} is due tomorrow`,
+  });
   const recipeTitle: Record<RecipeId, string> = {
     'done-to-folder': t`When Status is Done, move to the Done folder`,
     'created-comment': t`When an item is created, add a welcome comment`,

@@ -16,14 +16,23 @@ export interface Recipe {
 
 const draft = (fields: Partial<AutomationDraft>): AutomationDraft => ({ name: '', enabled: true, trigger: null, conditions: [], match: 'all', actions: [], ...fields });
 
-export function recipesFor(attributes: readonly Attribute[], folders: readonly Folder[], boardId: string, userId: number | null): Recipe[] {
+/** What a recipe writes in the user's language, and the zone its date trigger is read in. */
+export interface RecipeTexts {
+  zone: string;
+  /** The welcome comment ({{item.name}} is filled in). */
+  welcome: string;
+  /** The message a day before the due date. */
+  dueTomorrow: string;
+}
+
+export function recipesFor(attributes: readonly Attribute[], folders: readonly Folder[], boardId: string, userId: number | null, texts: RecipeTexts): Recipe[] {
   const live = attributes.filter((a) => !a.deleted_at);
   const status = live.find((a) => a.kind === 'status');
   const doneOption = status ? (settingsOf('status', status.settings).options.find((o) => o.done) ?? settingsOf('status', status.settings).options.at(-1)) : undefined;
   const doneFolder = folders.find((f) => f.id !== boardId && /done|archive/i.test(f.name)) ?? folders.find((f) => f.id !== boardId);
   const date = live.find((a) => a.kind === 'date');
   const button = live.find((a) => a.kind === 'button');
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = texts.zone;
   const me = userId === null ? [] : [userId];
   return [
     {
@@ -33,12 +42,12 @@ export function recipesFor(attributes: readonly Attribute[], folders: readonly F
         actions: [doneFolder ? { type: 'move_to_folder', folder_id: doneFolder.id } : { type: 'move_to_folder' }],
       }),
     },
-    { id: 'created-comment', draft: draft({ trigger: { type: 'item_created' }, actions: [{ type: 'add_comment', text: 'Welcome, {{item.name}}! Please fill in the details.' }] }) },
+    { id: 'created-comment', draft: draft({ trigger: { type: 'item_created' }, actions: [{ type: 'add_comment', text: texts.welcome }] }) },
     {
       id: 'due-notify',
       draft: draft({
         trigger: date ? { type: 'date_arrives', attribute_id: date.id, time: '09:00', offset_days: -1, timezone: zone } : { type: 'date_arrives' },
-        actions: [{ type: 'notify', user_ids: me, on: 'item', message: '{{item.name}} is due tomorrow' }],
+        actions: [{ type: 'notify', user_ids: me, on: 'item', message: texts.dueTomorrow }],
       }),
     },
     {

@@ -5,6 +5,7 @@ import { useLingui } from '@lingui/react/macro';
 import type { Item } from '../store/live';
 import type { DragData } from '../../ui/drag/data';
 import { CardTimers } from '../time/TimerControl';
+import { CardButtons } from '../automations/ButtonControl';
 
 export interface KanbanCardProps {
   item: Item;
@@ -39,6 +40,7 @@ export const KanbanCard = memo(function KanbanCard({ item, columnKey, draggable,
       >
         {name}
         <CardTimers item={item} />
+        <CardButtons item={item} />
       </div>
     </li>
   );

@@ -11,6 +11,7 @@ import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 import { TimerControl } from '../time/TimerControl';
+import { ButtonControl } from '../automations/ButtonControl';
 
 // Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
 const CommentsTab = lazyRetry(() => import('../comments/CommentsTab'));
@@ -116,6 +117,9 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
                 <dd>
                   {attribute.kind === 'time-tracking' ? (
                     <TimerControl attribute={attribute} item={item} />
+                  ) : attribute.kind === 'button' ? (
+                    // Its own button (never inside the read-only value button, which is disabled).
+                    <ButtonControl attribute={attribute} item={item} />
                   ) : editing === attribute.id ? (
                     <ValueEditor
                       attribute={attribute}
