@@ -3,6 +3,7 @@
  * servers (separate processes, `PUSHER_HOST` = the hub) and one PostgreSQL (scripts/scale/cluster.ts):
  *
  *   npx tsx bench/scale-out.ts [seconds=10] [concurrency=16] [fanout=1000,5000] [catchup=10000x100]
+ *   npx tsx bench/scale-out.ts 0 0 0 10000x100     # the herd alone
  *
  * 1. Sustained saves over HTTP (PUT /api/{team}/items/{id}, new items) for `seconds`, with
  *    `concurrency` clients, against one API server and then spread over both: saves/s, p50/p99.
@@ -168,7 +169,11 @@ async function catchUp(cluster: Cluster, token: string, teamId: number, boardId:
     }
     return performance.now() - began;
   };
-  console.log(`  one client alone: ${ms(await alone())} (then again: ${ms(await alone())})`);
+  console.log(`  one client alone (the floor): ${ms(await alone())} (then again: ${ms(await alone())})`);
+  // The servers keep a page they read for a few seconds (server/sync/changes.ts RETAIN_MS): wait
+  // them out, so the herd starts as cold as after a deploy.
+  await new Promise((r) => setTimeout(r, 6_000));
+  console.log(`  load average before the herd: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   const times: number[] = [];
   let errors = 0;
   let requests = 0;
@@ -209,11 +214,16 @@ async function main() {
   try {
     const boardId = nanoid();
     await json(await fetch(`${cluster.apis[0]!.url}/api/${f.teamId}/folders/${boardId}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.token}` }, body: JSON.stringify({ id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', position: 0, row_version: 1 }) }));
-    console.log(`\nSustained saves, ${SECONDS} s each, ${CONCURRENCY} clients (budget ≥ 2,000 saves/s, p99 ≤ 25 ms: a single-process figure in DESIGN.md §8):`);
-    await saves(cluster, [cluster.apis[0]!.url], f.token, f.teamId, boardId);
-    await saves(cluster, cluster.apis.map((a) => a.url), f.token, f.teamId, boardId);
-    console.log('\nRealtime fan-out through the hub (budget p95 ≤ 100 ms):');
-    await fanout(cluster, f.token, f.teamId, boardId);
+    // seconds = 0 and fan-out = 0 leave those parts out (e.g. `0 0 0 10000x100`: the herd alone).
+    if (SECONDS > 0) {
+      console.log(`\nSustained saves, ${SECONDS} s each, ${CONCURRENCY} clients (budget ≥ 2,000 saves/s, p99 ≤ 25 ms: a single-process figure in DESIGN.md §8):`);
+      await saves(cluster, [cluster.apis[0]!.url], f.token, f.teamId, boardId);
+      await saves(cluster, cluster.apis.map((a) => a.url), f.token, f.teamId, boardId);
+    }
+    if (FANOUT.length) {
+      console.log('\nRealtime fan-out through the hub (budget p95 ≤ 100 ms):');
+      await fanout(cluster, f.token, f.teamId, boardId);
+    }
     console.log('\n/changes catch-up after a deploy:');
     await catchUp(cluster, f.token, f.teamId, boardId);
     console.log(`\nload average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback, type ZlibOptions } from 'node:zlib';
 import { collectionByName, type DeltaChange, type SyncedCollectionName } from '../../schema/collections';
-import { loadReadContext, type ReadView } from './reads';
+import { loadReadContext, type ReadContext, type ReadView } from './reads';
 import type { Db, WireRecord } from './store';
 import { changeHorizon } from './cursor';
 import { serverIdentity } from './identity';
@@ -16,6 +19,8 @@ import { serverIdentity } from './identity';
  */
 export const DELTA_PAGE = 5000;
 
+const gzip = promisify(gzipCallback) as (text: string, options: ZlibOptions) => Promise<Buffer>;
+
 export interface DeltaPage {
   data: DeltaChange[];
   cursor: number;
@@ -24,74 +29,170 @@ export interface DeltaPage {
   server_id: string;
 }
 
-export async function readChanges(db: Db, view: ReadView, after: number, boardId: string | null): Promise<DeltaPage> {
+/** A reader's /changes answer as bytes to send: the JSON text, and gzip of it made on first ask. */
+export interface ChangesAnswer {
+  json: string;
+  gzipped(): Promise<Buffer>;
+}
+
+/** Answers shorter than this go out as they are (compressing them saves less than it costs). */
+export const GZIP_FROM_CHARS = 16_384;
+/** At most this many distinct answers are kept per shared page (each distinct view makes one). */
+const ANSWERS_PER_PAGE = 16;
+
+/**
+ * A reader's page of changes (what the reader may hear of, decision 0090), as the text the route
+ * sends. Each change's JSON is made once per shared page and reused by every reader it goes to,
+ * and a reader whose judged answer is the very
+ * same list of changes as an earlier reader's gets that reader's text and its gzip: a page of 5,000
+ * items is ~1.7 MB of JSON (~120 KB gzipped), and making and sending it for each of a hundred
+ * readers reconnecting at once was most of a thundering herd's cost (decision 0192). What goes
+ * into a reader's answer is still judged for that reader alone; answers are shared by their
+ * content (the judged list), never by who asked.
+ */
+export async function changesAnswer(db: Db, view: ReadView, after: number, boardId: string | null): Promise<ChangesAnswer> {
+  const { page, entries, cursor, hasMore, serverId } = await judgedPage(db, view, after, boardId);
+  const build = (): ChangesAnswer => {
+    const parts = page === null ? [] : entries.map((key) => changeJson(page, key));
+    const json = `{"data":[${parts.join(',')}],"cursor":${cursor},"has_more":${hasMore},"server_id":${JSON.stringify(serverId)}}`;
+    let zipped: Promise<Buffer> | null = null;
+    // Off the event loop (zlib runs in libuv's thread pool); level 4: ~14× smaller for JSON at a
+    // fraction of the default level's time.
+    return { json, gzipped: () => (zipped ??= gzip(json, { level: 4 })) };
+  };
+  if (page === null) return build();
+  // Most readers hear of every change on the page; anyone else's answer is named by its list.
+  const key = entries.length === page.order.length ? 'all' : createHash('sha1').update(entries.join('\n')).digest('base64');
+  let answer = page.answers.get(key);
+  if (!answer) {
+    answer = build();
+    if (page.answers.size < ANSWERS_PER_PAGE) page.answers.set(key, answer);
+  }
+  return answer;
+}
+
+function changeJson(page: SharedPage, key: string): string {
+  let text = page.json.get(key);
+  if (text === undefined) {
+    const change = page.latest.get(key)!;
+    const copy = page.current.get(key);
+    const entry: DeltaChange = { collection: change.collection as SyncedCollectionName, id: change.id, op: copy && !copy.deleted ? 'saved' : 'deleted', record: copy ? copy.data : null };
+    text = JSON.stringify(entry);
+    page.json.set(key, text);
+  }
+  return text;
+}
+
+interface JudgedPage {
+  /** Null when the page is empty or the cursor is from another database. */
+  page: SharedPage | null;
+  /** The keys of the page's changes this reader may hear of, in change order. */
+  entries: string[];
+  cursor: number;
+  hasMore: boolean;
+  serverId: string;
+}
+
+/** Reads (or shares) the page after the cursor and judges it for this reader (decision 0090). */
+async function judgedPage(db: Db, view: ReadView, after: number, boardId: string | null): Promise<JudgedPage> {
   // Its own statement, before the rows' snapshot.
   const horizon = await changeHorizon(db);
-  const server_id = await serverIdentity(db);
+  const serverId = await serverIdentity(db);
   // A cursor past the horizon was never handed out by this database: the client's replica comes
   // from another one (a reset, a restored backup). Answer the horizon, below what it asked from,
   // so it knows to load again (decision 0102) instead of waiting for numbers that mean other things.
-  if (after > horizon) return { data: [], cursor: horizon, has_more: false, server_id };
-  const { latest, current, cursor, hasMore } = await sharedPage(db, view.team.id, after, horizon, boardId);
-  if (latest.size === 0) return { data: [], cursor, has_more: hasMore, server_id };
+  if (after > horizon) return { page: null, entries: [], cursor: horizon, hasMore: false, serverId };
+  const page = await sharedPage(db, serverId, view.team.id, after, horizon, boardId);
+  const { cursor, hasMore } = page;
+  if (page.order.length === 0) return { page: null, entries: [], cursor, hasMore, serverId };
 
-  const byCollection = new Map<string, WireRecord[]>();
-  for (const copy of current.values()) {
-    const list = byCollection.get(copy.collection) ?? [];
-    list.push(copy.data);
-    byCollection.set(copy.collection, list);
-  }
-  const readable = new Set<string>();
-  for (const [collection, records] of byCollection) {
-    for (const record of await view.filter(db, collection, records)) readable.add(`${collection}:${record.id}`);
+  // The read rule per collection, on the page's own copies (the filter answers the same objects).
+  const readable = new Set<WireRecord>();
+  for (const [collection, records] of page.byCollection) {
+    for (const record of await view.filter(db, collection, records)) readable.add(record);
   }
 
   // Values gone for good still name their item (their id is item.attribute): judged like a live value.
-  const goneValues = [...latest].filter(([key, c]) => c.collection === 'value' && !current.has(key)).map(([, c]) => ({ id: c.id, board_id: c.board_id, item_id: c.id.split('.')[0]! }) as unknown as WireRecord);
-  const valueContext = goneValues.length ? await loadReadContext(db, view.team.id, 'value', goneValues) : null;
-  const readableGoneValues = new Set(goneValues.filter((v) => view.canRead('value', v, valueContext!)).map((v) => v.id));
+  let readableGoneValues: Set<string> | null = null;
+  if (page.goneValues.length) {
+    const context = await (page.goneValueContext ??= loadReadContext(db, view.team.id, 'value', page.goneValues));
+    readableGoneValues = new Set(page.goneValues.filter((v) => view.canRead('value', v, context)).map((v) => v.id));
+  }
 
-  const data: DeltaChange[] = [];
-  for (const [key, change] of latest) {
-    const copy = current.get(key);
+  const entries: string[] = [];
+  for (const { key, change, copy } of page.order) {
     if (copy) {
       // Trashed copies are judged like live ones (trashed folders are part of the view): a record
       // the reader may not read is not mentioned at all, not even by id (decision 0090).
-      if (readable.has(key)) data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: copy.deleted ? 'deleted' : 'saved', record: copy.data });
-    } else if (change.collection === 'value' ? readableGoneValues.has(change.id) || view.chain(change.board_id) === null : mayHearOfRemoval(view, change.collection, change.board_id)) {
-      data.push({ collection: change.collection as SyncedCollectionName, id: change.id, op: 'deleted', record: null });
+      if (readable.has(copy.data)) entries.push(key);
+    } else if (change.collection === 'value' ? readableGoneValues!.has(change.id) || view.chain(change.board_id) === null : mayHearOfRemoval(view, change.collection, change.board_id)) {
+      entries.push(key);
     }
   }
-  return { data, cursor, has_more: hasMore, server_id };
+  return { page, entries, cursor, hasMore, serverId };
 }
+
+type Change = { collection: string; id: string; board_id: string; seq: number };
+type Copy = { collection: string; data: WireRecord; deleted: boolean };
 
 interface SharedPage {
   /** One entry per record, in the order of its last change. */
-  latest: Map<string, { collection: string; id: string; board_id: string; seq: number }>;
-  current: Map<string, { collection: string; data: WireRecord; deleted: boolean }>;
+  latest: Map<string, Change>;
+  /** The current copy of each record that still exists (trashed or not). */
+  current: Map<string, Copy>;
+  /** The same, as a list in change order (what each reader's judgement walks). */
+  order: { key: string; change: Change; copy: Copy | undefined }[];
+  /** Values gone for good, as the read rule takes them (their item named by their id), and their parents. */
+  goneValues: WireRecord[];
+  goneValueContext?: Promise<ReadContext>;
+  /** The current copies by collection, as the read rule takes them. */
+  byCollection: Map<string, WireRecord[]>;
+  /** Each change's JSON, made on first use and shared by every reader the change goes to. */
+  json: Map<string, string>;
+  /** Whole answers by the judged list of changes they hold (changesAnswer). */
+  answers: Map<string, ChangesAnswer>;
   cursor: number;
   hasMore: boolean;
 }
 
 /**
- * Requests in flight for the same page — same workspace, board, cursor and horizon — share one
- * read of the change log and of the current copies (per database handle, only while one is in
- * flight). After a deploy every client of a busy workspace reconnects with the cursor it had, so a
- * hundred readers make one query instead of a hundred (bench/scale-out.ts, decision 0192). The
- * page is judged per reader afterwards, as before; it holds nothing another reader may not see
- * until then. A copy read for an earlier request is as fresh as the horizon asks: anything newer has
- * a change after it and comes with the next page.
+ * Requests for the same page — same database, workspace, board, cursor and horizon — share one
+ * read of the change log and of the current copies, and each change's JSON, while one is in flight
+ * and for RETAIN_MS after (per database handle, at most RETAIN_PAGES pages). After a deploy every
+ * client of a busy workspace reconnects with the cursor it had, so a hundred readers make one query
+ * and one serialisation instead of a hundred (bench/scale-out.ts, decision 0192). The page is
+ * judged per reader, as before; it holds nothing another reader may not see until then.
+ *
+ * Why a shared page is as good as a fresh read: the key holds the horizon, and a copy read for an
+ * earlier request is as fresh as that horizon asks — anything newer has a change after the
+ * horizon and comes with a later page. A new write moves the horizon, so the next request reads
+ * anew.
  */
-const inFlight = new WeakMap<object, Map<string, Promise<SharedPage>>>();
+const RETAIN_MS = 5_000;
+const RETAIN_PAGES = 8;
+const pagesByDb = new WeakMap<object, Map<string, Promise<SharedPage>>>();
 
-function sharedPage(db: Db, teamId: number, after: number, horizon: number, boardId: string | null): Promise<SharedPage> {
-  let pages = inFlight.get(db as object);
-  if (!pages) inFlight.set(db as object, (pages = new Map()));
-  const key = `${teamId}:${boardId ?? ''}:${after}:${horizon}`;
+function sharedPage(db: Db, serverId: string, teamId: number, after: number, horizon: number, boardId: string | null): Promise<SharedPage> {
+  let pages = pagesByDb.get(db as object);
+  if (!pages) pagesByDb.set(db as object, (pages = new Map()));
+  const key = `${serverId}:${teamId}:${boardId ?? ''}:${after}:${horizon}`;
   let page = pages.get(key);
   if (!page) {
-    page = readPage(db, teamId, after, horizon, boardId).finally(() => pages.delete(key));
-    pages.set(key, page);
+    const read = readPage(db, teamId, after, horizon, boardId);
+    page = read;
+    pages.set(key, read);
+    const forget = () => {
+      if (pages.get(key) === read) pages.delete(key);
+    };
+    read.then(
+      () => setTimeout(forget, RETAIN_MS).unref?.(),
+      forget,
+    );
+    // The oldest pages go first when more are kept (Map order is insertion order).
+    for (const old of pages.keys()) {
+      if (pages.size <= RETAIN_PAGES) break;
+      pages.delete(old);
+    }
   }
   return page;
 }
@@ -119,8 +220,21 @@ async function readPage(db: Db, teamId: number, after: number, horizon: number, 
     latest.delete(key);
     latest.set(key, { collection: row.collection, id: row.record_id, board_id: row.board_id, seq: Number(row.seq) });
   }
-  const current = latest.size === 0 ? new Map() : await currentCopies(db, teamId, [...latest.values()]);
-  return { latest, current, cursor, hasMore };
+  const current: Map<string, Copy> = latest.size === 0 ? new Map() : await currentCopies(db, teamId, [...latest.values()]);
+  const byCollection = new Map<string, WireRecord[]>();
+  for (const copy of current.values()) {
+    const list = byCollection.get(copy.collection);
+    if (list) list.push(copy.data);
+    else byCollection.set(copy.collection, [copy.data]);
+  }
+  const order: SharedPage['order'] = [];
+  const goneValues: WireRecord[] = [];
+  for (const [key, change] of latest) {
+    const copy = current.get(key);
+    order.push({ key, change, copy });
+    if (!copy && change.collection === 'value') goneValues.push({ id: change.id, board_id: change.board_id, item_id: change.id.split('.')[0]! } as unknown as WireRecord);
+  }
+  return { latest, current, order, goneValues, byCollection, json: new Map(), answers: new Map(), cursor, hasMore };
 }
 
 /**
@@ -130,7 +244,7 @@ async function readPage(db: Db, teamId: number, after: number, horizon: number, 
  * board, so nobody learns the id of a hidden one. Records without a trash (values, comments,
  * reactions, time entries, views) are removed at once: every reader of the board hears of it, or a
  * reader of the record would keep showing it; such an id names nothing that still exists (values,
- * whose id names their item, are judged by their item instead, in readChanges).
+ * whose id names their item, are judged by their item instead, in judgedPage).
  * A board gone for good: everyone (nothing of it is left to reach).
  */
 function mayHearOfRemoval(view: ReadView, collection: string, boardId: string): boolean {
@@ -160,4 +274,16 @@ async function currentCopies(db: Db, teamId: number, keys: { collection: string;
     }
   }
   return out;
+}
+
+/** Whether an Accept-Encoding header takes gzip (`gzip`, `gzip;q=0.5`, `*`; not `gzip;q=0`). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of value.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
 }

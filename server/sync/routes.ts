@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import { sql } from 'kysely';
 import { unauthenticated, unauthorized, validation } from '../http/errors';
 import { runBatch } from './batch';
-import { readChanges } from './changes';
+import { acceptsGzip, changesAnswer, GZIP_FROM_CHARS } from './changes';
 import { dispatchWrite } from './dispatch';
 import { teamIdParam } from './params';
 import { changesScope, readScope } from './read-scope';
@@ -51,13 +51,18 @@ export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
     runWrite(ctx, request, reply, teamIdParam(request.params.teamId), (scope) => runBatch(scope, request.body), { lock: batchLockMode(request.body) }),
   );
 
-  app.get<TeamParams>('/api/:teamId/changes', async (request) => {
+  app.get<TeamParams>('/api/:teamId/changes', async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const raw = request.query.after ?? '0';
     if (!/^\d{1,18}$/.test(raw)) throw validation(['after: must be a change cursor (a whole number)']);
     const boardId = queryString(request.query.board_id);
     const { view } = await changesScope(ctx, request, teamId, boardId);
-    return readChanges(ctx.db, view, Number(raw), boardId);
+    // The JSON text, made from changes serialised once per shared page, gzipped when the client
+    // takes it and the answer is large (changes.ts, decision 0192).
+    const answer = await changesAnswer(ctx.db, view, Number(raw), boardId);
+    reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
+    if (answer.json.length < GZIP_FROM_CHARS || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(answer.json);
+    return reply.header('content-encoding', 'gzip').send(await answer.gzipped());
   });
 
   /** Trashed records of a board; without board_id, the trashed boards the user may restore. */
