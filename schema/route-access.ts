@@ -190,8 +190,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/:teamId/boards/:boardId/imports/csv': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   // Trello and Gitlab imports (docs/imports.md): the Trello screens' reads for any member; starting one as the CSV import.
   'GET /api/imports/trello/config': signedIn,
-  'GET /api/:teamId/imports/trello/boards': member,
-  'GET /api/:teamId/imports/trello/boards/:trelloBoardId': member,
+  'POST /api/:teamId/imports/trello/boards': member,
+  'POST /api/:teamId/imports/trello/boards/:trelloBoardId': member,
   'POST /api/:teamId/boards/:boardId/imports/trello': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'POST /api/:teamId/boards/:boardId/imports/gitlab': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'GET /api/:teamId/boards/:boardId/exports/csv': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },

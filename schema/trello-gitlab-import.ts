@@ -53,6 +53,9 @@ export const trelloImportBody = z
   .refine((b) => (b.board !== undefined) !== (b.trello_board_id !== undefined && b.token !== undefined), 'give a Trello export (board) or a Trello board id and token');
 export type TrelloImportBody = z.infer<typeof trelloImportBody>;
 
+/** POST /api/{teamId}/imports/trello/boards[/{trelloBoardId}]: the member's token from Trello's authorize page. */
+export const trelloTokenBody = z.strictObject({ token: z.string().min(1).max(512) });
+
 /** POST /api/{teamId}/boards/{boardId}/imports/gitlab */
 export const gitlabImportBody = z
   .strictObject({

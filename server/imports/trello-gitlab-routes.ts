@@ -10,7 +10,7 @@ import { memberRows } from '../workspaces/views';
 import { toWire } from '../board-jobs/store';
 import { startBoardJob } from '../board-jobs/runner';
 import { CsvImportMessages } from '../../schema/csv-import';
-import { EXTERNAL_IMPORT_MAX_BYTES, gitlabImportBody, ImportMessages, trelloImportBody, trelloListsOf } from '../../schema/trello-gitlab-import';
+import { EXTERNAL_IMPORT_MAX_BYTES, gitlabImportBody, ImportMessages, trelloImportBody, trelloListsOf, trelloTokenBody } from '../../schema/trello-gitlab-import';
 import { personMatcher, type ImportPlan } from './import-plan';
 import { asTrelloBoard, trelloPlan } from './trello-map';
 import { gitlabIssuesFromFile, gitlabIssuesFromJson, gitlabPlan } from './gitlab-map';
@@ -21,8 +21,8 @@ import { GITLAB_IMPORT_KIND, TRELLO_IMPORT_KIND, type PlanImportInput } from './
 /**
  * Trello and Gitlab imports (docs/imports.md, decision 0220):
  *   GET  /api/imports/trello/config                          whether the Trello API path is open, and Trello's authorize page
- *   GET  /api/{teamId}/imports/trello/boards                 the Trello member's boards (token in X-Trello-Token)
- *   GET  /api/{teamId}/imports/trello/boards/{trelloBoardId} one Trello board's lists with card counts
+ *   POST /api/{teamId}/imports/trello/boards                 the Trello member's boards (body {token})
+ *   POST /api/{teamId}/imports/trello/boards/{trelloBoardId} one Trello board's lists with card counts (body {token})
  *   POST /api/{teamId}/boards/{boardId}/imports/trello       starts a Trello import (export file, or board id + token) → 202 {job}
  *   POST /api/{teamId}/boards/{boardId}/imports/gitlab       starts a Gitlab import (export file, or address + project + token) → 202 {job}
  * The route reads the source (file or API) and turns it into an ImportPlan; the job writes it.
@@ -73,8 +73,9 @@ async function startPlan(ctx: AppContext, opts: { teamId: number; boardId: strin
   return startBoardJob(ctx, { teamId: opts.teamId, userId: scope.user!.id, boardId: opts.boardId, kind: opts.kind, input: input as never, payload: JSON.stringify(plan), total: plan.items.length });
 }
 
+/** The member's Trello token travels in a POST body (never in an address, where logs keep it). */
 const trelloToken = (request: FastifyRequest) => {
-  const token = request.headers['x-trello-token'];
+  const token = (request.body as { token?: unknown } | undefined)?.token;
   if (typeof token !== 'string' || !token.trim() || token.length > 512) throw new ApiError(422, ImportMessages.trelloToken, 'validation');
   return token.trim();
 };
@@ -85,13 +86,13 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { data: trelloConfig('Cairn') };
   });
 
-  app.get<{ Params: { teamId: string } }>('/api/:teamId/imports/trello/boards', { config: { docs: { summary: 'The Trello member’s boards (the member’s token in X-Trello-Token)', tag: 'imports', description: 'Read from Trello’s GET /1/members/me/boards. 409 when no Trello API key is configured; 422 when Trello refuses the token.' } } }, async (request) => {
+  app.post<{ Params: { teamId: string } }>('/api/:teamId/imports/trello/boards', { config: { docs: { summary: 'The Trello member’s boards ', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`: the member’s token from Trello’s authorize page. Read from Trello’s GET /1/members/me/boards. 409 when no Trello API key is configured; 422 when Trello refuses the token.' } } }, async (request) => {
     const user = await requireUser(ctx.db, request);
     await requireMemberAccess(ctx, user, teamIdParam(request.params.teamId));
     return { data: await trelloBoards(trelloToken(request)) };
   });
 
-  app.get<TrelloBoardParams>('/api/:teamId/imports/trello/boards/:trelloBoardId', { config: { docs: { summary: 'One Trello board’s lists with their card counts (token in X-Trello-Token)', tag: 'imports' } } }, async (request) => {
+  app.post<TrelloBoardParams>('/api/:teamId/imports/trello/boards/:trelloBoardId', { config: { docs: { summary: 'One Trello board’s lists with their card counts', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`. Read from Trello’s GET /1/boards/{id}; 404 “Trello data loading error” for a board the token does not reach.' } } }, async (request) => {
     const user = await requireUser(ctx.db, request);
     await requireMemberAccess(ctx, user, teamIdParam(request.params.teamId));
     const lists = trelloListsOf(await trelloBoard(trelloToken(request), request.params.trelloBoardId));

@@ -191,7 +191,7 @@ describe('Trello and Gitlab imports', () => {
   it('takes the OAuth-token path through Trello’s API when a key is configured', async () => {
     const off = await api(server.app, 'GET', '/api/imports/trello/config', { token: t.owner.token });
     expect(off.json().data).toEqual({ enabled: false, authorize_url: null });
-    expect((await api(server.app, 'GET', `/api/${t.teamId}/imports/trello/boards`, { token: t.owner.token, headers: { 'x-trello-token': TRELLO_TOKEN } })).statusCode).toBe(409);
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards`, { token: t.owner.token, body: { token: TRELLO_TOKEN } })).statusCode).toBe(409);
 
     process.env.TRELLO_API_KEY = TRELLO_KEY;
     process.env.TRELLO_API_URL = fakeUrl;
@@ -201,18 +201,18 @@ describe('Trello and Gitlab imports', () => {
     expect(new URL(config.authorize_url).searchParams.get('key')).toBe(TRELLO_KEY);
     expect(new URL(config.authorize_url).searchParams.get('response_type')).toBe('token');
 
-    const boards = await api(server.app, 'GET', `/api/${t.teamId}/imports/trello/boards`, { token: t.owner.token, headers: { 'x-trello-token': TRELLO_TOKEN } });
+    const boards = await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards`, { token: t.owner.token, body: { token: TRELLO_TOKEN } });
     expect(boards.statusCode, boards.body).toBe(200);
     expect(boards.json().data.map((x: { name: string; closed: boolean }) => [x.name, x.closed])).toEqual([['Website relaunch', false], ['2025 planning', true]]);
-    const wrong = await api(server.app, 'GET', `/api/${t.teamId}/imports/trello/boards`, { token: t.owner.token, headers: { 'x-trello-token': 'expired' } });
+    const wrong = await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards`, { token: t.owner.token, body: { token: 'expired' } });
     expect(wrong.statusCode).toBe(422);
     expect(wrong.body).toContain('Connect to Trello again');
-    expect((await api(server.app, 'GET', `/api/${t.teamId}/imports/trello/boards`, { token: t.stranger.token, headers: { 'x-trello-token': TRELLO_TOKEN } })).statusCode).toBe(403);
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards`, { token: t.stranger.token, body: { token: TRELLO_TOKEN } })).statusCode).toBe(403);
 
-    const lists = await api(server.app, 'GET', `/api/${t.teamId}/imports/trello/boards/${trelloExport.id}`, { token: t.owner.token, headers: { 'x-trello-token': TRELLO_TOKEN } });
+    const lists = await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards/${trelloExport.id}`, { token: t.owner.token, body: { token: TRELLO_TOKEN } });
     expect(lists.statusCode, lists.body).toBe(200);
     expect(lists.json().data.lists.map((l: { name: string; cards: number }) => `${l.name}:${l.cards}`)).toEqual(['To do:2', 'Doing:1', 'Done:1', 'Old ideas:1']);
-    const missing = await api(server.app, 'GET', `/api/${t.teamId}/imports/trello/boards/nope`, { token: t.owner.token, headers: { 'x-trello-token': TRELLO_TOKEN } });
+    const missing = await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards/nope`, { token: t.owner.token, body: { token: TRELLO_TOKEN } });
     expect(missing.statusCode).toBe(404);
     expect(missing.body).toContain('Trello data loading error');
 

@@ -14,6 +14,7 @@ import { downloadViewCsv } from '../../board-jobs/jobs-api';
 
 // The CSV import (mapping screen, Web Worker) is a chunk of its own (decision 0161).
 const CsvImportDialog = lazy(() => import('../../board-jobs/CsvImportDialog'));
+import { ImportMenuEntries } from '../../imports/ImportMenuEntries';
 
 type Panel = 'sort' | 'filter' | 'group' | 'attributes' | 'import' | null;
 
@@ -53,6 +54,7 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
           <Trans>Import CSV</Trans>
         </Button>
       )}
+      {board.can('CREATE_ITEM', folder.id) && <ImportMenuEntries folder={folder} />}
       {board.can('EXPORT', folder.id) && (
         <Button variant="ghost" size="sm" onClick={() => void exportCsv()} disabled={exporting} data-testid="csv-export-button">
           {exporting ? t`Exporting…` : t`Export CSV`}
