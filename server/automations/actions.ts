@@ -88,7 +88,9 @@ export async function performAction(run: ActionRun, action: Action, index: numbe
     case 'create_item': {
       const id = newRecordId();
       await saveRecord(scope, collections.item, id, { id, board_id: action.board_id, folder_id: action.folder_id, name: renderTemplate(action.name, vars(run)).slice(0, 10_000), position: scope.now.getTime(), row_version: 1 });
-      for (const v of action.values) await saveValue(run, id, action.board_id, v.attribute_id, v.value);
+      // Text values are templates too ("Follow-up of {{item.name}}").
+      const filled = vars(run);
+      for (const v of action.values) await saveValue(run, id, action.board_id, v.attribute_id, typeof v.value === 'string' ? renderTemplate(v.value, filled).slice(0, 10_000) : v.value);
       return;
     }
     case 'add_comment': {

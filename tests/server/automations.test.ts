@@ -193,9 +193,11 @@ describe('automations runner', () => {
     const { b, archive, status, checked, people, notes, button } = await setup();
     const other = board({ name: 'Follow-ups' });
     await put('folders', other);
+    const origin = attribute(other.id, { name: 'Origin', kind: 'text' });
+    await put('attributes', origin);
     const a1 = await put('automations', automation(b.id, { trigger: { type: 'button_clicked', attribute_id: button.id }, actions: [{ type: 'set_value', attribute_id: checked.id, value: true }, { type: 'assign', attribute_id: people.id, user_ids: [bob.user.id, rita.user.id] }] }));
     const a2 = await put('automations', automation(b.id, { trigger: { type: 'comment_added' }, actions: [{ type: 'unassign', attribute_id: people.id, user_ids: [rita.user.id] }, { type: 'notify', user_ids: [bob.user.id], on: 'item', message: 'New comment on {{item.name}}' }] }));
-    const a3 = await put('automations', automation(b.id, { trigger: { type: 'item_moved', folder_id: archive.id }, actions: [{ type: 'create_item', board_id: other.id, folder_id: other.id, name: 'Follow up {{item.name}}', values: [] }, { type: 'set_value', attribute_id: notes.id, value: null }] }));
+    const a3 = await put('automations', automation(b.id, { trigger: { type: 'item_moved', folder_id: archive.id }, actions: [{ type: 'create_item', board_id: other.id, folder_id: other.id, name: 'Follow up {{item.name}}', values: [{ attribute_id: origin.id, value: 'From {{board.name}}: {{item.name}}' }] }, { type: 'set_value', attribute_id: notes.id, value: null }] }));
     const task = item(b.id, { name: 'Launch' });
     await put('items', task);
     await put('values', value(b.id, task.id, notes.id, 'draft'));
@@ -216,6 +218,8 @@ describe('automations runner', () => {
     const created = await server.ctx.db.selectFrom('records').select(['data', 'created_by']).where('collection', '=', 'item').where('board_id', '=', other.id).execute();
     expect(created.map((r) => (r.data as { name: string }).name)).toEqual(['Follow up Launch']);
     expect(created[0]!.created_by).toBe(AUTOBOT_USER_ID);
+    const newId_ = (created[0]!.data as { id: string }).id;
+    expect((await stored('value', valueIdFor(newId_, origin.id)))!.value, 'text values are templates').toBe('From Board: Launch');
     expect(await stored('value', valueIdFor(task.id, notes.id)), 'set to nothing clears the value').toMatchObject({ value: null });
     for (const a of [a1, a2, a3]) expect((await runs(b.id, a.id)).map((r) => r.result)).toEqual(['done']);
     void status;

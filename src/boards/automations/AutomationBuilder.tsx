@@ -10,7 +10,7 @@ import {
 import { settingsOf } from '../../../schema/attributes';
 import { FILTER_OPS } from '../../../schema/views';
 import { useBoard } from '../BoardContext';
-import type { Attribute } from '../store/live';
+import { useAttributes, useFolders, useKnownBoards, type Attribute } from '../store/live';
 import type { AutomationDraft } from './automations-store';
 import { useDescribe } from './use-describe';
 import { useUserZone } from './user-zone';
@@ -374,19 +374,7 @@ function ActionFields({ action, onChange, ofKinds }: { action: Part; onChange(pa
         </select>
       );
     case 'create_item':
-      return (
-        <>
-          <select aria-label={t`Folder`} value={String(action.folder_id ?? '')} onChange={(e) => onChange({ folder_id: e.target.value, board_id: board.boardId, values: [] })}>
-            <option value="">{t`choose…`}</option>
-            {board.folders.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.name}
-              </option>
-            ))}
-          </select>
-          <input aria-label={t`Name of the new item`} placeholder="{{item.name}}" value={String(action.name ?? '')} onChange={(e) => onChange({ name: e.target.value })} />
-        </>
-      );
+      return <CreateItemFields action={action} onChange={onChange} />;
     case 'add_comment':
       return <input aria-label={t`Comment`} placeholder="{{item.name}}" value={String(action.text ?? '')} onChange={(e) => onChange({ text: e.target.value })} />;
     case 'notify':
@@ -405,4 +393,60 @@ function ActionFields({ action, onChange, ofKinds }: { action: Part; onChange(pa
     default:
       return null;
   }
+}
+
+/** Kinds whose value a new item gets from a template ({{item.name}}, {{board.name}}, …). */
+const TEMPLATE_KINDS = ['text', 'long-text', 'email', 'link'];
+
+/**
+ * "Create an item" in this board or another board of the workspace this device knows: its folder
+ * (the board's own folders as far as they are on this device; the board itself always), the new
+ * item's name and text values from templates.
+ */
+function CreateItemFields({ action, onChange }: { action: Part; onChange(patch: Part): void }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const target = String(action.board_id ?? board.boardId);
+  const boards = useKnownBoards(board.teamId) ?? [];
+  const otherFolders = useFolders(target === board.boardId ? null : target);
+  const otherAttributes = useAttributes(target === board.boardId ? null : target);
+  const folders = target === board.boardId ? board.folders : (otherFolders ?? boards.filter((b) => b.id === target));
+  const attributes = (target === board.boardId ? board.attributes : (otherAttributes ?? [])).filter((a) => !a.deleted_at && TEMPLATE_KINDS.includes(a.kind));
+  const values = ((action.values as { attribute_id: string; value: unknown }[] | undefined) ?? []).filter((v) => typeof v === 'object' && v !== null);
+  const setValues = (next: { attribute_id: string; value: unknown }[]) => onChange({ values: next });
+  const choices = [{ id: board.boardId, name: board.board.name }, ...boards.filter((b) => b.id !== board.boardId && !b.deleted_at).map((b) => ({ id: b.id, name: b.name }))];
+  return (
+    <>
+      <select aria-label={t`Board`} data-testid="action-board" value={target} onChange={(e) => onChange({ board_id: e.target.value, folder_id: e.target.value, values: [] })}>
+        {choices.map((b) => (
+          <option key={b.id} value={b.id}>
+            {b.name}
+          </option>
+        ))}
+      </select>
+      <select aria-label={t`Folder`} data-testid="action-create-folder" value={String(action.folder_id ?? '')} onChange={(e) => onChange({ folder_id: e.target.value, board_id: target })}>
+        <option value="">{t`choose…`}</option>
+        {folders.map((f) => (
+          <option key={f.id} value={f.id}>
+            {f.name}
+          </option>
+        ))}
+      </select>
+      <input aria-label={t`Name of the new item`} placeholder="{{item.name}}" value={String(action.name ?? '')} onChange={(e) => onChange({ name: e.target.value, board_id: target })} />
+      {values.map((v, index) => (
+        <span key={index} className="automation-row">
+          <AttributeSelect attributes={attributes} value={v.attribute_id} onChange={(id) => setValues(values.map((x, i) => (i === index ? { ...x, attribute_id: id } : x)))} />
+          <input aria-label={t`Value`} placeholder="{{item.name}}" value={String(v.value ?? '')} onChange={(e) => setValues(values.map((x, i) => (i === index ? { ...x, value: e.target.value } : x)))} />
+          <button type="button" className="link-button" onClick={() => setValues(values.filter((_, i) => i !== index))}>
+            <Trans>Remove</Trans>
+          </button>
+        </span>
+      ))}
+      {attributes.length > 0 && (
+        <button type="button" className="link-button" onClick={() => setValues([...values, { attribute_id: attributes[0]!.id, value: '' }])}>
+          <Trans>Add a value</Trans>
+        </button>
+      )}
+    </>
+  );
 }

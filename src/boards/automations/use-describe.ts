@@ -2,6 +2,7 @@ import { useLingui } from '@lingui/react/macro';
 import { actionSchema, triggerSchema, type Action, type Trigger } from '../../../schema/automations';
 import { settingsOf } from '../../../schema/attributes';
 import { useBoard } from '../BoardContext';
+import { useKnownBoards } from '../store/live';
 import type { AutomationDraft } from './automations-store';
 
 /**
@@ -11,6 +12,7 @@ import type { AutomationDraft } from './automations-store';
 export function useDescribe(): (automation: Pick<AutomationDraft, 'trigger' | 'actions' | 'conditions'>) => string {
   const { t } = useLingui();
   const board = useBoard();
+  const boards = useKnownBoards(board.teamId);
   const attributeName = (id: string) => board.attributes.find((a) => a.id === id)?.name ?? t`(missing attribute)`;
   const folderName = (id: string) => board.folders.find((f) => f.id === id)?.name ?? t`(missing folder)`;
   const memberNames = (ids: number[]) => ids.map((id) => board.info?.members.find((m) => m.id === id)?.name ?? t`Removed User`).join(', ');
@@ -88,7 +90,9 @@ export function useDescribe(): (automation: Pick<AutomationDraft, 'trigger' | 'a
       }
       case 'create_item': {
         const name = action.name;
-        return t`create item “${name}”`;
+        if (action.board_id === board.boardId) return t`create item “${name}”`;
+        const boardName = boards?.find((b) => b.id === action.board_id)?.name ?? t`another board`;
+        return t`create item “${name}” in ${boardName}`;
       }
       case 'add_comment':
         return t`add a comment`;
