@@ -12,7 +12,7 @@ import { matchRoute } from '../schema/routes';
 import { installNavigation } from './navigation/install';
 import { session } from './api/session';
 import { appVars } from './app-vars';
-import { applyThemeMode, applyUserPreferences, storedThemeMode } from './preferences';
+import { applyThemeMode, applyUserPreferences, followUserPreferences, storedThemeMode } from './preferences';
 import { store, StorageKeys } from './storage/local-store';
 import { setToastTestMode, testModeFromSearch } from './ui/toast-store';
 import { applyCustomColors } from './ui/tokens';
@@ -38,6 +38,8 @@ async function start() {
   await Promise.all([activateLocale(locale), session.restore()]);
   const { user } = session.get();
   if (user) await applyUserPreferences(user);
+  // From now on a login (or a profile change) applies the user's theme and language at once.
+  followUserPreferences();
   installNavigation(router, setCurrentRouteName);
   void appVars.load().then((vars) => applyCustomColors(vars.settings ?? null));
   // App shell offline and version updates (src/sw/, decision 0080).

@@ -4,6 +4,7 @@ import { activateLocale } from './i18n/i18n';
 import { pickLocale } from './i18n/locale';
 import { store, StorageKeys } from './storage/local-store';
 import { THEME_MODE } from '../schema/constants';
+import { session } from './api/session';
 
 let stopTheme: () => void = () => {};
 
@@ -23,4 +24,24 @@ export async function applyUserPreferences(user: Pick<Profile, 'locale' | 'theme
   const locale = pickLocale(user.locale);
   store.set(StorageKeys.locale, locale);
   await activateLocale(locale);
+}
+
+/**
+ * A signed-in user's saved theme and language follow the session: applied the moment a login or
+ * registration brings the profile (issue #17 part 4: the dark theme waited for a reload), and
+ * whenever the profile changes. Returns the unsubscribe.
+ */
+export function followUserPreferences(): () => void {
+  let applied: string | null = null;
+  return session.subscribe(() => {
+    const { status, user } = session.get();
+    if (status !== 'signedIn') {
+      applied = null;
+      return;
+    }
+    const key = `${user.id}:${user.theme ?? ''}:${user.locale ?? ''}`;
+    if (key === applied) return;
+    applied = key;
+    void applyUserPreferences(user);
+  });
 }

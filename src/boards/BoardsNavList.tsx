@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Plus, SquareKanban } from 'lucide-react';
 import { pathFor } from '../../schema/routes';
 import { useSession } from '../api/session';
 import { BoardBackendContext, type BoardBackend } from './store/backend';
@@ -48,12 +49,14 @@ function BoardsList({ backend, teamId }: { backend: BoardBackend; teamId: number
       {boards.map((b) => (
         <li key={b.id}>
           <Link to={pathFor('board', { rootId: b.id })} activeProps={{ 'aria-current': 'page' }}>
+            <SquareKanban size={14} aria-hidden="true" />
             {b.name}
           </Link>
         </li>
       ))}
       <li>
         <Link to={pathFor('create-board', { teamId })}>
+          <Plus size={14} aria-hidden="true" />
           <Trans>New board</Trans>
         </Link>
       </li>

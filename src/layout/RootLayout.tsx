@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Outlet, useMatches } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Menu, PanelLeftClose, PanelLeftOpen } from 'lucide-react';
 import type { RouteDef } from '../../schema/routes';
 import { StorageKeys } from '../storage/local-store';
 import { useStored } from '../storage/use-stored';
@@ -58,8 +59,10 @@ export function RootLayout() {
             aria-expanded={showSidebar}
             aria-controls="sidebar"
             onClick={() => (desktop ? setSidebarVisible(!sidebarVisible) : setDrawerOpen(!drawerOpen))}
+            aria-label={showSidebar ? t`Hide sidebar` : t`Show sidebar`}
+            title={showSidebar ? t`Hide sidebar` : t`Show sidebar`}
           >
-            {showSidebar ? t`Hide sidebar` : t`Show sidebar`}
+            {desktop ? showSidebar ? <PanelLeftClose size={18} aria-hidden="true" className="ui-flip-rtl" /> : <PanelLeftOpen size={18} aria-hidden="true" className="ui-flip-rtl" /> : <Menu size={20} aria-hidden="true" />}
           </button>
           <span className="shell-brand">Cairn</span>
           <RunningTimersSlot />

@@ -1,5 +1,6 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Clock, Code, House, LayoutGrid, Plus, Settings, Shield, User, Users, X } from 'lucide-react';
 import { pathFor } from '../../schema/routes';
 import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
@@ -18,12 +19,14 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
     <nav id="sidebar" className="shell-sidebar" aria-label={t`Main`}>
       {onClose && (
         <button type="button" className="shell-sidebar-close" onClick={onClose}>
+          <X size={16} aria-hidden="true" />
           <Trans>Close menu</Trans>
         </button>
       )}
       <ul className="shell-nav">
         <li>
           <Link to={pathFor('home')} activeProps={{ 'aria-current': 'page' }}>
+            <House size={16} aria-hidden="true" />
             <Trans>Home</Trans>
           </Link>
         </li>
@@ -35,17 +38,20 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
         {(list ?? []).map((workspace) => (
           <li key={workspace.id}>
             <Link to={pathFor('team.boards', { teamId: workspace.id })} activeOptions={{ exact: true }} activeProps={{ 'aria-current': 'page' }}>
+              <LayoutGrid size={16} aria-hidden="true" />
               {workspace.name}
             </Link>
             <BoardsNav teamId={workspace.id} />
             <ul className="shell-subnav">
               <li>
                 <Link to={pathFor('team.members', { teamId: workspace.id })} activeProps={{ 'aria-current': 'page' }}>
+                  <Users size={14} aria-hidden="true" />
                   <Trans>Members</Trans>
                 </Link>
               </li>
               <li>
                 <Link to={pathFor('team.settings', { teamId: workspace.id })} activeProps={{ 'aria-current': 'page' }}>
+                  <Settings size={14} aria-hidden="true" />
                   <Trans>Settings</Trans>
                 </Link>
               </li>
@@ -54,6 +60,7 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
         ))}
         <li>
           <Link to={pathFor('create-workspace')}>
+            <Plus size={16} aria-hidden="true" />
             <Trans>New workspace</Trans>
           </Link>
         </li>
@@ -64,21 +71,25 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
       <ul className="shell-nav">
         <li>
           <Link to={pathFor('profile')} activeProps={{ 'aria-current': 'page' }}>
+            <User size={16} aria-hidden="true" />
             {user?.name ?? t`Profile settings`}
           </Link>
         </li>
         <li>
           <Link to={pathFor('profile.security')} activeProps={{ 'aria-current': 'page' }}>
+            <Shield size={16} aria-hidden="true" />
             <Trans>Security</Trans>
           </Link>
         </li>
         <li>
           <Link to={pathFor('profile.time')} activeProps={{ 'aria-current': 'page' }}>
+            <Clock size={16} aria-hidden="true" />
             <Trans>My time</Trans>
           </Link>
         </li>
         <li>
           <Link to={pathFor('profile.developer')} activeProps={{ 'aria-current': 'page' }}>
+            <Code size={16} aria-hidden="true" />
             <Trans>Developer</Trans>
           </Link>
         </li>

@@ -7,7 +7,8 @@ import { DragArea } from '../../ui/drag/DragArea';
 import { dragData } from '../../ui/drag/data';
 import { inlineStep, isRtl } from '../../ui/drag/direction';
 import { useBoard } from '../BoardContext';
-import type { Item } from '../store/live';
+import { useWindowValues, type Item } from '../store/live';
+import { cardFields } from './card-fields';
 import { arrangeGroupsProblem, moveIntoGroupProblem, valueForGroup } from '../model/groups';
 import { positionBetween, sortByPosition } from '../model/positions';
 import { groupItems } from '../model/query';
@@ -62,6 +63,10 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
     return settings.sort.length ? list : list.map((g) => ({ ...g, items: sortByPosition(g.items) }));
   }, [attribute, items, get, settings.hide_empty_groups, settings.group_order, settings.sort.length]);
   const shown = useMemo(() => previewGroups(groups, preview), [groups, preview]);
+  // What cards show besides the name: the view's columns (owner, dates, labels…), read in one query.
+  const fields = useMemo(() => cardFields(board.attributes, settings, attribute?.id), [board.attributes, settings, attribute?.id]);
+  const cardIds = useMemo(() => (fields.length ? items.map((i) => i.id) : []), [items, fields.length]);
+  const valuesOf = useWindowValues(cardIds);
 
   if (!attribute) return <NoColumnAttribute onCreated={(id) => void change({ group_by: id })} />;
 
@@ -174,6 +179,8 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
             <KanbanColumn
               key={group.key}
               group={group}
+              fields={fields}
+              valuesOf={valuesOf}
               arrangeable={!board.readOnly}
               canDragCard={(item) => !board.readOnly && canEdit(item)}
               onCardKey={onCardKey}

@@ -2,13 +2,19 @@ import { memo, type KeyboardEvent } from 'react';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useLingui } from '@lingui/react/macro';
-import type { Item } from '../store/live';
+import type { Attribute, Item } from '../store/live';
+import { AvatarImage } from '../../ui/Avatar';
+import { ValueDisplay } from '../parts/values';
+import { useBoard } from '../BoardContext';
 import type { DragData } from '../../ui/drag/data';
 import { CardTimers } from '../time/TimerControl';
 import { CardButtons } from '../automations/ButtonControl';
 
 export interface KanbanCardProps {
   item: Item;
+  /** The attributes shown under the name (empty values are left out) and this item's values. */
+  fields: Attribute[];
+  values: Map<string, unknown>;
   columnKey: string;
   draggable: boolean;
   /** Keys the card handles itself before the drag does (Enter opens, Alt+arrows move); true when handled. */
@@ -17,7 +23,7 @@ export interface KanbanCardProps {
 }
 
 /** One card of a column: sortable within and between columns by pointer, touch and keyboard (Space, arrows, Space). */
-export const KanbanCard = memo(function KanbanCard({ item, columnKey, draggable, onKey, onOpen }: KanbanCardProps) {
+export const KanbanCard = memo(function KanbanCard({ item, fields, values, columnKey, draggable, onKey, onOpen }: KanbanCardProps) {
   const { t } = useLingui();
   const name = item.name || t`Untitled`;
   const data: DragData & { key: string } = { type: 'card', accepts: ['card'], label: name, key: columnKey };
@@ -38,10 +44,43 @@ export const KanbanCard = memo(function KanbanCard({ item, columnKey, draggable,
           if (!onKey(e, item, columnKey)) listeners?.onKeyDown?.(e);
         }}
       >
-        {name}
+        <span className="kanban-card-name">{name}</span>
+        <CardValues item={item} fields={fields} values={values} />
         <CardTimers item={item} />
         <CardButtons item={item} />
       </div>
     </li>
   );
 });
+
+/** The view's values on a card: people as avatars, the rest as the table shows them. */
+function CardValues({ item, fields, values }: { item: Item; fields: Attribute[]; values: Map<string, unknown> }) {
+  const board = useBoard();
+  const shown = fields.filter((a) => {
+    const v = values.get(a.id);
+    return v !== null && v !== undefined && v !== '' && v !== false && !(Array.isArray(v) && v.length === 0);
+  });
+  if (shown.length === 0) return null;
+  return (
+    <span className="kanban-card-values">
+      {shown.map((attribute) => {
+        const value = values.get(attribute.id);
+        if (attribute.kind === 'members' && Array.isArray(value)) {
+          const people = (value as number[]).map((id) => board.info?.members.find((m) => m.id === id)).filter((m) => m !== undefined);
+          return (
+            <span key={attribute.id} className="kanban-card-people" data-card-field={attribute.kind} title={`${attribute.name}: ${people.map((m) => m.name).join(', ')}`}>
+              {people.slice(0, 3).map((m) => (
+                <AvatarImage key={m.id} name={m.name} photoUrl={m.photo_url} size="xs" />
+              ))}
+            </span>
+          );
+        }
+        return (
+          <span key={attribute.id} className="kanban-card-value" data-card-field={attribute.kind} title={attribute.name}>
+            <ValueDisplay attribute={attribute} value={value} item={item} />
+          </span>
+        );
+      })}
+    </span>
+  );
+}

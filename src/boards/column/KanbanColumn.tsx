@@ -3,13 +3,17 @@ import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-
 import { CSS } from '@dnd-kit/utilities';
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { KeyboardEvent } from 'react';
-import type { Item } from '../store/live';
+import { Plus } from 'lucide-react';
+import type { Attribute, Item } from '../store/live';
 import type { Group } from '../model/query';
 import type { DragData } from '../../ui/drag/data';
 import { KanbanCard } from './KanbanCard';
 
 export interface KanbanColumnProps {
   group: Group<Item>;
+  /** The values cards show besides the name (card-fields.ts), and a reader of an item's values. */
+  fields: Attribute[];
+  valuesOf(itemId: string): Map<string, unknown>;
   /** Columns can be dragged by their header (the view is not read-only). */
   arrangeable: boolean;
   canDragCard(item: Item): boolean;
@@ -26,7 +30,7 @@ export const cardsDropId = (key: string) => `cards:${key}`;
  * One column: a sortable column (dragged by its header) and a drop place for cards, which lands
  * at its end when no card is under the pointer (an empty column takes cards too).
  */
-export function KanbanColumn({ group, arrangeable, canDragCard, onCardKey, onOpen, onAdd }: KanbanColumnProps) {
+export function KanbanColumn({ group, fields, valuesOf, arrangeable, canDragCard, onCardKey, onOpen, onAdd }: KanbanColumnProps) {
   const { t } = useLingui();
   const title = group.option?.name ?? (group.title || t`Empty`);
   const columnData: DragData & { key: string } = { type: 'column', accepts: ['column'], label: title, key: group.key };
@@ -57,13 +61,13 @@ export function KanbanColumn({ group, arrangeable, canDragCard, onCardKey, onOpe
       <SortableContext id={group.key} items={group.items.map((i) => i.id)} strategy={verticalListSortingStrategy}>
         <ol className="kanban-cards">
           {group.items.map((item) => (
-            <KanbanCard key={item.id} item={item} columnKey={group.key} draggable={canDragCard(item)} onKey={onCardKey} onOpen={onOpen} />
+            <KanbanCard key={item.id} item={item} fields={fields} values={valuesOf(item.id)} columnKey={group.key} draggable={canDragCard(item)} onKey={onCardKey} onOpen={onOpen} />
           ))}
         </ol>
       </SortableContext>
       {onAdd && (
         <button type="button" className="kanban-add" onClick={onAdd}>
-          + <Trans>Add item</Trans>
+          <Plus size={14} aria-hidden="true" /> <Trans>Add item</Trans>
         </button>
       )}
     </section>

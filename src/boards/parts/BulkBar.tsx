@@ -1,5 +1,8 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { plural } from '@lingui/core/macro';
+import { Copy, FolderInput, Pencil, Trash2, X } from 'lucide-react';
+import { showUndoToast } from './undo-toast';
 import { Button } from '../../ui/Button';
 import { Modal } from '../../ui/Modal';
 import { trashWithUndo } from '../keys/trash-with-undo';
@@ -25,12 +28,21 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
     <div className="bulk-bar" role="region" aria-label={t`Selected items`} data-testid="bulk-bar">
       <span>{items.length === 1 ? t`1 selected` : t`${items.length} selected`}</span>
       <Button size="sm" variant="secondary" disabled={editable.length === 0} onClick={() => setDialog('edit')}>
+        <Pencil size={14} aria-hidden="true" />
         <Trans>Edit</Trans>
       </Button>
       <Button size="sm" variant="secondary" disabled={editable.length === 0} onClick={() => setDialog('move')}>
+        <FolderInput size={14} aria-hidden="true" />
         <Trans>Move</Trans>
       </Button>
-      <Button size="sm" variant="secondary" disabled={!board.can('CREATE_ITEM', folder.id)} onClick={() => void board.actions.duplicateItems(items, (name) => t`${name} (copy)`).then(onDone)}>
+      <Button size="sm" variant="secondary" disabled={!board.can('CREATE_ITEM', folder.id)} onClick={() =>
+          void board.actions.duplicateItems(items, (name) => t`${name} (copy)`).then(() => {
+            showUndoToast(board.actions, plural(items.length, { one: '# item duplicated', other: '# items duplicated' }));
+            onDone();
+          })
+        }
+      >
+        <Copy size={14} aria-hidden="true" />
         <Trans>Duplicate</Trans>
       </Button>
       <Button
@@ -44,9 +56,11 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
           onDone();
         }}
       >
+        <Trash2 size={14} aria-hidden="true" />
         <Trans>Delete</Trans>
       </Button>
       <Button size="sm" variant="ghost" onClick={onDone}>
+        <X size={14} aria-hidden="true" />
         <Trans>Clear selection</Trans>
       </Button>
       {dialog === 'edit' && <BulkEdit items={editable} onClose={() => setDialog(null)} onDone={() => (skipped(editable.length), onDone())} />}
@@ -64,6 +78,7 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
                       const boardItems = (await board.backend.db.records.where('[collection+board_id]').equals(['item', board.boardId]).toArray()) as unknown as Item[];
                       const targetItems = boardItems.filter((i) => i.folder_id === n.folder.id);
                       await board.actions.moveItems(editable, n.folder.id, targetItems);
+                      showUndoToast(board.actions, plural(editable.length, { one: `# item moved to ${n.folder.name}`, other: `# items moved to ${n.folder.name}` }));
                       skipped(editable.length);
                       setDialog(null);
                       onDone();
@@ -105,6 +120,7 @@ function BulkEdit({ items, onClose, onDone }: { items: Item[]; onClose: () => vo
           item={items[0]}
           onCommit={async (value) => {
             await board.actions.setValues(items, attribute, value);
+            showUndoToast(board.actions, plural(items.length, { one: `${attribute.name} changed on # item`, other: `${attribute.name} changed on # items` }));
             onClose();
             onDone();
           }}

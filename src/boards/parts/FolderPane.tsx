@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Activity, Plus, Settings, Shield, Trash2, Zap } from 'lucide-react';
 import { pathFor } from '../../../schema/routes';
 import { canSeeView, isViewKind, resolveViewSettings, viewSettingsOf, type ViewKind, type ViewSettings } from '../../../schema/views';
 import { Button } from '../../ui/Button';
@@ -122,27 +123,32 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
         <h1 className="folder-title">{folder.name}</h1>
         <div className="folder-header-actions">
           {folder.parent_id === null && board.can('UPDATE_BOARD', folder.id, folder.created_by ?? null) && (
-            <Link to={pathFor('edit-board', { teamId: board.teamId, boardId: board.boardId })} className="link-button">
+            <Link to={pathFor('edit-board', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link">
+              <Settings size={15} aria-hidden="true" />
               <Trans>Board settings</Trans>
             </Link>
           )}
           {folder.parent_id === null && board.can('MANAGE_PERMISSIONS', folder.id) && (
-            <Link to={pathFor('board.permissions', { teamId: board.teamId, boardId: board.boardId })} className="link-button">
+            <Link to={pathFor('board.permissions', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link">
+              <Shield size={15} aria-hidden="true" />
               <Trans>Permissions</Trans>
             </Link>
           )}
           {folder.parent_id === null && board.can('VIEW_ACTIVITY_LOG', folder.id) && (
-            <Link to={pathFor('board.activity', { teamId: board.teamId, boardId: board.boardId })} className="link-button">
+            <Link to={pathFor('board.activity', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link">
+              <Activity size={15} aria-hidden="true" />
               <Trans>Activity</Trans>
             </Link>
           )}
           {folder.parent_id === null && !board.readOnly && board.info?.viewer.role !== 'guest' && (
-            <Link to={pathFor('folder', { rootId: board.boardId, folderId: folder.id })} search={{ t: 'automations' } as never} className="link-button" data-testid="open-automations">
+            <Link to={pathFor('folder', { rootId: board.boardId, folderId: folder.id })} search={{ t: 'automations' } as never} className="folder-header-link" data-testid="open-automations">
+              <Zap size={15} aria-hidden="true" />
               <Trans>Automations</Trans>
             </Link>
           )}
           {!board.readOnly && (
-            <Button variant="secondary" size="sm" onClick={() => setTrashOpen(true)}>
+            <Button variant="ghost" size="sm" className="folder-header-link" onClick={() => setTrashOpen(true)}>
+              <Trash2 size={15} aria-hidden="true" />
               <Trans>Trash</Trans>
             </Button>
           )}
@@ -157,7 +163,8 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
       <div className="folder-toolbar" role="toolbar" aria-label={t`View tools`}>
         <input ref={searchRef} type="search" className="folder-search" placeholder={t`Search`} aria-label={t`Search items`} aria-keyshortcuts="/" value={query} onChange={(e) => setQuery(e.target.value)} />
         {viewProps.canCreate && (
-          <Button size="sm" data-testid="new-item" aria-keyshortcuts="c" onClick={startNewItem}>
+          <Button size="sm" variant="primary" data-testid="new-item" aria-keyshortcuts="c" onClick={startNewItem}>
+            <Plus size={15} aria-hidden="true" />
             <Trans>New item</Trans>
           </Button>
         )}

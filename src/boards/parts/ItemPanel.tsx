@@ -6,7 +6,8 @@ import { pathFor } from '../../../schema/routes';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
-import { confirm } from '../../ui/confirm-store';
+import { trashWithUndo } from '../keys/trash-with-undo';
+import { MobileHeader } from '../../ui/MobileHeader';
 import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
@@ -68,6 +69,10 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
         <h2>{item.name || t`Untitled`}</h2>
         <Button variant="ghost" size="sm" onClick={close} aria-label={t`Close item`}>
           ×
+      {/* On a phone the panel is a full-screen sheet: a Back bar on top (hidden on desktop by CSS). */}
+      <div className="item-panel-mobile-head">
+        <MobileHeader title={board.board.name} onBack={close} />
+      </div>
         </Button>
       </header>
       <nav className="item-tabs" role="tablist">
@@ -155,8 +160,7 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
               variant="danger"
               size="sm"
               onClick={async () => {
-                if (!(await confirm({ message: t`Move this item to trash?`, danger: true }))) return;
-                await board.actions.deleteItems([item.id]);
+                // No confirmation: the trash gives it back, and the toast offers Undo.
                 close();
               }}
             >
@@ -167,4 +171,5 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
       )}
     </aside>
   );
+                await trashWithUndo(board.actions, [item.id]);
 }

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
+import { ArrowUpDown, Columns3, Download, Group, ListFilter, Upload } from 'lucide-react';
 import { FILTER_OPS, type FilterOp, type FilterRule, type SortRule } from '../../../schema/views';
 import { Button } from '../../ui/Button';
-import { Modal } from '../../ui/Modal';
+import { Popover } from '../../ui/Popover';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import type { Folder } from '../store/live';
@@ -27,6 +28,10 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
   const s = view.settings;
   const exportCsv = async () => {
     setExporting(true);
+  // Sort, filter and group hang from their buttons as popovers (a bottom sheet on phones).
+  const sortButton = useRef<HTMLButtonElement>(null);
+  const filterButton = useRef<HTMLButtonElement>(null);
+  const groupButton = useRef<HTMLButtonElement>(null);
     try {
       await downloadViewCsv(board.teamId, board.boardId, view.record ? { viewId: view.record.id } : { folderId: folder.id });
     } catch (error) {
@@ -37,13 +42,16 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
   };
   return (
     <div className="view-controls">
-      <Button variant="ghost" size="sm" onClick={() => setPanel('sort')} data-testid="sort-button">
+      <Button ref={sortButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? null : 'sort')} data-testid="sort-button" aria-pressed={s.sort.length > 0}>
+        <ArrowUpDown size={15} aria-hidden="true" />
         {s.sort.length ? t`Sort (${s.sort.length})` : t`Sort`}
       </Button>
-      <Button variant="ghost" size="sm" onClick={() => setPanel('filter')} data-testid="filter-button">
+      <Button ref={filterButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? null : 'filter')} data-testid="filter-button" aria-pressed={s.filters.length > 0}>
+        <ListFilter size={15} aria-hidden="true" />
         {s.filters.length ? t`Filter (${s.filters.length})` : t`Filter`}
       </Button>
-      <Button variant="ghost" size="sm" onClick={() => setPanel('group')} data-testid="group-button">
+      <Button ref={groupButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'group'} onClick={() => setPanel(panel === 'group' ? null : 'group')} data-testid="group-button" aria-pressed={Boolean(s.group_by)}>
+        <Group size={15} aria-hidden="true" />
         {s.group_by ? t`Grouped` : t`Group`}
       </Button>
       <Button variant="ghost" size="sm" onClick={() => setPanel('attributes')} data-testid="attributes-button">
@@ -59,16 +67,19 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
         <Button variant="ghost" size="sm" onClick={() => void exportCsv()} disabled={exporting} data-testid="csv-export-button">
           {exporting ? t`Exporting…` : t`Export CSV`}
         </Button>
+        <Columns3 size={15} aria-hidden="true" />
       )}
       {panel === 'import' && (
         <Suspense fallback={null}>
           <CsvImportDialog folder={folder} onClose={() => setPanel(null)} />
+          <Upload size={15} aria-hidden="true" />
         </Suspense>
       )}
-      {panel === 'sort' && <SortDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
-      {panel === 'filter' && <FilterDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
-      {panel === 'group' && <GroupDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
+      {panel === 'sort' && <SortDialog anchor={sortButton} folder={folder} view={view} onClose={() => setPanel(null)} />}
+      {panel === 'filter' && <FilterDialog anchor={filterButton} folder={folder} view={view} onClose={() => setPanel(null)} />}
+      {panel === 'group' && <GroupDialog anchor={groupButton} folder={folder} view={view} onClose={() => setPanel(null)} />}
       {panel === 'attributes' && <AttributesDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
+          <Download size={15} aria-hidden="true" />
     </div>
   );
 }
@@ -83,13 +94,13 @@ function useAttributeOptions() {
   ];
 }
 
-function SortDialog({ folder, view, onClose }: { folder: Folder; view: ShownView; onClose: () => void }) {
+function SortDialog({ anchor, folder, view, onClose }: { anchor: RefObject<HTMLButtonElement | null>; folder: Folder; view: ShownView; onClose: () => void }) {
   const { t } = useLingui();
   const change = useChangeView(folder, view);
   const options = useAttributeOptions();
   const [rules, setRules] = useState<SortRule[]>(view.settings.sort);
   return (
-    <Modal open onClose={onClose} title={t`Sort`} footer={<Button onClick={async () => (await change({ sort: rules })) && onClose()}>{t`Apply`}</Button>}>
+    <Popover anchor={anchor} open onClose={onClose} title={t`Sort`} footer={<Button onClick={async () => (await change({ sort: rules })) && onClose()}>{t`Apply`}</Button>}>
       <ul className="rule-list">
         {rules.map((rule, i) => (
           <li key={i}>
@@ -113,11 +124,11 @@ function SortDialog({ folder, view, onClose }: { folder: Folder; view: ShownView
       <Button variant="secondary" size="sm" onClick={() => setRules([...rules, { attribute_id: options[0]!.id, direction: 'asc' }])}>
         {t`Add sort`}
       </Button>
-    </Modal>
+    </Popover>
   );
 }
 
-function FilterDialog({ folder, view, onClose }: { folder: Folder; view: ShownView; onClose: () => void }) {
+function FilterDialog({ anchor, folder, view, onClose }: { anchor: RefObject<HTMLButtonElement | null>; folder: Folder; view: ShownView; onClose: () => void }) {
   const { t } = useLingui();
   const change = useChangeView(folder, view);
   const board = useBoard();
@@ -158,7 +169,7 @@ function FilterDialog({ folder, view, onClose }: { folder: Folder; view: ShownVi
     return <input aria-label={t`Value`} value={String(rule.value ?? '')} onChange={(e) => set(numeric && e.target.value !== '' && !Number.isNaN(Number(e.target.value)) ? Number(e.target.value) : e.target.value)} />;
   };
   return (
-    <Modal open onClose={onClose} title={t`Filter`} footer={<Button onClick={async () => (await change({ filters: rules, match })) && onClose()}>{t`Apply`}</Button>}>
+    <Popover anchor={anchor} open onClose={onClose} title={t`Filter`} footer={<Button onClick={async () => (await change({ filters: rules, match })) && onClose()}>{t`Apply`}</Button>}>
       <label className="inline-field">
         {t`Show items that match`}
         <select value={match} onChange={(e) => setMatch(e.target.value as 'all' | 'any')}>
@@ -193,11 +204,11 @@ function FilterDialog({ folder, view, onClose }: { folder: Folder; view: ShownVi
       <Button variant="secondary" size="sm" onClick={() => setRules([...rules, { attribute_id: options[0]!.id, op: 'contains', value: '' }])}>
         {t`Add filter`}
       </Button>
-    </Modal>
+    </Popover>
   );
 }
 
-function GroupDialog({ folder, view, onClose }: { folder: Folder; view: ShownView; onClose: () => void }) {
+function GroupDialog({ anchor, folder, view, onClose }: { anchor: RefObject<HTMLButtonElement | null>; folder: Folder; view: ShownView; onClose: () => void }) {
   const { t } = useLingui();
   const change = useChangeView(folder, view);
   const board = useBoard();
@@ -214,7 +225,7 @@ function GroupDialog({ folder, view, onClose }: { folder: Folder; view: ShownVie
     if ((await change({ group_by: groupBy || null, hide_empty_groups: hideEmpty, include_subfolders: subfolders })) === true) onClose();
   };
   return (
-    <Modal open onClose={onClose} title={t`Group`} footer={<Button onClick={() => void apply()}>{t`Apply`}</Button>}>
+    <Popover anchor={anchor} open onClose={onClose} title={t`Group`} footer={<Button onClick={() => void apply()}>{t`Apply`}</Button>}>
       <label className="inline-field">
         {t`Group by`}
         <select value={groupBy} onChange={(e) => setGroupBy(e.target.value)} data-testid="group-by">
@@ -235,6 +246,6 @@ function GroupDialog({ folder, view, onClose }: { folder: Folder; view: ShownVie
         {t`Show items of subfolders`}
       </label>
       {view.settings.hide_empty_groups && arrangeGroupsProblem(true) && <p className="hint">{t`Groups can be rearranged once empty groups are shown.`}</p>}
-    </Modal>
+    </Popover>
   );
 }

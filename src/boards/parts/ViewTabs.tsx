@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { viewChangeProblem, type ViewKind, type ViewVisibility } from '../../../schema/views';
 import { PopupMenu } from '../../ui/PopupMenu';
+import { ViewKindIcon } from '../../ui/kind-icons';
+import { Plus } from 'lucide-react';
 import { confirm } from '../../ui/confirm-store';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
@@ -39,12 +41,14 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
     <div className="view-tabs" role="tablist" aria-label={t`Views`}>
       {views.length === 0 && (
         <span role="tab" aria-selected className="view-tab is-active">
+          <ViewKindIcon kind="table" />
           <Trans>Table</Trans>
         </span>
       )}
       {views.map((view) => (
         <span key={view.id} className={`view-tab${view.id === active?.id ? ' is-active' : ''}`}>
           <button type="button" role="tab" aria-selected={view.id === active?.id} onClick={() => onSelect(view.id)} data-view-kind={view.kind}>
+            <ViewKindIcon kind={view.kind} />
             {view.name}
             {view.visibility !== 'shared' && <small className="view-visibility"> · {visibilityLabel(view.visibility)}</small>}
           </button>
@@ -69,10 +73,10 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
           label={t`Add view`}
           renderTrigger={(props) => (
             <button type="button" className="view-add" aria-label={t`Add view`} {...props}>
-              + <Trans>View</Trans>
+              <Plus size={15} aria-hidden="true" /> <Trans>View</Trans>
             </button>
           )}
-          items={(Object.keys(kindNames) as ViewKind[]).map((kind) => ({ label: kindNames[kind], onSelect: () => void add(kind) }))}
+          items={(Object.keys(kindNames) as ViewKind[]).map((kind) => ({ label: kindNames[kind], icon: <ViewKindIcon kind={kind} />, onSelect: () => void add(kind) }))}
         />
       )}
       {renaming && <NameDialog title={t`Rename view`} initial={renaming.name} onClose={() => setRenaming(null)} onSave={(name) => board.actions.updateView(renaming, { name })} />}

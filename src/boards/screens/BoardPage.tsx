@@ -1,6 +1,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { lazyRetry } from '../../ui/lazy-retry';
-import { useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { FolderTree as FolderTreeIcon } from 'lucide-react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Messages } from '../../../schema/messages';
 import { pathFor } from '../../../schema/routes';
@@ -26,6 +27,7 @@ import { useUndoKeys } from '../parts/use-undo-keys';
 import { BoardPasswordForm } from '../parts/BoardPasswordForm';
 import { hasBoardPassword, isBoardPasswordError, lookupPublicBoard } from '../public-board';
 import '../boards.css';
+import '../board-look.css';
 
 /** The Automations panel (?t=automations, and its usage tab ?t=usage): a lazy chunk. */
 const AutomationsPanel = lazyRetry(() => import('../automations/AutomationsPanel'));
@@ -204,6 +206,9 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   );
   const folderId = params.folderId && tree.byId.has(params.folderId) ? params.folderId : boardId;
   const board = tree.root?.folder;
+  // The folder drawer (phones) closes when another folder or item opens.
+  const [treeOpen, setTreeOpen] = useState(false);
+  useEffect(() => setTreeOpen(false), [params.folderId, params.itemId]);
 
   const openItem = useCallback(
     (itemId: string | null, inFolder?: string) => {
@@ -234,11 +239,18 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   const folder = tree.byId.get(folderId)!.folder;
   return (
     <BoardContext.Provider value={state}>
-      <div className="board-page" data-testid="board-page" data-board-id={boardId}>
-        <aside className="board-tree-pane" aria-label={t`Folders`}>
+      <BoardTitle boardId={boardId} title={folder.id === board.id ? board.name : `${folder.name} · ${board.name}`} />
+      <div className={`board-page${params.itemId ? ' has-item' : ''}`} data-testid="board-page" data-board-id={boardId}>
+        {/* On a phone the folder tree is a drawer opened from the board's header (the button shows only there). */}
+        {treeOpen && <div className="board-tree-backdrop" onClick={() => setTreeOpen(false)} aria-hidden="true" />}
+        <aside id="board-folders" className={`board-tree-pane${treeOpen ? ' is-open' : ''}`} aria-label={t`Folders`} onKeyDown={(e) => e.key === 'Escape' && setTreeOpen(false)}>
           <FolderTree activeId={folderId} />
         </aside>
         <section className="board-main">
+          <button type="button" className="board-folders-button" aria-expanded={treeOpen} aria-controls="board-folders" onClick={() => setTreeOpen(!treeOpen)} data-testid="board-folders-button">
+            <FolderTreeIcon size={16} aria-hidden="true" />
+            <Trans>Folders</Trans>
+          </button>
           <FolderPane folder={folder} viewId={search.view ?? null} />
         </section>
         {params.itemId && <ItemPanel itemId={params.itemId} tab={search.t ?? 'attributes'} />}
@@ -255,4 +267,20 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
       )}
     </BoardContext.Provider>
   );
+}
+
+/**
+ * The browser tab names the board (and the folder), not the route ("Board"): set now and again after
+ * every navigation the router resolves while this board is open (the router's own title comes first).
+ */
+function BoardTitle({ boardId, title }: { boardId: string; title: string }) {
+  const router = useRouter();
+  useEffect(() => {
+    const apply = () => {
+      if (window.location.pathname.startsWith(pathFor('board', { rootId: boardId }))) document.title = `${title} · Cairn`;
+    };
+    apply();
+    return router.subscribe('onResolved', apply);
+  }, [router, boardId, title]);
+  return null;
 }

@@ -8,6 +8,7 @@ import type { DragData } from '../../ui/drag/data';
 import type { Attribute } from '../store/live';
 import { HEADER_HEIGHT, SELECT_WIDTH, type VirtualCol } from './use-table-virtual';
 import { PRIMARY_ATTRIBUTE_NAME } from '../../../schema/board-defaults';
+import { AttributeKindIcon } from '../../ui/kind-icons';
 
 export const resizeDragId = (attributeId: string) => `resize:${attributeId}`;
 export type ResizeData = DragData & { attributeId: string; width: number };
@@ -89,7 +90,10 @@ const HeaderCell = memo(function HeaderCell({ attribute, start, size, direction,
       {...(movable ? listeners : undefined)}
     >
       <button type="button" className="table-head-button" onClick={() => clickAllowed() && onSort(attribute)} tabIndex={-1} data-drag-through>
-        <AttributeName attribute={attribute} />
+        <AttributeKindIcon kind={attribute.kind} />
+        <span className="table-head-name">
+          <AttributeName attribute={attribute} />
+        </span>
         {direction ? (direction === 'asc' ? ' ↑' : ' ↓') : ''}
       </button>
       {arrangeable && <ResizeHandle attribute={attribute} width={size} />}
