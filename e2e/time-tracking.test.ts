@@ -6,7 +6,8 @@ import { startProxy, type CuttableProxy } from './shell-proxy';
  * Issue #15, time tracking end to end in Chromium against the real server: with the network really
  * cut (a TCP proxy between the browser and the server), a timer is started on the item panel's
  * Time tab — it runs and ticks there and in the frame — and stopped; when the network comes back
- * the entry reaches the server exactly once, stopped, with its description.
+ * the entry reaches the server exactly once, stopped, with its description. A second tab of the
+ * same browser shows the running timer ticking in its frame, and its end, while offline.
  */
 describe('time tracking', () => {
   let world: BoardWorld;
@@ -40,6 +41,10 @@ describe('time tracking', () => {
     // network goes (the table cell's control shows earlier, with the board's chunk).
     const start = page.getByTestId('time-entries').getByRole('button', { name: 'Start a timer on Write the report' });
     await start.waitFor({ timeout: 30_000 });
+    // A second tab of the same browser, open on the board: the running timer shows there too.
+    const other = await context.newPage();
+    await other.goto(`${proxy.url}/b/${boardId}`);
+    await other.getByTestId('table-view').waitFor({ timeout: 30_000 });
 
     proxy.cut();
     await start.click();
@@ -56,9 +61,14 @@ describe('time tracking', () => {
     await frame.getByText('Write the report').waitFor();
     const first = await frame.locator('.time-figure').textContent();
     await expect.poll(() => frame.locator('.time-figure').textContent(), { timeout: 5000 }).not.toBe(first);
+    const otherFrame = other.getByTestId('running-timers');
+    await otherFrame.getByText('Write the report').waitFor({ timeout: 15_000 });
+    const otherFirst = await otherFrame.locator('.time-figure').textContent();
+    await expect.poll(() => otherFrame.locator('.time-figure').textContent(), { timeout: 5000 }).not.toBe(otherFirst);
 
     await page.getByTestId('time-entries').getByRole('button', { name: 'Stop the timer on Write the report' }).click();
     await frame.waitFor({ state: 'detached' });
+    await otherFrame.waitFor({ state: 'detached', timeout: 15_000 }); // stopped in the other tab too
     await page.getByTestId('time-entries').getByRole('button', { name: 'Start a timer on Write the report' }).waitFor();
     expect(await serverEntries()).toEqual([]); // nothing got through while cut
 
