@@ -273,6 +273,8 @@ describe('Trello and Gitlab imports', () => {
     const noProject = await post('gitlab', { url: fakeUrl, project: 'acme/nothing', token: GITLAB_TOKEN });
     expect(noProject.statusCode).toBe(422);
     expect(noProject.body).toContain('Gitlab has no project at that path');
+    const metadata = await post('gitlab', { url: 'http://169.254.169.254', project: 'acme/shop', token: GITLAB_TOKEN });
+    expect(metadata.statusCode).toBe(422);
     const neither = await post('gitlab', { url: fakeUrl });
     expect(neither.statusCode).toBe(422);
   }, 120_000);
@@ -291,6 +293,28 @@ describe('Trello and Gitlab imports', () => {
     expect((await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.owner.token })).statusCode).toBe(200);
     const job = await untilEnded(id);
     expect(job.state).toBe('cancelled');
+    expect(await recordsOf(id)).toEqual([]);
+    boardJobTuning.sliceMs = 2000;
+    planBatch.items = 500;
+  }, 120_000);
+
+  it('a failed import says why and leaves no half board', async () => {
+    boardJobTuning.sliceMs = 0;
+    planBatch.items = 1;
+    const doomed = folder(b.id, { name: 'Doomed' });
+    await save('folders', doomed);
+    const res = await post('trello', { folder_id: doomed.id, board: trelloExport, lists_as: 'folders', list_ids: [L(1), L(2)] });
+    expect(res.statusCode, res.body).toBe(202);
+    const id: string = res.json().data.id;
+    const pass = () => (server.ctx.jobs as PassLoop).runOnce();
+    await pass(); // folders and attributes
+    await pass(); // the first card
+    expect((await recordsOf(id, 'item')).length).toBeGreaterThan(0);
+    // The folder goes away under the import: the next steps fail, and the job with them.
+    await server.ctx.db.deleteFrom('records').where('collection', '=', 'folder').where('id', '=', doomed.id).execute();
+    const job = await untilEnded(id);
+    expect(job.state).toBe('failed');
+    expect(job.error).toBeTruthy();
     expect(await recordsOf(id)).toEqual([]);
     boardJobTuning.sliceMs = 2000;
     planBatch.items = 500;
