@@ -6,7 +6,9 @@ import Collaboration from '@tiptap/extension-collaboration';
 import Mention from '@tiptap/extension-mention';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { Placeholder } from '@tiptap/extensions';
+import { Extension } from '@tiptap/core';
 import { PluginKey } from '@tiptap/pm/state';
+import { yCursorPlugin } from '@tiptap/y-tiptap';
 import { Suggestion, type SuggestionKeyDownProps, type SuggestionOptions, type SuggestionProps } from '@tiptap/suggestion';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { DOC_FRAGMENT } from '../../../schema/doc-records';
@@ -17,14 +19,10 @@ import type { Item } from '../store/live';
 import { DocToolbar } from './DocToolbar';
 import type { DocBody } from './doc-body';
 import { ItemEmbed } from './embed';
+import { embedCandidates, type Choice } from './embed-node';
 import { DocImage } from './image';
 import { DocTable } from './table';
-
-/** One line of a suggestion menu (a member to mention, an item to embed). */
-interface Choice {
-  id: string;
-  label: string;
-}
+import type { DocPresence } from './presence';
 
 interface MenuState {
   kind: 'mention' | 'embed';
@@ -36,26 +34,35 @@ interface MenuState {
 
 /** Typing this opens the list of items to embed (the toolbar's button types it too). */
 export const EMBED_TRIGGER = '[[';
-const EMBED_CHOICES = 8;
 
-/** Items of the board whose name holds the query, best first (names starting with it), this document left out. */
-export function embedCandidates(items: readonly Pick<Item, 'id' | 'name' | 'deleted_at'>[], query: string, exceptId: string): Choice[] {
-  const q = query.trim().toLocaleLowerCase();
-  const matches = items.filter((i) => i.id !== exceptId && !i.deleted_at && (q === '' || (i.name ?? '').toLocaleLowerCase().includes(q)));
-  const starts = (i: { name: string | null }) => ((i.name ?? '').toLocaleLowerCase().startsWith(q) ? 0 : 1);
-  return matches
-    .sort((a, b) => starts(a) - starts(b) || (a.name ?? '').localeCompare(b.name ?? ''))
-    .slice(0, EMBED_CHOICES)
-    .map((i) => ({ id: i.id, label: i.name || i.id }));
+/** Another editor's caret: a coloured bar with the member's name (styles set through the CSSOM: CSP). */
+function caret(presence: DocPresence, clientId: number): HTMLElement {
+  const { name, color } = presence.userOf(clientId);
+  const bar = document.createElement('span');
+  bar.className = 'doc-caret';
+  bar.style.borderColor = color;
+  bar.setAttribute('data-testid', 'doc-caret');
+  const label = document.createElement('span');
+  label.className = 'doc-caret-label';
+  label.style.backgroundColor = color;
+  label.textContent = name;
+  bar.append('\u2060', label, '\u2060');
+  return bar;
 }
 
-/**
- * The rich-text editor of one document: TipTap bound to the body's Y.Doc by the collaboration
- * extension (so TipTap's own history is off: Yjs keeps it), with headings, lists, checklists,
- * code, links, `@` mentions of the workspace's members, tables (table.ts), images uploaded as the
- * item's attachments (image.ts) and `[[` embeds of other items (embed.tsx).
- */
-export default function DocEditor({ body, members, items, itemId, teamId, readOnly, title }: { body: DocBody; members: readonly MentionCandidate[]; items: readonly Item[]; itemId: string; teamId: number; readOnly: boolean; title: string }) {
+/** Carets and selections of the others in the document (y-tiptap's cursor plugin over the awareness). */
+const remoteCarets = (presence: DocPresence) =>
+  Extension.create({
+    name: 'docRemoteCarets',
+    addProseMirrorPlugins: () => [
+      yCursorPlugin(presence.awareness, {
+        cursorBuilder: (_user: unknown, clientId: number) => caret(presence, clientId),
+        selectionBuilder: (_user: unknown, clientId: number) => ({ class: 'doc-remote-selection', style: `background-color: ${presence.userOf(clientId).color}33` }),
+      }),
+    ],
+  });
+
+export default function DocEditor({ body, presence, members, items, itemId, teamId, readOnly, title }: { body: DocBody; presence: DocPresence | null; members: readonly MentionCandidate[]; items: readonly Item[]; itemId: string; teamId: number; readOnly: boolean; title: string }) {
   const { t } = useLingui();
   const [menu, setMenu] = useState<MenuState | null>(null);
   const membersRef = useRef(members);
@@ -124,6 +131,7 @@ export default function DocEditor({ body, members, items, itemId, teamId, readOn
       }),
       DocTable,
       DocImage,
+      ...(presence ? [remoteCarets(presence)] : []),
       ItemEmbed.extend({
         addProseMirrorPlugins() {
           return [
@@ -144,7 +152,7 @@ export default function DocEditor({ body, members, items, itemId, teamId, readOn
     ],
     // One editor per body; the placeholder's language follows the body's lifetime.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [body],
+    [body, presence],
   );
 
   const editor = useEditor(

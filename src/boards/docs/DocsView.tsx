@@ -11,6 +11,8 @@ import type { Folder } from '../store/live';
 import DocEditor from './DocEditor';
 import { PublishPanel } from './PublishPanel';
 import { useDocBody } from './use-doc-body';
+import { useDocPresence, useRemoteEditors } from './use-doc-presence';
+import type { DocPresence } from './presence';
 import './docs.css';
 
 /**
@@ -84,10 +86,31 @@ function DocPage({ item }: { item: Item }) {
   const body = useDocBody(board.teamId, board.boardId, item.id, readOnly);
   const members = board.info?.members ?? [];
   const boardItems = useItems(board.boardId);
+  const nameOf = (userId: string) => members.find((m) => String(m.id) === userId)?.name ?? userId;
+  const presence = useDocPresence(body, board.teamId, board.boardId, item.id, board.backend.userId, nameOf);
   return (
     <article className="docs-article">
       <h2 className="docs-title">{item.name}</h2>
-      {body ? <DocEditor key={item.id} body={body} members={members} items={boardItems ?? []} itemId={item.id} teamId={board.teamId} readOnly={readOnly} title={item.name} /> : <Spinner />}
+      {presence && <AlsoHere presence={presence} />}
+      {body && presence !== undefined ? <DocEditor presence={presence} key={item.id} body={body} members={members} items={boardItems ?? []} itemId={item.id} teamId={board.teamId} readOnly={readOnly} title={item.name} /> : <Spinner />}
     </article>
+  );
+}
+
+/** "Also here": the others who have this document open now (one name per member). */
+function AlsoHere({ presence }: { presence: DocPresence }) {
+  const { t } = useLingui();
+  const editors = useRemoteEditors(presence);
+  const people = [...new Map(editors.map((e) => [e.userId, e])).values()];
+  if (people.length === 0) return null;
+  return (
+    <ul className="docs-also-here" aria-label={t`Also in this document`} data-testid="doc-also-here">
+      {people.map((p) => (
+        <li key={p.userId}>
+          <span className="docs-also-here-dot" aria-hidden="true" ref={(el) => void (el && (el.style.backgroundColor = p.color))} />
+          {p.name}
+        </li>
+      ))}
+    </ul>
   );
 }

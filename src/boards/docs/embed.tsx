@@ -1,41 +1,17 @@
-import { Node } from '@tiptap/core';
 import { NodeViewWrapper, ReactNodeViewRenderer, type ReactNodeViewProps } from '@tiptap/react';
 import { Trans } from '@lingui/react/macro';
-import { DOC_NODE, EMBED_ID } from '../../../schema/doc-nodes';
+import { EMBED_ID } from '../../../schema/doc-nodes';
+import { ItemEmbedNode } from './embed-node';
 import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { ValueDisplay } from '../parts/values';
 
 /**
- * An embed of another item in a document (decision 0217): an inline card with the item's name
- * and status that opens it. The body stores only the item's id — never its name — so a reader
- * who may not read the item learns nothing from the document: the card is drawn from this
- * device's replica, which holds only records its user may read, and an item missing from it
- * (unreadable, deleted, or of a board this device never opened) shows "Item not available".
+ * An embed of another item (decision 0217): the node (embed-node.ts) drawn as a card from the
+ * replica. Only the id is stored; a reader who may not read the item sees "Item not available".
  */
-export const EMBED_ATTRIBUTE = 'data-item-embed';
-
-export const ItemEmbed = Node.create({
-  name: DOC_NODE.embed,
-  group: 'inline',
-  inline: true,
-  atom: true,
-  selectable: true,
-  draggable: false,
-  addAttributes: () => ({
-    id: {
-      default: null,
-      parseHTML: (element: HTMLElement) => {
-        const id = element.getAttribute(EMBED_ATTRIBUTE);
-        return id && EMBED_ID.test(id) ? id : null;
-      },
-      renderHTML: (attributes: { id?: string | null }) => (attributes.id ? { [EMBED_ATTRIBUTE]: attributes.id } : {}),
-    },
-  }),
-  parseHTML: () => [{ tag: `span[${EMBED_ATTRIBUTE}]` }],
-  // Copied out as text: the id only (the name is not the document's to carry).
-  renderText: () => '[item]',
-  renderHTML: ({ HTMLAttributes }) => ['span', { ...HTMLAttributes, class: 'doc-embed' }],
+/** The embed node with its card (the node's schema is embed-node.ts, free of React for tests). */
+export const ItemEmbed = ItemEmbedNode.extend({
   addNodeView: () => ReactNodeViewRenderer(EmbedCard, { as: 'span', className: 'doc-embed-host' }),
 });
 

@@ -1,5 +1,5 @@
 import { Extension, Node, mergeAttributes, type Editor } from '@tiptap/core';
-import type { Command } from '@tiptap/pm/state';
+import { TextSelection, type Command } from '@tiptap/pm/state';
 import { addColumnAfter, addRowAfter, deleteColumn, deleteRow, deleteTable, goToNextCell, isInTable, tableEditing } from '@tiptap/pm/tables';
 import { DOC_NODE } from '../../../schema/doc-nodes';
 
@@ -84,7 +84,19 @@ export function tableContent(rows = 2, columns = 3) {
 }
 
 export const tableCommands = {
-  insert: (editor: Editor) => editor.chain().focus().insertContent(tableContent()).run(),
+  insert: (editor: Editor) => {
+    if (!editor.chain().focus().insertContent(tableContent()).run()) return false;
+    // The insert leaves the caret after the table: put it in the new table's first cell.
+    const { state } = editor;
+    let table = -1;
+    state.doc.descendants((node, pos) => {
+      if (pos >= state.selection.from) return false;
+      if (node.type.name === DOC_NODE.table) table = pos;
+      return true;
+    });
+    if (table >= 0) editor.view.dispatch(state.tr.setSelection(TextSelection.create(state.doc, table + 4)));
+    return true;
+  },
   addRow: (editor: Editor) => runCommand(editor, addRowAfter),
   addColumn: (editor: Editor) => runCommand(editor, addColumnAfter),
   deleteRow: (editor: Editor) => runCommand(editor, deleteRow),
