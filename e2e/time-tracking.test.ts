@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createBoardByApi, createItemByApi, newId, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 import { startProxy, type CuttableProxy } from './shell-proxy';
@@ -15,6 +16,7 @@ describe('time tracking', () => {
   let token: string;
   let boardId: string;
   let itemId: string;
+  let attributeId: string;
 
   beforeAll(async () => {
     world = await startWorld();
@@ -22,7 +24,7 @@ describe('time tracking', () => {
     token = await apiLogin(world.server.url, USERS.full);
     boardId = await createBoardByApi(world, token, 'Hours board');
     itemId = await createItemByApi(world, token, boardId, 'Write the report');
-    const attributeId = newId('a');
+    attributeId = newId('a');
     await apiCall(world.server.url, token, 'PUT', `/api/${world.teamId}/attributes/${attributeId}`, {
       id: attributeId, board_id: boardId, folder_id: boardId, name: 'Time', kind: 'time-tracking', settings: { allowParallel: false, sharedEntries: true }, position: 1, row_version: 1,
     });
@@ -80,6 +82,25 @@ describe('time tracking', () => {
     // And still once after everything settled.
     await page.waitForTimeout(1000);
     expect((await serverEntries()).filter((e) => e.description === 'Offline drafting')).toHaveLength(1);
+    await context.close();
+  });
+
+  it('"My time" shows this week’s totals from the server and downloads them as CSV', async () => {
+    const now = Date.now();
+    await apiCall(world.server.url, token, 'POST', `/api/${world.teamId}/time-tracking`, {
+      id: newId('te'), board_id: boardId, item_id: itemId, attribute_id: attributeId, description: 'Reviewing, with "quotes"', started_at: new Date(now - 40 * 60_000).toISOString(), ended_at: new Date(now - 10 * 60_000).toISOString(), row_version: 1,
+    });
+    const { page, context } = await signedInPage(world, USERS.full);
+    await page.goto(`${world.server.url}/profile/time`);
+    const screen = page.getByTestId('my-time');
+    await screen.waitFor({ timeout: 30_000 });
+    await expect.poll(() => screen.getByTestId('my-time-week-total').textContent(), { timeout: 15_000 }).toMatch(/^0:3\d$/);
+    await screen.getByText('Reviewing, with "quotes"').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('my-time-csv').click()]);
+    const csv = await readFile((await download.path())!, 'utf8');
+    expect(csv).toContain('"Reviewing, with ""quotes"""');
+    expect(csv).toContain('0:30');
+    expect(csv).toContain('Write the report');
     await context.close();
   });
 });
