@@ -14,8 +14,7 @@ import { session } from '../api/session';
 import { Log } from '../api/endpoints';
 import { markReadByParam } from '../notifications/feed';
 import { setErrorNavigator } from '../api/handle-error';
-import { dropEmpty, hasEmptyValue } from './query';
-
+import { hasEmptyValue } from './query';
 
 const nameOf = (pathname: string) => matchRoute(pathname)?.route.name;
 
@@ -47,11 +46,13 @@ export function installNavigation(router: AnyRouter, setCurrentRouteName: (name:
     const title = titleFor(toLocation.pathname);
     document.title = `${title} · Cairn`;
     const search = toLocation.search as Record<string, unknown>;
-    // Empty query values are dropped on load too (a pasted `?view=&q=`), not only on navigation.
-    if (hasEmptyValue(toLocation.searchStr)) {
-      const kept = Object.fromEntries(CARRIED_QUERY_KEYS.filter((key) => search[key] === '').map((key) => [key, '1']));
-      void router.navigate({ to: toLocation.pathname, search: { ...dropEmpty(search), ...kept } as never, hash: toLocation.hash || undefined, replace: true });
-      return;
+    // Empty query values are dropped on load too (a pasted `?view=&q=`), not only on navigation: the
+    // router already read the query without them, so only the address bar is corrected.
+    if (hasEmptyValue(window.location.search)) {
+      const params = new URLSearchParams(window.location.search);
+      for (const [key, value] of [...params]) if (value === '' && !(CARRIED_QUERY_KEYS as readonly string[]).includes(key)) params.delete(key);
+      const query = params.toString().replace(/=(?=&|$)/g, '');
+      window.history.replaceState(window.history.state, '', `${window.location.pathname}${query ? `?${query}` : ''}${window.location.hash}`);
     }
     previewMode.observe(search);
     const taken = takeNotificationParam(search);
