@@ -34,7 +34,8 @@ export function DocToolbar({ editor, teamId, itemId }: { editor: Editor; teamId:
     if (fileInput.current) fileInput.current.value = '';
     if (!file) return;
     if (!/^image\/(png|jpeg|gif|webp)$/.test(file.type)) return setError(t`Choose a PNG, JPEG, GIF or WebP image.`);
-    if (file.size > ATTACHMENT_MAX_BYTES) return setError(t`The file is too large. It must be under ${ATTACHMENT_MAX_BYTES / (1024 * 1024)} MB.`);
+    const limitMb = ATTACHMENT_MAX_BYTES / (1024 * 1024);
+    if (file.size > ATTACHMENT_MAX_BYTES) return setError(t`The file is too large. It must be under ${limitMb} MB.`);
     setBusy(true);
     setError(null);
     try {
