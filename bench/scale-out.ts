@@ -10,13 +10,17 @@
  * 2. Realtime fan-out through the hub: N raw WebSocket clients subscribed to one board channel
  *    (signed subscriptions), one save through API server 1, delivery of the hub's `changed` to every
  *    client: p50/p95/p99/max from the save's request; hub memory per connection (its /metrics RSS).
- * 3. `/changes` catch-up: 10,000 changes written, then 100 clients reconnecting at once (a
- *    thundering herd after a deploy) read from their old cursor through the balancer until
- *    `has_more` is false: p50/p95/max per client (budget p95 ≤ 2 s) and the errors, if any.
+ * 3. `/changes` catch-up: 10,000 changes written, then 100 members reconnecting at once (a
+ *    thundering herd after a deploy; each its own user and token, the clients spread over
+ *    HERD_THREADS=4 worker threads) read from their old cursor through the balancer until
+ *    `has_more` is false: p50/p95/max per client (budget p95 ≤ 2 s), the errors if any, the API
+ *    servers' CPU seconds for the herd, and one client alone first (the floor).
  *
  * PostgreSQL: a private cluster (port CAIRN_SCALE_PG_PORT, default 54345) unless PG_SERVER_URL names
  * a server to create a scratch database on. Prints figures; never fails.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import WebSocket from 'ws';
 import { nanoid } from 'nanoid';
 import { startPostgres } from '../scripts/setup-lib.mjs';
@@ -144,7 +148,8 @@ async function fanout(cluster: Cluster, token: string, teamId: number, boardId: 
   for (const c of clients) c.ws.terminate();
 }
 
-async function catchUp(cluster: Cluster, token: string, teamId: number, boardId: string) {
+async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>, boardId: string) {
+  const { token, teamId } = f;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const start = (await json(await fetch(`${cluster.apis[0]!.url}/api/${teamId}/changes?after=0&board_id=${boardId}`, { headers }))).cursor as number;
   const t0 = performance.now();
@@ -174,33 +179,125 @@ async function catchUp(cluster: Cluster, token: string, teamId: number, boardId:
   // them out, so the herd starts as cold as after a deploy.
   await new Promise((r) => setTimeout(r, 6_000));
   console.log(`  load average before the herd: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  const times: number[] = [];
-  let errors = 0;
-  let requests = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      const began = performance.now();
-      let cursor = start;
-      let seen = 0;
-      try {
-        for (;;) {
-          requests += 1;
-          const page = await json(await fetch(`${cluster.balancerUrl}/api/${teamId}/changes?after=${cursor}&board_id=${boardId}`, { headers }));
-          seen += page.data.length;
-          cursor = page.cursor;
-          if (!page.has_more) break;
-        }
-        if (seen < CHANGES) errors += 1;
-        times.push(performance.now() - began);
-      } catch {
-        errors += 1;
-      }
-    }),
+  // A herd is many people, not one: each client is another member of the workspace with their own
+  // token (so each request is authorised and judged for its reader), and the clients run in
+  // HERD_THREADS worker threads — on real devices each client parses its pages on its own CPU, not
+  // in one event loop with ninety-nine others.
+  const tokens = await members(f, CLIENTS);
+  const cpuBefore = await Promise.all(cluster.apis.map((api) => cpuSeconds(cluster, api.url)));
+  const pgBefore = postgresCpuSeconds();
+  const benchBefore = process.cpuUsage();
+  const began = performance.now();
+  const results = await Promise.all(
+    Array.from({ length: HERD_THREADS }, (_, n) => herdThread({ url: `${cluster.balancerUrl}/api/${teamId}/changes`, boardId, start, tokens: tokens.filter((_, i) => i % HERD_THREADS === n) })),
   );
+  const wall = performance.now() - began;
+  const benchCpu = process.cpuUsage(benchBefore);
+  const pgCpu = postgresCpuSeconds() - pgBefore;
+  const cpuAfter = await Promise.all(cluster.apis.map((api) => cpuSeconds(cluster, api.url)));
+  const times = results.flatMap((r) => r.times);
+  const errors = results.reduce((sum, r) => sum + r.errors + r.times.filter((_, i) => r.seen[i]! < CHANGES).length, 0);
+  const requests = results.reduce((sum, r) => sum + r.requests, 0);
   const s = [...times].sort((a, b) => a - b);
   const p95 = percentile(s, 95);
-  console.log(`  ${CLIENTS} clients at once, each catching up ${CHANGES} changes through the balancer (${requests} requests): ${summary(times)}${errors ? `, ${errors} failed` : ''}`);
+  console.log(`  ${CLIENTS} members at once, each catching up ${CHANGES} changes through the balancer (${requests} requests, ${HERD_THREADS} client threads, ${(wall / 1000).toFixed(1)} s in all): ${summary(times)}${errors ? `, ${errors} failed` : ''}`);
+  console.log(`    CPU seconds the herd cost: API servers ${cpuAfter.map((c, i) => `${(c - cpuBefore[i]!).toFixed(1)}`).join(' + ')} (their /metrics), PostgreSQL ${pgCpu.toFixed(1)} (/proc), the clients and the balancer ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} (this process)`);
+  console.log(`    load average after the herd: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.log(`    budget p95 ≤ 2000 ms: ${p95 <= 2000 ? 'within' : 'OVER'}`);
+}
+
+const HERD_THREADS = Number(process.env.HERD_THREADS) || 4;
+
+/** `count` members of the bench workspace (full members), each with their own access token. */
+async function members(f: Awaited<ReturnType<typeof fixtures>>, count: number): Promise<string[]> {
+  const now = new Date();
+  const tokens: string[] = [];
+  for (let n = 0; n < count; n += 1) {
+    const user = await f.handle.db
+      .insertInto('users')
+      .values({ email: `herd-${n}-${nanoid(6)}@example.test`, name: `Herd ${n}`, password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: now, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await f.handle.db.insertInto('team_members').values({ team_id: f.teamId, user_id: user.id, role: 'full-member', verified_at: now, invited_by: null, created_at: now }).execute();
+    tokens.push((await issueTokens(f.handle.db, user.id, now)).access_token);
+  }
+  return tokens;
+}
+
+/**
+ * CPU seconds used so far by the private PostgreSQL cluster (its postmaster, the live backends, and
+ * the backends that ended): from /proc, Linux only; NaN with PG_SERVER_URL (not our cluster).
+ */
+function postgresCpuSeconds(): number {
+  if (process.env.PG_SERVER_URL) return NaN;
+  try {
+    const port = Number(process.env.CAIRN_SCALE_PG_PORT) || 54345;
+    const postmaster = Number(readFileSync(`/tmp/cairn-test-pg-${port}/postmaster.pid`, 'utf8').split('\n')[0]);
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // Fields after "(comm)": state ppid … utime(14) stime(15) cutime(16) cstime(17), 1-based.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const pid = Number(entry);
+      const ppid = Number(fields[1]);
+      if (pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      else if (ppid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return ticks / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+async function cpuSeconds(cluster: Cluster, base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } })).text();
+  return Number(/^cairn_process_cpu_seconds_total (\S+)/m.exec(text)?.[1] ?? NaN);
+}
+
+/** One worker thread's share of the herd: every client starts at once and pages until has_more is false. */
+const HERD_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { url, boardId, start, tokens } = workerData;
+(async () => {
+  const times = [], seen = [];
+  let errors = 0, requests = 0;
+  await Promise.all(tokens.map(async (token) => {
+    const began = performance.now();
+    let cursor = start, count = 0;
+    try {
+      for (;;) {
+        requests += 1;
+        const res = await fetch(url + '?after=' + cursor + '&board_id=' + boardId, { headers: { authorization: 'Bearer ' + token } });
+        const text = await res.text();
+        if (!res.ok) throw new Error(res.status + ' ' + text.slice(0, 200));
+        const page = JSON.parse(text);
+        count += page.data.length;
+        cursor = page.cursor;
+        if (!page.has_more) break;
+      }
+      times.push(performance.now() - began);
+      seen.push(count);
+    } catch (error) {
+      errors += 1;
+      console.error(String(error));
+    }
+  }));
+  parentPort.postMessage({ times, seen, errors, requests });
+})();
+`;
+
+function herdThread(data: { url: string; boardId: string; start: number; tokens: string[] }): Promise<{ times: number[]; seen: number[]; errors: number; requests: number }> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(HERD_WORKER, { eval: true, workerData: data });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
 }
 
 async function main() {
@@ -225,7 +322,7 @@ async function main() {
       await fanout(cluster, f.token, f.teamId, boardId);
     }
     console.log('\n/changes catch-up after a deploy:');
-    await catchUp(cluster, f.token, f.teamId, boardId);
+    await catchUp(cluster, f, boardId);
     console.log(`\nload average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     await f.handle.close();
