@@ -110,4 +110,33 @@ describe('automations', () => {
     expect(page.url(), 'the click is the button’s, not the card’s (no item panel opened)').not.toContain(onCard);
     await context.close();
   }, 300_000);
+
+  it('builds "when an item is created, create an item in another board" with a templated value', async () => {
+    const t = world.teamId;
+    const otherId = await createBoardByApi(world, owner, 'Follow-ups');
+    const originId = newId('origin');
+    await apiCall(world.server.url, owner, 'PUT', `/api/${t}/attributes/${originId}`, { id: originId, board_id: otherId, folder_id: otherId, name: 'Origin', kind: 'text', position: 2, settings: {}, row_version: 1 });
+    const { page, context } = await signedInPage(world, USERS.owner);
+    // The other board once, so this device knows its folders and attributes.
+    await page.goto(`${world.server.url}/b/${otherId}`);
+    await page.getByTestId('table-view').waitFor();
+    await page.goto(`${world.server.url}/b/${boardId}?t=automations`);
+    await page.getByTestId('automation-new').click();
+    const builder = page.getByTestId('automation-builder');
+    await builder.getByTestId('trigger-type').selectOption('item_created');
+    await builder.getByTestId('action-type').selectOption('create_item');
+    await builder.getByTestId('action-board').selectOption({ label: 'Follow-ups' });
+    await builder.getByTestId('action-create-folder').selectOption({ label: 'Follow-ups' });
+    await builder.getByRole('textbox', { name: 'Name of the new item' }).fill('Follow up {{item.name}}');
+    await builder.getByRole('button', { name: 'Add a value' }).click();
+    await builder.getByRole('textbox', { name: 'Value' }).fill('From {{board.name}}');
+    await expectText(builder.getByTestId('automation-sentence'), 'When an item is created, then create item “Follow up {{item.name}}” in Follow-ups');
+    await builder.getByTestId('automation-save').click();
+    await waitForServerCopy(world, owner, 'automations', boardId, (rules) => rules.some((r) => r.enabled === true && r.actions?.[0]?.board_id === otherId));
+
+    await createItemByApi(world, owner, boardId, 'Kickoff');
+    await waitForServerCopy(world, owner, 'items', otherId, (items) => items.some((i) => i.name === 'Follow up Kickoff'), 30_000);
+    await waitForServerCopy(world, owner, 'values', otherId, (values) => values.some((v) => v.attribute_id === originId && v.value === 'From Automated'), 30_000);
+    await context.close();
+  }, 300_000);
 });
