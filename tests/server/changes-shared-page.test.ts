@@ -116,6 +116,11 @@ describe('/changes: a page shared by readers, judged per reader', () => {
       expect(ids(text)).toHaveLength(ids(plain.body).length);
       expectOwnView(who, text);
     }
+    // What the sync worker's fetch does with it (browsers alike): asks gzip, gets the same JSON.
+    const base = await server.listen();
+    const fetched = await fetch(`${base}${url}`, { headers: { authorization: `Bearer ${t.full.token}` } });
+    expect(fetched.headers.get('content-encoding')).toBe('gzip');
+    expect(await fetched.json()).toEqual((await api(server.app, 'GET', url, { token: t.full.token })).json());
     expect([acceptsGzip('gzip'), acceptsGzip('deflate, gzip;q=0.5'), acceptsGzip('*'), acceptsGzip('gzip;q=0'), acceptsGzip('br'), acceptsGzip(undefined)]).toEqual([true, true, true, false, false, false]);
   });
 });
