@@ -50,9 +50,16 @@ export interface BoardJob {
   finished_at: string | null;
 }
 
+/** The most items a board moved to another workspace may hold (decision 0227). */
+export const MOVE_TARGET_MAX_ITEMS = 100_000;
+
 export const BoardJobMessages = {
   cancelled: 'The job was cancelled; nothing it wrote was kept.',
   notCancellable: 'This job has finished and cannot be cancelled.',
+  /** The spec's "a folder chosen for a move may not hold more than a limit of items". */
+  moveTargetFull: (max: number) => `The workspace chosen for the move may not hold a board of more than ${max} items.`,
+  sameWorkspace: 'team_id: the board is already in this workspace',
+  moveUnderWay: 'This board is already being moved.',
 } as const;
 
 export const boardJobIdParam = z.string().regex(/^bj[A-Za-z0-9]{10,40}$/, 'a board job id');

@@ -195,6 +195,12 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/:teamId/boards/:boardId/imports/trello': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'POST /api/:teamId/boards/:boardId/imports/gitlab': { caller: 'signed-in', permission: Permission.CREATE_ITEM, on: 'board' },
   'GET /api/:teamId/boards/:boardId/exports/csv': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
+  // PDF export as a board job (decision 0225): EXPORT on the board; the file only for the job's user.
+  'POST /api/:teamId/boards/:boardId/exports/pdf': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
+  'GET /api/me/board-jobs/:jobId/file': signedIn,
+  // Duplicating a folder beside itself and moving a board to another workspace as board jobs (decisions 0226, 0227).
+  'POST /api/:teamId/boards/:boardId/folders/:folderId/duplicate': { caller: 'signed-in', permission: Permission.CREATE_FOLDER, on: 'board' },
+  'POST /api/:teamId/boards/:boardId/move': { caller: 'signed-in', permission: Permission.DELETE_BOARD, on: 'board' },
 
   // Public boards and board passwords (docs/api/boards.md)
   'GET /api/boards/:boardId/public': { caller: 'anyone', board: 'public' },

@@ -37,6 +37,18 @@ export const templateView = z.object({ id: key, folder_id: key, name: z.string()
  */
 export const templateItem = z.object({ id: key, folder_id: key, name: z.string().max(10_000), position: z.number().finite(), values: z.record(key, z.json()) });
 
+/** An automation of a template (its trigger, conditions and actions as saved; they land switched off). */
+export const templateAutomation = z.object({
+  id: key,
+  name: z.string().max(255),
+  enabled: z.boolean(),
+  trigger: z.record(z.string(), z.json()).nullable(),
+  conditions: z.array(z.json()).max(50),
+  match: z.enum(['all', 'any']),
+  actions: z.array(z.record(z.string(), z.json())).max(20),
+  position: z.number().finite(),
+});
+
 export const templateContent = z.object({
   /** The template's root folder (the board made from it). */
   root_id: key,
@@ -44,6 +56,8 @@ export const templateContent = z.object({
   attributes: z.array(templateAttribute).max(500),
   views: z.array(templateView).max(500),
   items: z.array(templateItem).max(TEMPLATE_MAX_ITEMS),
+  /** The board's automations (decision 0226): ids in them are keys like everywhere in a content. */
+  automations: z.array(templateAutomation).max(200).optional(),
 });
 export type TemplateContent = z.infer<typeof templateContent>;
 
@@ -127,7 +141,12 @@ export const duplicateBoardBody = z.strictObject({
   /** Values of the copied items (ignored without items). */
   with_values: z.boolean().default(true),
   with_views: z.boolean().default(true),
+  /** The board's automations (needs MANAGE_AUTOMATIONS; a folder has none of its own). */
+  with_automations: z.boolean().default(true),
+  /** The copied items' comments, with their authors (ignored without items). */
+  with_comments: z.boolean().default(false),
 });
+export type DuplicateBoardBody = z.input<typeof duplicateBoardBody>;
 
 /** Counts of a content, for cards. */
 export function contentCounts(content: TemplateContent): TemplateSummary['counts'] {

@@ -17,7 +17,7 @@ import { allowed } from '../sync/access';
 /** Kinds that hold nothing to export (actions and derived figures). */
 const NOT_EXPORTED = new Set(['button', 'time-tracking', 'custom-id']);
 
-interface Item {
+export interface Item {
   id: string;
   name: string;
   folder_id: string;
@@ -38,9 +38,51 @@ export interface ExportedView {
  * board. `{folderId}` instead of a view: the folder's default table (no view saved yet).
  */
 export async function exportView(db: Db, view: ReadView, teamId: number, boardId: string, which: { viewId: string } | { folderId: string }): Promise<ExportedView | null> {
+  const shownView = await readShownView(db, view, teamId, boardId, which);
+  if (!shownView) return null;
+  const { shown, header, cell } = shownView;
+  const fileName = `${safeFileName(shownView.name)}.csv`;
+  return {
+    fileName,
+    rows: shown.length,
+    *parts() {
+      yield UTF8_BOM + Papa.unparse([header], { newline: '\r\n' }) + '\r\n';
+      for (let i = 0; i < shown.length; i += 1000) {
+        const chunk = shown.slice(i, i + 1000).map((item) => shownView.columns.map((a) => cell(item, a)));
+        yield Papa.unparse(chunk, { newline: '\r\n' }) + '\r\n';
+      }
+    },
+  };
+}
+
+/** A name fit for a file (letters, digits, spaces, dots, dashes), at most 80 characters. */
+export function safeFileName(name: string): string {
+  return String(name || 'export').replace(/[^\p{L}\p{N} ._-]+/gu, '_').slice(0, 80);
+}
+
+export type ShownAttribute = AttributeRef & { hidden?: boolean; position?: number; created_at?: string };
+
+/** A view as shown, read once: the CSV export writes it as CSV, the PDF export (decision 0225) as a table. */
+export interface ShownView {
+  name: string;
+  folderId: string;
+  settings: ViewSettings;
+  /** Every live attribute of the board by id (filters and sort name them). */
+  attributes: ReadonlyMap<string, ShownAttribute>;
+  columns: ShownAttribute[];
+  header: string[];
+  shown: Item[];
+  /** A cell as readable text. */
+  cell: (item: Item, attribute: ShownAttribute) => string;
+  /** Any value of an attribute as readable text (a filter's value). */
+  valueText: (attribute: AttributeRef, value: unknown) => string;
+}
+
+/** The view's rows as shown (filters, sort, columns), as the reader may read them; null when they may not see the view. */
+export async function readShownView(db: Db, view: ReadView, teamId: number, boardId: string, which: { viewId: string } | { folderId: string }): Promise<ShownView | null> {
   let record: { folder_id: string; name: string; visibility?: string; owner_id?: number | null; settings?: unknown };
   if ('viewId' in which) {
-    const viewRow = (await boardRecords(db, teamId, boardId, 'folder_view')).find((r) => r.id === which.viewId);
+    const viewRow = (await boardRecords(db, teamId, boardId, 'folder_view')).find((r) => r.id === which.viewId && !r.deleted_at);
     if (!viewRow) return null;
     record = viewRow.data as unknown as typeof record;
   } else {
@@ -75,25 +117,22 @@ export async function exportView(db: Db, view: ReadView, teamId: number, boardId
     if (itemIds.has(itemId)) values.set(`${itemId}.${String(v.data.attribute_id)}`, v.data.value);
   }
   const get = (itemId: string, attributeId: string) => values.get(`${itemId}.${attributeId}`) ?? null;
-  const attributes = attributeRows.filter((r) => !r.deleted_at).map((r) => ({ ...(r.data as object), id: r.id }) as AttributeRef & { hidden?: boolean; position?: number; created_at?: string });
+  const attributes = attributeRows.filter((r) => !r.deleted_at).map((r) => ({ ...(r.data as object), id: r.id }) as ShownAttribute);
   const byId = new Map(attributes.map((a) => [a.id, a] as const));
 
   const shown = sortItems(filterItems(items, settings.filters, settings.match, byId, get), settings, byId, get);
   const columns = orderedColumns(attributes, settings).filter((a) => !NOT_EXPORTED.has(String(a.kind)));
   const lookup = await lookupFor(db, teamId, itemRows);
-  const header = columns.map((a) => String(a.name ?? ''));
-  const fileName = `${String(record.name || 'export').replace(/[^\p{L}\p{N} ._-]+/gu, '_').slice(0, 80)}.csv`;
-
   return {
-    fileName,
-    rows: shown.length,
-    *parts() {
-      yield UTF8_BOM + Papa.unparse([header], { newline: '\r\n' }) + '\r\n';
-      for (let i = 0; i < shown.length; i += 1000) {
-        const chunk = shown.slice(i, i + 1000).map((item) => columns.map((a) => readableValue(a, valueFor(item, a, get), lookup)));
-        yield Papa.unparse(chunk, { newline: '\r\n' }) + '\r\n';
-      }
-    },
+    name: String(record.name || 'export'),
+    folderId,
+    settings,
+    attributes: byId,
+    columns,
+    header: columns.map((a) => String(a.name ?? '')),
+    shown,
+    cell: (item, a) => readableValue(a, valueFor(item, a, get), lookup),
+    valueText: (a, value) => readableValue(a, value, lookup),
   };
 }
 
@@ -161,7 +200,7 @@ function orderedColumns<A extends AttributeRef & { hidden?: boolean; position?: 
   return [...primary, ...rest];
 }
 
-async function lookupFor(db: Db, teamId: number, itemRows: StoredRecord[]): Promise<ExportLookup> {
+export async function lookupFor(db: Db, teamId: number, itemRows: StoredRecord[]): Promise<ExportLookup> {
   const users = await db
     .selectFrom('team_members')
     .innerJoin('users', 'users.id', 'team_members.user_id')

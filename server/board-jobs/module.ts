@@ -3,6 +3,8 @@ import type { AppContext } from '../context';
 import { registerBoardJobKind, registerBoardJobRunner } from './runner';
 import { csvImportKind } from './csv-import';
 import { boardJobRoutes } from './routes';
+import { pdfExportRoutes } from './pdf-export';
+import { moveRoutes } from './move';
 
 /**
  * Board jobs (issue #16, decisions 0160 and 0161): the step and cleanup jobs, the CSV import kind,
@@ -13,4 +15,6 @@ export function boardJobsModule(app: FastifyInstance, ctx: AppContext): void {
   registerBoardJobKind(csvImportKind);
   registerBoardJobRunner(ctx);
   boardJobRoutes(app, ctx);
+  pdfExportRoutes(app, ctx);
+  moveRoutes(app, ctx);
 }

@@ -8,6 +8,7 @@ import type { Db, WireRecord } from '../sync/store';
 import type { ReadView } from '../sync/reads';
 import { saveRecord } from '../sync/operations';
 import type { WriteScope } from '../sync/scope';
+import { allowed } from '../sync/access';
 
 /**
  * A board (or folder) as a template content, and a template content as a new board
@@ -44,7 +45,7 @@ async function liveRecords(db: Db, teamId: number, boardId: string, collection: 
  * sees it: hidden folders, personal views of others and values they may not read stay out.
  * Attributes of the folders above a saved folder come along (they apply to it).
  */
-export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boardId: string, folderId: string, opts: { withItems: boolean; withValues?: boolean; withViews?: boolean; maxItems?: number; sameWorkspace?: boolean }): Promise<TemplateContent> {
+export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boardId: string, folderId: string, opts: { withItems: boolean; withValues?: boolean; withViews?: boolean; maxItems?: number; sameWorkspace?: boolean; withAutomations?: boolean; keepAbove?: boolean }): Promise<TemplateContent & { above?: { id: string; kind: string }[] }> {
   const folders = await view.filter(db, 'folder', await liveRecords(db, teamId, boardId, 'folder'));
   const byId = new Map(folders.map((f) => [f.id, f]));
   const root = byId.get(folderId);
@@ -61,6 +62,9 @@ export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boa
   const attributes = (await view.filter(db, 'attribute', await liveRecords(db, teamId, boardId, 'attribute'))).filter((a) => inTree.has(String(a.folder_id)) || above.has(String(a.folder_id)));
   const primary = attributes.find((a) => a.kind === 'primary');
   const kept = attributes.filter((a) => a.kind !== 'primary');
+  // A folder copied within its board (decision 0226) shares the attributes above it: they stay as they are, only their values are copied.
+  const aboveAttributes = opts.keepAbove ? kept.filter((a) => !inTree.has(String(a.folder_id))) : [];
+  const ownAttributes = opts.keepAbove ? kept.filter((a) => inTree.has(String(a.folder_id))) : kept;
   const keptIds = new Set(kept.map((a) => a.id));
 
   const views = opts.withViews === false ? [] : (await view.filter(db, 'folder_view', await liveRecords(db, teamId, boardId, 'folder_view'))).filter((v) => inTree.has(String(v.folder_id)) && v.visibility !== 'personal');
@@ -95,10 +99,28 @@ export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boa
   return {
     root_id: root.id,
     folders: subtree.map((f) => ({ id: f.id, parent_id: f.id === root.id ? null : String(f.parent_id), name: String(f.name), position: f.id === root.id ? 0 : position(f) })),
-    attributes: kept.map((a) => ({ id: a.id, folder_id: inTree.has(String(a.folder_id)) ? String(a.folder_id) : root.id, name: String(a.name), kind: String(a.kind), position: position(a), ...(a.hidden ? { hidden: true } : {}), settings: (a.settings ?? {}) as Record<string, never> })),
+    attributes: ownAttributes.map((a) => ({ id: a.id, folder_id: inTree.has(String(a.folder_id)) ? String(a.folder_id) : root.id, name: String(a.name), kind: String(a.kind), position: position(a), ...(a.hidden ? { hidden: true } : {}), settings: (a.settings ?? {}) as Record<string, never> })),
     views: views.map((v) => ({ id: v.id, folder_id: String(v.folder_id), name: String(v.name), kind: String(v.kind), position: position(v), settings: renameKeys(v.settings) as Record<string, never> })),
     items: items.map((item) => ({ id: item.id, folder_id: String(item.folder_id), name: String(item.name ?? ''), position: position(item), values: (valuesByItem.get(item.id) ?? {}) as Record<string, never> })),
+    ...(opts.withAutomations && folderId === boardId ? { automations: await automationsOf(db, view, teamId, boardId, primary?.id) } : {}),
+    ...(opts.keepAbove ? { above: aboveAttributes.map((a) => ({ id: a.id, kind: String(a.kind) })) } : {}),
   };
+}
+
+/** The board's automations as the reader sees them (decision 0226), the board's name attribute as the key `primary`. */
+async function automationsOf(db: Db, view: ReadView, teamId: number, boardId: string, primaryId: string | undefined): Promise<NonNullable<TemplateContent['automations']>> {
+  const rows = await view.filter(db, 'automation', await liveRecords(db, teamId, boardId, 'automation'));
+  const rename = (v: unknown) => (primaryId ? replaceStrings(v, new Map([[primaryId, PRIMARY_KEY]])) : v);
+  return rows.slice(0, 200).map((a) => ({
+    id: a.id,
+    name: String(a.name ?? ''),
+    enabled: a.enabled === true,
+    trigger: rename(a.trigger ?? null) as Record<string, never> | null,
+    conditions: rename(Array.isArray(a.conditions) ? a.conditions : []) as never[],
+    match: a.match === 'any' ? 'any' : 'all',
+    actions: rename(Array.isArray(a.actions) ? a.actions : []) as Record<string, never>[],
+    position: typeof a.position === 'number' ? a.position : 0,
+  }));
 }
 
 /** Replaces every string (and object key) found in `ids` by its new id, deeply (view settings name attributes). */
@@ -138,7 +160,7 @@ export function idMap(content: TemplateContent, opts: Pick<InstantiateOptions, '
   const ids = new Map<string, string>();
   ids.set(content.root_id, opts.boardId);
   ids.set(PRIMARY_KEY, primaryAttributeIdFor(opts.boardId));
-  for (const list of [content.folders, content.attributes, content.views, content.items]) {
+  for (const list of [content.folders, content.attributes, content.views, content.items, content.automations ?? []]) {
     for (const record of list) if (!ids.has(record.id)) ids.set(record.id, opts.newId(record.id));
   }
   return ids;
@@ -177,6 +199,22 @@ export async function instantiate(scope: WriteScope, content: TemplateContent, o
     }
     for (const view of content.views) {
       await save(collections.folder_view, { id: idOf(view.id), folder_id: idOf(view.folder_id), name: view.name, kind: view.kind, visibility: 'shared', position: view.position, settings: replaceStrings(view.settings, ids) });
+    }
+    // Automations (decision 0226): their attribute, option and folder keys follow; from a template they land switched
+    // off (they may name people or addresses of another workspace: the user checks them and turns them on).
+    // Someone who may make boards but not automations gets the board without them.
+    const mayAutomate = (content.automations?.length ?? 0) > 0 && allowed(scope.viewer, 'MANAGE_AUTOMATIONS', await scope.chain(boardId, boardId));
+    for (const automation of mayAutomate ? (content.automations ?? []) : []) {
+      await save(collections.automation, {
+        id: idOf(automation.id),
+        name: automation.name,
+        enabled: opts.sameWorkspace ? automation.enabled : false,
+        trigger: replaceStrings(automation.trigger, ids),
+        conditions: replaceStrings(automation.conditions, ids),
+        match: automation.match,
+        actions: replaceStrings(automation.actions, ids),
+        position: automation.position,
+      });
     }
   }
   const kinds = new Map(content.attributes.map((a) => [a.id, a.kind]));

@@ -1,60 +1,87 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { nanoid } from 'nanoid';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import { requireUser } from '../auth/guard';
-import { parseBody, unauthorized } from '../http/errors';
-import { loadTeamAndRole } from '../sync/access';
+import { notFound, parseBody, unauthorized } from '../http/errors';
+import { allowed, loadTeamAndRole } from '../sync/access';
 import { teamIdParam } from '../sync/params';
 import { readScope } from '../sync/read-scope';
 import { ReadView } from '../sync/reads';
-import { removeWithChildren } from '../sync/operations';
+import { removeWithChildren, saveRecord } from '../sync/operations';
 import { WriteScope } from '../sync/scope';
+import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
+import { findDuplicateAttribute, type AttributeLike } from '../../schema/attributes';
+import { recordEvent } from '../events/outbox';
 import { requireTeamPermission } from '../workspaces/access';
 import { registerBoardJobKind, startBoardJob, type BoardJobRun } from '../board-jobs/runner';
 import { toWire } from '../board-jobs/store';
 import { can } from '../../schema/permissions';
 import { Permission } from '../../schema/permission-names';
+import { collections } from '../../schema/collections';
+import { valueIdFor } from '../../schema/records';
+import { primaryAttributeIdFor } from '../../schema/board-defaults';
 import { duplicateBoardBody, type TemplateContent } from '../../schema/templates';
-import { instantiate, nextBoardPosition, snapshotFolder } from './content';
+import { idMap, instantiate, nextBoardPosition, PRIMARY_KEY, replaceStrings, snapshotFolder } from './content';
 
 /**
- * "Duplicate board" as a board job (decision 0160's API; decision 0165): step 1 copies the board's
- * structure (folders, attributes, views) and reads what is to be copied into the job's state;
- * each next step writes a slice of items with their values. Every new id derives from the job's
- * id, so a step that runs again writes the same records; a cancel or a failure removes the new
- * board for good (cleanup). Writes go through the save path as the user who asked, so the
- * permissions hold at every step.
+ * "Duplicate board" and "Duplicate folder" as board jobs (decisions 0165 and 0226). Step 1 reads
+ * what is to be copied as the user (board or folder with its subfolders; items, values, views,
+ * automations and comments as the user chose) and writes the structure through the save path
+ * (folders, attributes, views, automations: permissions per record, a few dozen records). Each
+ * next step writes up to 1,000 items with their values and comments in one transaction with the
+ * batched writer of the CSV import (`writeManyLogged`: records, change log and each item's
+ * `item.created` event in one statement per 1,000 records), CREATE_ITEM checked once per batch.
+ * Every new id starts with the job's id, so a step that runs again writes the same records and a
+ * cancel or failure removes exactly what the job wrote.
  */
 
 export const DUPLICATE_KIND = 'board.duplicate';
-/** Items per write; a step writes slices until its share of the runner is used. */
-const ITEMS_PER_SLICE = 200;
+export const DUPLICATE_FOLDER_KIND = 'folder.duplicate';
+/** Items per transaction (their values and comments come along: ~10,000 records for 8 columns). */
+export const ITEMS_PER_BATCH = 1000;
 
 interface DuplicateInput {
   title: string;
   name: string;
   source_board_id: string;
+  /** A folder duplicate: the folder copied (within its board); absent for a board. */
+  source_folder_id?: string;
+  /** The new board, or the new folder of a folder duplicate. */
   new_board_id: string;
   with_items: boolean;
   with_values: boolean;
   with_views: boolean;
+  with_automations?: boolean;
+  with_comments?: boolean;
   position: number;
 }
 
+interface CommentCopy {
+  id: string;
+  item_id: string;
+  parent_id: string | null;
+  text: unknown;
+  pinned: boolean;
+  created_by: number | null;
+}
+
 interface DuplicateState {
-  content?: TemplateContent;
+  content?: TemplateContent & { above?: { id: string; kind: string }[] };
+  comments?: CommentCopy[];
   next?: number;
 }
 
-/** A new record id derived from the job and the source key (stable across re-runs of a step). */
+/** A new record id: the job's id and a hash of the source key (stable across re-runs; cleanup finds them by the prefix). */
 export function derivedId(jobId: string, key: string): string {
-  return createHash('sha256').update(`${jobId}:${key}`).digest('base64url').slice(0, 21);
+  return `${jobId}${createHash('sha256').update(`${jobId}:${key}`).digest('base64url').slice(0, 16)}`;
 }
 
-/** The user's write scope inside the step's transaction (every read through `trx`: PGlite has one connection). */
+/** Kinds whose values a duplicate leaves out: they hold no value of their own. */
+const WITHOUT_VALUES = new Set(['button', 'custom-id', 'time-tracking', 'primary']);
+
 async function scopeOf(ctx: AppContext, trx: Transaction<Database>, teamId: number, userId: number) {
   const found = await loadTeamAndRole(trx, teamId, userId);
   if (!found) throw new Error('The workspace no longer exists.');
@@ -62,70 +89,203 @@ async function scopeOf(ctx: AppContext, trx: Transaction<Database>, teamId: numb
   return { team, role, scope: new WriteScope(trx, team, { id: userId, role, teamId }, ctx.now()) };
 }
 
-/** Publishes a committed step's changes to open boards (a realtime failure is not the job's). */
-async function publish(ctx: AppContext, scope: WriteScope): Promise<void> {
+async function publish(ctx: AppContext, events: { channel: string; event: string; data: unknown }[]): Promise<void> {
   ctx.jobs.kick();
-  if (!ctx.broadcaster.publishMany || scope.events.length === 0) return;
+  if (events.length === 0) return;
   try {
-    await ctx.broadcaster.publishMany(scope.events);
+    if (ctx.broadcaster.publishMany) await ctx.broadcaster.publishMany(events);
+    else for (const e of events) await ctx.broadcaster.publish(e.channel, e.event, e.data);
   } catch {
     // Replicas catch up through /changes.
   }
 }
 
-async function step(run: BoardJobRun): Promise<'more' | 'done'> {
+/** The board the copy is written into: the new board, or the source's board for a folder. */
+const targetBoard = (input: DuplicateInput) => (input.source_folder_id ? input.source_board_id : input.new_board_id);
+
+/** Old key → new id for everything copied; attributes above a copied folder keep their ids. */
+function idsOf(jobId: string, input: DuplicateInput, content: NonNullable<DuplicateState['content']>): Map<string, string> {
+  const ids = idMap(content, { boardId: input.new_board_id, newId: (key) => derivedId(jobId, key) });
+  ids.set(PRIMARY_KEY, primaryAttributeIdFor(targetBoard(input)));
+  for (const a of content.above ?? []) ids.set(a.id, a.id);
+  return ids;
+}
+
+/** Step 1: read what is copied, write the structure through the save path. */
+async function copyStructure(run: BoardJobRun, input: DuplicateInput): Promise<void> {
   const { ctx, job } = run;
-  const input = job.input as unknown as DuplicateInput;
-  const state = (job.state_data ?? {}) as DuplicateState;
   const newId = (key: string) => derivedId(job.id, key);
-
-  if (!state.content) {
-    const { scope, total } = await run.commit(async (trx, report) => {
-      const { team, role, scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
-      const view = await ReadView.open(trx, team, { id: job.user_id, role });
-      if (!view.canViewFolder(input.source_board_id)) throw new Error('You can no longer view the board to duplicate.');
-      const content = await snapshotFolder(trx, view, team.id, input.source_board_id, input.source_board_id, { withItems: input.with_items, withValues: input.with_values, withViews: input.with_views, sameWorkspace: true });
-      await instantiate(scope, content, { boardId: input.new_board_id, name: input.name, newId, position: input.position, items: [], sameWorkspace: true });
-      await scope.finish();
-      const total = content.items.length;
-      report({ phase: 'writing', done: 0, total, stateData: { content, next: 0 } satisfies DuplicateState, ...(total === 0 ? { result: { board_id: input.new_board_id, items: 0 } } : {}) });
-      return { scope, total };
+  const events = await run.commit(async (trx, report) => {
+    const { team, role, scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
+    const view = await ReadView.open(trx, team, { id: job.user_id, role });
+    const sourceId = input.source_folder_id ?? input.source_board_id;
+    if (!view.canViewFolder(sourceId)) throw new Error('You can no longer view the board to duplicate.');
+    const content = await snapshotFolder(trx, view, team.id, input.source_board_id, sourceId, {
+      withItems: input.with_items,
+      withValues: input.with_values,
+      withViews: input.with_views,
+      withAutomations: input.with_automations ?? false,
+      sameWorkspace: true,
+      keepAbove: !!input.source_folder_id,
     });
-    await publish(ctx, scope);
-    return total === 0 ? 'done' : 'more';
-  }
-
-  const content = state.content;
-  const next = state.next ?? 0;
-  const slice = content.items.slice(next, next + ITEMS_PER_SLICE);
-  const done = next + slice.length;
-  const scope = await run.commit(async (trx, report) => {
-    const { scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
-    await instantiate(scope, content, { boardId: input.new_board_id, name: input.name, newId, items: slice, structure: false, sameWorkspace: true });
+    if (input.source_folder_id) await writeFolderStructure(scope, job.id, input, content);
+    else await instantiate(scope, content, { boardId: input.new_board_id, name: input.name, newId, position: input.position, items: [], sameWorkspace: true });
     await scope.finish();
-    report({ done, stateData: { content, next: done } satisfies DuplicateState, ...(done >= content.items.length ? { result: { board_id: input.new_board_id, items: done } } : {}) });
-    return scope;
+    const comments = input.with_items && input.with_comments ? await commentsOf(trx, view, team.id, input.source_board_id, new Set(content.items.map((i) => i.id))) : [];
+    const total = content.items.length;
+    report({ phase: 'writing', done: 0, total, stateData: { content, comments, next: 0 } satisfies DuplicateState, ...(total === 0 ? { result: { board_id: targetBoard(input), folder_id: input.new_board_id, items: 0 } } : {}) });
+    return scope.events;
   });
-  await publish(ctx, scope);
+  await publish(ctx, events);
+}
+
+/** A folder copied within its board: the new folder beside the old one, its subfolders, its own attributes and views. */
+async function writeFolderStructure(scope: WriteScope, jobId: string, input: DuplicateInput, content: NonNullable<DuplicateState['content']>): Promise<void> {
+  const boardId = input.source_board_id;
+  const ids = idsOf(jobId, input, content);
+  const idOf = (key: string) => ids.get(key) ?? key;
+  const source = await scope.record('folder', input.source_folder_id!);
+  if (!source) throw notFound();
+  const save = (def: (typeof collections)[keyof typeof collections], record: Record<string, unknown>) => saveRecord(scope, def, String(record.id), { row_version: 1, board_id: boardId, ...record });
+  await save(collections.folder, { id: input.new_board_id, parent_id: source.data.parent_id ?? boardId, name: input.name, position: (Number(source.data.position) || 0) + 0.5 });
+  const rest = content.folders.filter((f) => f.id !== content.root_id);
+  const written = new Set([content.root_id]);
+  while (rest.length) {
+    const index = rest.findIndex((f) => f.parent_id !== null && written.has(f.parent_id));
+    if (index < 0) break;
+    const folder = rest.splice(index, 1)[0]!;
+    await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position });
+    written.add(folder.id);
+  }
+  // The folder's own attributes are copied on the same board: a name and kind may be there once, so the copy is "Name (copy)".
+  const existing = (await boardRecords(scope.trx, scope.team.id, boardId, 'attribute')).filter((r) => !r.deleted_at).map((r) => ({ ...(r.data as object), id: r.id }) as AttributeLike);
+  for (const attribute of content.attributes) {
+    let name = attribute.name;
+    for (let n = 1; findDuplicateAttribute({ kind: attribute.kind, name, board_id: boardId }, existing); n++) name = `${attribute.name.slice(0, 240)} (${n === 1 ? 'copy' : `copy ${n}`})`;
+    existing.push({ id: idOf(attribute.id), kind: attribute.kind, name, board_id: boardId } as AttributeLike);
+    await save(collections.attribute, { id: idOf(attribute.id), folder_id: idOf(attribute.folder_id), name, kind: attribute.kind, position: attribute.position, ...(attribute.hidden ? { hidden: true } : {}), settings: attribute.settings });
+  }
+  for (const view of content.views) {
+    await save(collections.folder_view, { id: idOf(view.id), folder_id: idOf(view.folder_id), name: view.name, kind: view.kind, visibility: 'shared', position: view.position, settings: replaceStrings(view.settings, ids) });
+  }
+}
+
+/** The comments of the copied items, as the user may read them, oldest first (parents before replies). */
+async function commentsOf(trx: Transaction<Database>, view: ReadView, teamId: number, boardId: string, itemIds: Set<string>): Promise<CommentCopy[]> {
+  const rows = await trx.selectFrom('records').select('data').where('team_id', '=', teamId).where('board_id', '=', boardId).where('collection', '=', 'comment').where('deleted_at', 'is', null).execute();
+  const readable = await view.filter(trx, 'comment', rows.map((r) => r.data as WireRecord));
+  return readable
+    .filter((c) => itemIds.has(String(c.item_id)))
+    .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)))
+    .map((c) => ({ id: c.id, item_id: String(c.item_id), parent_id: (c.parent_id as string | null) ?? null, text: c.text, pinned: c.pinned === true, created_by: (c.created_by as number | null) ?? null }));
+}
+
+/** One batch of items with their values and comments, through the batched writer, with the cursor and progress. */
+async function copyItems(run: BoardJobRun, input: DuplicateInput, state: DuplicateState): Promise<'more' | 'done'> {
+  const { ctx, job } = run;
+  const content = state.content!;
+  const next = state.next ?? 0;
+  const slice = content.items.slice(next, next + ITEMS_PER_BATCH);
+  const done = next + slice.length;
+  const boardId = targetBoard(input);
+  const ids = idsOf(job.id, input, content);
+  const idOf = (key: string) => ids.get(key) ?? key;
+  const kinds = new Map<string, string>([...content.attributes.map((a) => [a.id, a.kind] as const), ...(content.above ?? []).map((a) => [a.id, a.kind] as const)]);
+  const copiedItems = new Set(content.items.map((i) => i.id));
+  const inSlice = new Set(slice.map((i) => i.id));
+  const comments = (state.comments ?? []).filter((c) => inSlice.has(c.item_id));
+
+  await run.commit(async (trx, report) => {
+    const { scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
+    await scope.lock('shared');
+    // Permissions once per batch, on every folder the batch writes into.
+    for (const folder of new Set(slice.map((i) => idOf(i.folder_id)))) scope.require('CREATE_ITEM', await scope.chain(boardId, folder), job.user_id);
+    const now = scope.now;
+    const stamp = now.toISOString();
+    const via = { board_job_id: job.id };
+    const writes: LoggedWrite[] = [];
+    for (const item of slice) {
+      const itemId = idOf(item.id);
+      const record: WireRecord = { id: itemId, board_id: boardId, folder_id: idOf(item.folder_id), name: item.name, position: item.position, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp, created_by: job.user_id, deleted_at: null };
+      writes.push({ collection: 'item', record, createdBy: job.user_id, deletedAt: null, op: 'saved', event: recordEvent({ teamId: job.team_id, collection: 'item', change: 'saved', record, previous: null, actorId: job.user_id, itemId, via }) });
+      for (const [key, raw] of Object.entries(item.values)) {
+        const kind = kinds.get(key);
+        if (!kind || WITHOUT_VALUES.has(kind)) continue;
+        let value: unknown = raw;
+        if (kind === 'reference') value = Array.isArray(raw) ? raw.filter((id): id is string => typeof id === 'string' && copiedItems.has(id)).map(idOf) : [];
+        if (value === null || (Array.isArray(value) && value.length === 0)) continue;
+        const attributeId = idOf(key);
+        writes.push({ collection: 'value', record: { id: valueIdFor(itemId, attributeId), board_id: boardId, item_id: itemId, attribute_id: attributeId, value: value as never, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp }, createdBy: job.user_id, deletedAt: null, op: 'saved', event: null });
+      }
+    }
+    // Comments keep their authors and text; they tell nobody again (no events: no mentions or notifications for a copy).
+    for (const c of comments) {
+      const record: WireRecord = { id: derivedId(job.id, `c:${c.id}`), board_id: boardId, item_id: idOf(c.item_id), parent_id: c.parent_id ? derivedId(job.id, `c:${c.parent_id}`) : null, text: c.text as never, pinned: c.pinned, created_by: c.created_by, edited_at: null, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp };
+      writes.push({ collection: 'comment', record, createdBy: c.created_by, deletedAt: null, op: 'saved', event: null });
+    }
+    for (let i = 0; i < writes.length; i += 1000) {
+      const part = writes.slice(i, i + 1000);
+      const written = await writeManyLogged(trx, job.team_id, now, part);
+      if (written !== part.length) throw new Error('Some copied records were changed by someone else while the copy ran.');
+    }
+    const finished = done >= content.items.length;
+    report({ phase: 'writing', done, stateData: { ...state, next: done } satisfies DuplicateState, ...(finished ? { result: { board_id: boardId, folder_id: input.new_board_id, items: done } } : {}) });
+  });
+  ctx.jobs.kick();
+  // Open boards hear of the new items through their refresh at the job's end (decision 0160) and /changes.
   return done >= content.items.length ? 'done' : 'more';
 }
 
-/** Removes the new board and everything in it, for good (nothing half-made is left). */
+async function step(run: BoardJobRun): Promise<'more' | 'done'> {
+  const input = run.job.input as unknown as DuplicateInput;
+  const state = (run.job.state_data ?? {}) as DuplicateState;
+  if (!state.content) {
+    await copyStructure(run, input);
+    return 'more';
+  }
+  if ((state.next ?? 0) >= state.content.items.length) return 'done';
+  return copyItems(run, input, state);
+}
+
+/** Removes everything the job wrote (ids start with the job's id), then the new board or folder itself, for good. */
 async function cleanup(run: BoardJobRun): Promise<void> {
   const { ctx, job } = run;
   const input = job.input as unknown as DuplicateInput;
-  const scope = await run.commit(async (trx) => {
+  for (;;) {
+    const removed = await run.commit(async (trx) => {
+      const { rows } = await sql<{ n: string }>`
+        with doomed as (
+          select collection, id from records where team_id = ${job.team_id} and id like ${`${job.id}%`} limit 20000
+        ), gone as (
+          delete from records r using doomed d where r.collection = d.collection and r.id = d.id
+          returning r.collection, r.id, r.board_id
+        ), logged as (
+          insert into change_log (team_id, board_id, collection, record_id, op, at)
+          select ${job.team_id}, board_id, collection, id, 'deleted', ${ctx.now()} from gone
+          returning 1
+        )
+        select count(*) as n from logged`.execute(trx);
+      return Number(rows[0]?.n ?? 0);
+    });
+    if (removed === 0) break;
+  }
+  const events = await run.commit(async (trx) => {
     const { scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
     await scope.lock('exclusive');
-    const board = await scope.record('folder', input.new_board_id);
-    if (board) await removeWithChildren(scope, board);
-    return scope;
+    const root = await scope.record('folder', input.new_board_id);
+    if (root) await removeWithChildren(scope, root);
+    return scope.events;
   });
-  await publish(ctx, scope);
+  await publish(ctx, events);
+}
+
+function summary(job: { input: unknown }): string {
+  return String((job.input as DuplicateInput).name ?? '');
 }
 
 export function duplicateRoutes(app: FastifyInstance, ctx: AppContext): void {
-  registerBoardJobKind({ kind: DUPLICATE_KIND, step, cleanup, summary: (job) => String((job.input as unknown as DuplicateInput).name ?? '') });
+  registerBoardJobKind({ kind: DUPLICATE_KIND, step, cleanup, summary });
+  registerBoardJobKind({ kind: DUPLICATE_FOLDER_KIND, step, cleanup, summary });
 
   // Starts a duplicate: CREATE_BOARD in the workspace, and the board must be one the caller views.
   app.post<{ Params: { teamId: string; boardId: string } }>('/api/:teamId/boards/:boardId/duplicate', async (request, reply) => {
@@ -136,10 +296,36 @@ export function duplicateRoutes(app: FastifyInstance, ctx: AppContext): void {
     const chain = view.chain(boardId!);
     if (!chain || !can({ permission: Permission.VIEW_BOARD, user: view.viewer, chain })) throw unauthorized();
     const body = parseBody(duplicateBoardBody, request.body);
+    // Automations need MANAGE_AUTOMATIONS on the new board: the workspace's rule (a new board has no entries of its own).
+    const withAutomations = body.with_automations && allowed(view.viewer, 'MANAGE_AUTOMATIONS', [chain[0]!]);
     const position = await nextBoardPosition(ctx.db, teamId);
     // The new board's id is chosen now and kept in the job's input, so every step and the cleanup name the same board.
-    const input: DuplicateInput = { title: body.name, name: body.name, source_board_id: boardId!, new_board_id: nanoid(), with_items: body.with_items, with_values: body.with_values, with_views: body.with_views, position };
+    const input: DuplicateInput = { title: body.name, name: body.name, source_board_id: boardId!, new_board_id: newRootId(), with_items: body.with_items, with_values: body.with_values, with_views: body.with_views, with_automations: withAutomations, with_comments: body.with_comments, position };
     const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: DUPLICATE_KIND, input: input as unknown as Record<string, unknown> & { title: string } });
     return reply.status(202).send({ data: { job: toWire(job), board_id: input.new_board_id } });
   });
+
+  // Duplicates a folder (with its subfolders) beside itself on its board: CREATE_FOLDER where it is, VIEW on it.
+  app.post<{ Params: { teamId: string; boardId: string; folderId: string } }>('/api/:teamId/boards/:boardId/folders/:folderId/duplicate', { config: { docs: { summary: 'Duplicate a folder beside itself as a background job', tag: 'Templates', body: duplicateBoardBody, description: 'The folder and its subfolders, with or without items, values, views and comments (its automations are the board’s). Needs CREATE_FOLDER where the folder is and CREATE_ITEM to copy items; answers the board job and the new folder’s id.' } } }, async (request, reply) => {
+    const teamId = teamIdParam(request.params.teamId);
+    const user = await requireUser(ctx.db, request);
+    const { view, boardId } = await readScope(ctx, request, teamId, request.params.boardId);
+    const folderId = request.params.folderId;
+    const boardChain = view.chain(boardId!);
+    if (!boardChain || !allowed(view.viewer, 'CREATE_FOLDER', boardChain)) throw unauthorized();
+    const folderChain = view.chain(folderId);
+    if (folderId === boardId || !folderChain || !view.canViewIn(folderId, boardId!)) throw notFound();
+    const body = parseBody(duplicateBoardBody, request.body);
+    // The copy goes where the folder is: the chain of its parent.
+    const parentChain = folderChain.slice(0, -1);
+    if (!allowed(view.viewer, 'CREATE_FOLDER', parentChain.length ? parentChain : folderChain)) throw unauthorized();
+    if (body.with_items && !allowed(view.viewer, 'CREATE_ITEM', folderChain)) throw unauthorized();
+    const input: DuplicateInput = { title: body.name, name: body.name, source_board_id: boardId!, source_folder_id: folderId, new_board_id: newRootId(), with_items: body.with_items, with_values: body.with_values, with_views: body.with_views, with_automations: false, with_comments: body.with_comments, position: 0 };
+    const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: DUPLICATE_FOLDER_KIND, input: input as unknown as Record<string, unknown> & { title: string } });
+    return reply.status(202).send({ data: { job: toWire(job), folder_id: input.new_board_id } });
+  });
+}
+
+function newRootId(): string {
+  return nanoid();
 }

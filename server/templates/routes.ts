@@ -115,7 +115,7 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
     const chain = view.chain(boardId!);
     if (!chain || !can({ permission: Permission.SAVE_AS_TEMPLATE, user: view.viewer, chain })) throw unauthorized();
     const body = parseBody(saveAsTemplateBody, request.body);
-    const content = await snapshotFolder(ctx.db, view, view.team.id, boardId!, body.folder_id ?? boardId!, { withItems: body.with_items, maxItems: TEMPLATE_MAX_ITEMS });
+    const content = await snapshotFolder(ctx.db, view, view.team.id, boardId!, body.folder_id ?? boardId!, { withItems: body.with_items, maxItems: TEMPLATE_MAX_ITEMS, withAutomations: true });
     const now = ctx.now();
     const row = await ctx.db
       .insertInto('templates')

@@ -4,7 +4,7 @@ import { isFinishedJob, type BoardJob } from '../../schema/board-jobs';
 import { pathFor } from '../../schema/routes';
 import { Button } from '../ui/Button';
 import { showApiError } from '../api/handle-error';
-import { cancelJob, listJobs } from './jobs-api';
+import { cancelJob, downloadJobFile, listJobs } from './jobs-api';
 import { JOB_STARTED_EVENT, setWatchingJobs } from './jobs-flag';
 import './board-jobs.css';
 
@@ -93,21 +93,45 @@ function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJ
   const finished = isFinishedJob(job.state);
   const percent = job.total > 0 ? Math.min(100, Math.round((job.done / job.total) * 100)) : 0;
   const result = (job.result ?? {}) as { items?: number; skipped?: number; board_id?: string; folder_id?: string };
+  // Words per kind of job (decision 0225): an import writes rows, a duplicate copies items, a move moves them, an export draws a PDF.
+  const kind = jobKindOf(job.kind);
+  const running: Record<JobKind, string> = {
+    import: job.phase === 'writing' ? t`Writing rows` : t`Preparing`,
+    duplicate: job.phase === 'writing' ? t`Copying items` : t`Copying the structure`,
+    move: job.phase === 'writing' ? t`Moving items` : t`Preparing the move`,
+    pdf: job.phase === 'rendering' ? t`Drawing the PDF` : t`Reading the view`,
+    other: t`Working`,
+  };
   const phases: Record<string, string> = {
     queued: t`Waiting to start`,
     cancelling: job.error ? t`Failed; removing what it wrote` : t`Cancelling; removing what it wrote`,
     done: t`Done`,
     failed: t`Failed`,
     cancelled: t`Cancelled`,
-    running: job.phase === 'writing' ? t`Writing rows` : t`Preparing`,
+    running: running[kind],
   };
   const phase = phases[job.state] ?? job.phase;
-  const title = job.title || t`Import`;
+  const fallbackTitles: Record<JobKind, string> = { import: t`Import`, duplicate: t`Duplicate`, move: t`Move`, pdf: t`PDF export`, other: t`Job` };
+  const title = job.title || fallbackTitles[kind];
   const items = result.items ?? 0;
   const skipped = result.skipped ?? 0;
   const done = job.done;
   const total = job.total;
   const problems = job.error_count;
+  const figures: Record<JobKind, string> = {
+    import: t`${done} of ${total} rows`,
+    duplicate: t`${done} of ${total} items copied`,
+    move: t`${done} of ${total} items moved`,
+    pdf: t`${done} of ${total} items drawn`,
+    other: t`${done} of ${total}`,
+  };
+  const doneText: Record<JobKind, string> = {
+    import: skipped ? t`${items} items imported; ${skipped} rows skipped.` : t`${items} items imported.`,
+    duplicate: t`The copy is ready with ${items} items.`,
+    move: t`The board was moved with ${items} items.`,
+    pdf: t`The PDF is ready.`,
+    other: t`Done.`,
+  };
   return (
     <article className={`jobs-card is-${job.state}`} aria-live="polite" data-testid="job-card" data-state={job.state}>
       <header className="jobs-card-head">
@@ -117,10 +141,10 @@ function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJ
       {!finished && (
         <>
           <progress max={100} value={percent} aria-label={t`${title}: ${percent}%`} />
-          <p className="jobs-card-figures">{t`${done} of ${total} rows`}</p>
+          <p className="jobs-card-figures">{figures[kind]}</p>
         </>
       )}
-      {job.state === 'done' && <p>{skipped ? t`${items} items imported; ${skipped} rows skipped.` : t`${items} items imported.`}</p>}
+      {job.state === 'done' && <p>{doneText[kind]}</p>}
       {job.state === 'failed' && <p role="alert">{t`It failed and nothing it wrote was kept: ${job.error ?? ''}`}</p>}
       {job.state === 'cancelled' && <p>{t`Cancelled; nothing it wrote was kept.`}</p>}
       {problems > 0 && (
@@ -142,7 +166,12 @@ function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJ
             <Trans>Cancel</Trans>
           </Button>
         )}
-        {job.state === 'done' && result.board_id && (
+        {job.state === 'done' && kind === 'pdf' && (
+          <Button variant="secondary" size="sm" data-testid="job-download" onClick={() => void downloadJobFile(job.id).catch(showApiError)}>
+            <Trans>Download PDF</Trans>
+          </Button>
+        )}
+        {job.state === 'done' && kind !== 'pdf' && result.board_id && (
           <a className="jobs-card-link" href={pathFor('folder', { rootId: result.board_id, folderId: result.folder_id ?? result.board_id })}>
             <Trans>Open the board</Trans>
           </a>
@@ -155,4 +184,15 @@ function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJ
       </footer>
     </article>
   );
+}
+
+type JobKind = 'import' | 'duplicate' | 'move' | 'pdf' | 'other';
+
+/** The tray's family of a job kind (import.csv, import.trello… are imports). */
+export function jobKindOf(kind: string): JobKind {
+  if (kind.startsWith('import.')) return 'import';
+  if (kind === 'board.duplicate' || kind === 'folder.duplicate') return 'duplicate';
+  if (kind === 'board.move' || kind === 'folder.move') return 'move';
+  if (kind === 'export.pdf') return 'pdf';
+  return 'other';
 }

@@ -16,11 +16,26 @@ export async function startCsvImport(teamId: number, boardId: string, body: CsvI
   return (await api.post<{ data: BoardJob }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/imports/csv`, body)).data;
 }
 
+/** Starts the PDF of a view as shown, a folder's default table or one item (decision 0225); the tray follows it. */
+export async function startPdfExport(teamId: number, boardId: string, which: { view_id: string } | { folder_id: string } | { item_id: string }): Promise<BoardJob> {
+  return (await api.post<{ data: BoardJob }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/exports/pdf`, which)).data;
+}
+
+/** Saves the file a job made (the PDF of an export) under its name. */
+export async function downloadJobFile(jobId: string): Promise<void> {
+  await saveResponse(`/api/me/board-jobs/${encodeURIComponent(jobId)}/file`, 'export.pdf');
+}
+
 /** Downloads a view as CSV (the server streams it; the browser saves it under the view's name). */
 export async function downloadViewCsv(teamId: number, boardId: string, which: { viewId: string } | { folderId: string }): Promise<void> {
-  const token = currentToken();
   const query = 'viewId' in which ? `view_id=${encodeURIComponent(which.viewId)}` : `folder_id=${encodeURIComponent(which.folderId)}`;
-  const response = await fetch(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/exports/csv?${query}`, {
+  await saveResponse(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/exports/csv?${query}`, 'export.csv');
+}
+
+/** Fetches a file with the session's token and lets the browser save it under the name the server gave. */
+async function saveResponse(path: string, fallbackName: string): Promise<void> {
+  const token = currentToken();
+  const response = await fetch(path, {
     headers: token ? { Authorization: `Bearer ${token.access_token}` } : {},
     credentials: 'same-origin',
   });
@@ -33,7 +48,7 @@ export async function downloadViewCsv(teamId: number, boardId: string, which: { 
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
-  link.download = name ? decodeURIComponent(name) : 'export.csv';
+  link.download = name ? decodeURIComponent(name) : fallbackName;
   document.body.append(link);
   link.click();
   link.remove();

@@ -86,6 +86,8 @@ function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number
   const [withItems, setWithItems] = useState(true);
   const [withValues, setWithValues] = useState(true);
   const [withViews, setWithViews] = useState(true);
+  const [withAutomations, setWithAutomations] = useState(true);
+  const [withComments, setWithComments] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const onSubmit = async (event: FormEvent) => {
@@ -93,7 +95,7 @@ function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number
     if (!name.trim()) return setError(t`enter the board name`);
     setBusy(true);
     try {
-      await Templates.duplicate(teamId, boardId, { name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews });
+      await Templates.duplicate(teamId, boardId, { name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews, with_automations: withAutomations, with_comments: withItems && withComments });
       // The frame's jobs tray shows its progress (and the cancel) from now on.
       announceJobStarted();
       toast.show(t`Duplicating the board. It appears in the workspace when the copy is done.`, { kind: 'success' });
@@ -125,6 +127,14 @@ function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number
         <label className="inline-field">
           <input type="checkbox" checked={withViews} onChange={(e) => setWithViews(e.target.checked)} />
           <Trans>Copy the views</Trans>
+        </label>
+        <label className="inline-field">
+          <input type="checkbox" checked={withAutomations} onChange={(e) => setWithAutomations(e.target.checked)} data-testid="duplicate-automations" />
+          <Trans>Copy the automations</Trans>
+        </label>
+        <label className="inline-field">
+          <input type="checkbox" checked={withItems && withComments} disabled={!withItems} onChange={(e) => setWithComments(e.target.checked)} data-testid="duplicate-comments" />
+          <Trans>Copy the items’ comments</Trans>
         </label>
         {error && (
           <p className="field-error" role="alert">

@@ -22,6 +22,6 @@ export const Templates = {
     (await api.post<{ data: TemplateSummary }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/template`, body)).data,
   use: async (teamId: number, templateId: string, name: string) =>
     (await api.post<{ data: { board_id: string; items: number } }>(`/api/${teamId}/templates/${encodeURIComponent(templateId)}/use`, { name })).data,
-  duplicate: async (teamId: number, boardId: string, body: { name: string; with_items: boolean; with_values: boolean; with_views: boolean }) =>
+  duplicate: async (teamId: number, boardId: string, body: { name: string; with_items: boolean; with_values: boolean; with_views: boolean; with_automations?: boolean; with_comments?: boolean }) =>
     (await api.post<{ data: { job: BoardJob; board_id: string } }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/duplicate`, body)).data,
 };

@@ -19,6 +19,7 @@ import { m0145_api_tokens_oauth } from './0145_api_tokens_oauth';
 import { m0170_board_primary_attributes } from './0170_board_primary_attributes';
 import { m0165_templates } from './0165_templates';
 import { m0160_board_jobs } from './0160_board_jobs';
+import { m0225_board_job_files } from './0225_board_job_files';
 import { m0230_shell_settings } from './0230_shell_settings';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
@@ -43,5 +44,6 @@ export const migrations: Migration[] = [
   m0170_board_primary_attributes,
   m0165_templates,
   m0160_board_jobs,
+  m0225_board_job_files,
   m0230_shell_settings,
 ];

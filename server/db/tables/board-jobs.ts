@@ -23,4 +23,12 @@ export interface BoardJobTables {
     updated_at: Timestamp;
     finished_at: NullableTimestamp;
   };
+  /** A file a job made for its user (migration 0225: the PDF export). */
+  board_job_files: {
+    job_id: string;
+    file_name: string;
+    content_type: string;
+    data: Buffer;
+    created_at: Timestamp;
+  };
 }

@@ -14,6 +14,7 @@ import { visibleRows, type TreeNode } from '../model/tree';
 import { planFolderDrop, planKeyboardMove, zoneAt, type DropZone, type FolderDrop } from '../model/folder-drop';
 import { FolderRow } from './FolderRow';
 import { MoveFolderDialog } from './MoveFolderDialog';
+import { DuplicateFolderDialog } from '../../board-jobs/DuplicateFolderDialog';
 import { NameDialog } from './NameDialog';
 
 /**
@@ -56,7 +57,7 @@ export function FolderTree({ activeId }: { activeId: string }) {
   const board = useBoard();
   const expandedKey = `boards.expanded.${board.boardId}`;
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set(store.get<string[]>(expandedKey, [board.boardId])));
-  const [dialog, setDialog] = useState<null | { kind: 'create'; parent: Folder } | { kind: 'rename'; folder: Folder } | { kind: 'move'; folder: Folder }>(null);
+  const [dialog, setDialog] = useState<null | { kind: 'create'; parent: Folder } | { kind: 'rename'; folder: Folder } | { kind: 'move'; folder: Folder } | { kind: 'duplicate'; folder: Folder }>(null);
   const [hint, setHint] = useState<{ id: string; zone: DropZone } | null>(null);
   const showHidden = board.can('EDIT_FOLDER_SETTINGS', board.boardId);
   const rows = visibleRows(board.tree.root, expanded, showHidden);
@@ -145,6 +146,7 @@ export function FolderTree({ activeId }: { activeId: string }) {
             { label: t`Move to…`, onSelect: () => setDialog({ kind: 'move', folder }) },
           ]
         : []),
+      ...(!isBoard && canCreate ? [{ label: t`Duplicate…`, onSelect: () => setDialog({ kind: 'duplicate', folder }) }] : []),
       ...(canDelete
         ? [
             {
@@ -203,6 +205,7 @@ export function FolderTree({ activeId }: { activeId: string }) {
         <NameDialog title={t`Rename`} initial={dialog.folder.name} onClose={() => setDialog(null)} onSave={(name) => board.actions.updateFolder(dialog.folder, { name }, 'rename folder')} />
       )}
       {dialog?.kind === 'move' && <MoveFolderDialog folder={dialog.folder} onClose={() => setDialog(null)} />}
+      {dialog?.kind === 'duplicate' && <DuplicateFolderDialog teamId={board.teamId} boardId={board.boardId} folder={dialog.folder} onClose={() => setDialog(null)} />}
     </nav>
   );
 }

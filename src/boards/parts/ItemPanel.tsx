@@ -12,6 +12,10 @@ import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 import { TimerControl } from '../time/TimerControl';
+import { toast } from '../../ui/toast-store';
+import { showApiError } from '../../api/handle-error';
+import { startPdfExport } from '../../board-jobs/jobs-api';
+import { announceJobStarted } from '../../board-jobs/jobs-flag';
 import { ButtonControl } from '../automations/ButtonControl';
 
 // Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
@@ -155,6 +159,11 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
               <Trans>Duplicate</Trans>
             </Button>
           )}
+          {board.can('EXPORT', item.folder_id) && (
+            <Button variant="secondary" size="sm" data-testid="item-pdf-button" onClick={() => void exportItemPdf(board.teamId, board.boardId, item.id, t`The PDF is being made; it appears in the jobs tray.`)}>
+              <Trans>Export PDF</Trans>
+            </Button>
+          )}
           {board.can('DELETE_ITEM', item.folder_id, item.created_by ?? null) && (
             <Button
               variant="danger"
@@ -172,4 +181,15 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
     </aside>
   );
                 await trashWithUndo(board.actions, [item.id]);
+}
+
+/** The item with its values and comments as a PDF, drawn on the server as a board job (decision 0225). */
+async function exportItemPdf(teamId: number, boardId: string, itemId: string, started: string): Promise<void> {
+  try {
+    await startPdfExport(teamId, boardId, { item_id: itemId });
+    announceJobStarted();
+    toast.show(started);
+  } catch (error) {
+    showApiError(error);
+  }
 }

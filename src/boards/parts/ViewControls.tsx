@@ -11,7 +11,9 @@ import { columnGroupProblem, arrangeGroupsProblem } from '../model/groups';
 import { AttributesDialog } from './AttributesDialog';
 import type { ShownView } from './FolderPane';
 import { useChangeView } from './use-change-view';
-import { downloadViewCsv } from '../../board-jobs/jobs-api';
+import { downloadViewCsv, startPdfExport } from '../../board-jobs/jobs-api';
+import { announceJobStarted } from '../../board-jobs/jobs-flag';
+import { showApiError } from '../../api/handle-error';
 
 // The CSV import (mapping screen, Web Worker) is a chunk of its own (decision 0161).
 const CsvImportDialog = lazy(() => import('../../board-jobs/CsvImportDialog'));
@@ -38,6 +40,16 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
       toast.show(error instanceof Error ? error.message : String(error), { kind: 'error' });
     } finally {
       setExporting(false);
+    }
+  };
+  // The PDF is drawn on the server as a board job (decision 0225): the tray shows its progress and the download.
+  const exportPdf = async () => {
+    try {
+      await startPdfExport(board.teamId, board.boardId, view.record ? { view_id: view.record.id } : { folder_id: folder.id });
+      announceJobStarted();
+      toast.show(t`The PDF is being made; it appears in the jobs tray.`);
+    } catch (error) {
+      showApiError(error);
     }
   };
   return (
@@ -68,6 +80,11 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
           {exporting ? t`Exporting…` : t`Export CSV`}
         </Button>
         <Columns3 size={15} aria-hidden="true" />
+      )}
+      {board.can('EXPORT', folder.id) && (
+        <Button variant="ghost" size="sm" onClick={() => void exportPdf()} data-testid="pdf-export-button">
+          <Trans>Export PDF</Trans>
+        </Button>
       )}
       {panel === 'import' && (
         <Suspense fallback={null}>

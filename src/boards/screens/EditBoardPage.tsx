@@ -16,6 +16,7 @@ import { WithBackend } from './with-backend';
 import { BoardPasswordSettings } from '../parts/BoardPasswordSettings';
 import { useBoardMeta } from './use-board-meta';
 import { BoardTemplateActions } from '../../templates/BoardTemplateActions';
+import { MoveBoardSection } from '../../board-jobs/MoveBoardSection';
 import '../boards.css';
 
 /**
@@ -138,6 +139,8 @@ function EditBoard({ backend }: { backend: BoardBackend }) {
         canSave={access.can('SAVE_AS_TEMPLATE', boardId, board.created_by ?? null)}
         canDuplicate={access.can('CREATE_BOARD', boardId, null)}
       />
+
+      {canDelete && <MoveBoardSection teamId={teamId} boardId={boardId} boardName={board.name} online={online} />}
 
       {canDelete && (
         <section className="board-section">

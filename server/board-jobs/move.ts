@@ -1,0 +1,224 @@
+import type { FastifyInstance } from 'fastify';
+import { sql, type Transaction } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import type { Database } from '../db/types';
+import { requireUser } from '../auth/guard';
+import { ApiError, notFound, parseBody, unauthorized, validation } from '../http/errors';
+import { allowed, loadTeamAndRole, workspaceLevel } from '../sync/access';
+import { teamIdParam } from '../sync/params';
+import { readScope } from '../sync/read-scope';
+import { ReadView } from '../sync/reads';
+import { Permission } from '../../schema/permission-names';
+import { BoardJobMessages, MOVE_TARGET_MAX_ITEMS } from '../../schema/board-jobs';
+import { boardChannel, BOARD_EVENTS } from '../../schema/collections';
+import { registerBoardJobKind, startBoardJob, type BoardJobKind, type BoardJobRun } from './runner';
+import { toWire } from './store';
+
+/**
+ * Moving a board to another workspace as a board job (kind `board.move`, decision 0227).
+ * The board's records change workspace in batches (`records.team_id`), each batch with a
+ * `deleted` change in the old workspace's log and a `saved` one in the new workspace's, so every
+ * replica of either follows; the board's own folder moves last, so the board leaves one list and
+ * appears in the other when everything else is there. Then people who are not members of the new
+ * workspace are taken out of the board's folder member lists and its members values. A failure or
+ * a cancel moves every record back (the move is its own undo), so no half board is left anywhere.
+ *   POST /api/{teamId}/boards/{boardId}/move  {team_id}  → 202 {data: job}
+ * Needs DELETE_BOARD on the board (it leaves its workspace) and CREATE_BOARD in the target.
+ */
+
+export const MOVE_KIND = 'board.move';
+/** Records per transaction, and the item limit (tests lower both). */
+export const moveTuning = { recordsPerBatch: 5000, maxItems: MOVE_TARGET_MAX_ITEMS };
+
+export const moveBoardBody = z.strictObject({ team_id: z.number().int().positive() });
+
+interface MoveInput {
+  title: string;
+  from_team_id: number;
+  to_team_id: number;
+}
+
+interface MoveState {
+  prepared?: boolean;
+  moved?: number;
+  items?: number;
+  fixed?: boolean;
+}
+
+/** The caller may take the board out of its workspace and make a board in the target; the target is not the source. */
+async function checkMove(db: Transaction<Database> | AppContext['db'], userId: number, fromTeam: number, toTeam: number, boardId: string): Promise<void> {
+  const creator = (await db.selectFrom('records').select('created_by').where('collection', '=', 'folder').where('id', '=', boardId).executeTakeFirst())?.created_by ?? null;
+  if (fromTeam === toTeam) throw validation([BoardJobMessages.sameWorkspace]);
+  const from = await loadTeamAndRole(db, fromTeam, userId);
+  const to = await loadTeamAndRole(db, toTeam, userId);
+  if (!from || !to || from.role === 'guest' || to.role === 'guest') throw unauthorized();
+  const view = await ReadView.open(db, from.team, { id: userId, role: from.role });
+  const chain = view.chain(boardId);
+  if (!chain || !allowed(view.viewer, Permission.DELETE_BOARD, chain, creator)) throw unauthorized();
+  if (!allowed({ id: userId, role: to.role }, Permission.CREATE_BOARD, [workspaceLevel(to.team)])) throw unauthorized();
+}
+
+async function itemCount(db: AppContext['db'] | Transaction<Database>, teamId: number, boardId: string): Promise<number> {
+  const row = await db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('team_id', '=', teamId).where('board_id', '=', boardId).where('collection', '=', 'item').executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The item limit of the target (the spec's "a folder chosen for a move may not hold more than a limit of items"). */
+async function checkLimit(db: AppContext['db'] | Transaction<Database>, toTeam: number, boardId: string, fromTeam: number): Promise<number> {
+  const items = await itemCount(db, fromTeam, boardId);
+  if (items > moveTuning.maxItems) throw validation([BoardJobMessages.moveTargetFull(moveTuning.maxItems)]);
+  return items;
+}
+
+/** Moves up to `limit` records of the board from one workspace to the other, the board's own folder last; answers how many and how many items. */
+async function moveBatch(trx: Transaction<Database>, boardId: string, from: number, to: number, now: Date, limit: number): Promise<{ records: number; items: number }> {
+  const { rows } = await sql<{ records: string; items: string }>`
+    with batch as (
+      select collection, id from records
+      where team_id = ${from} and board_id = ${boardId}
+      order by (collection = 'folder' and id = ${boardId}), (collection = 'folder'), collection, id
+      limit ${limit}
+    ), moved as (
+      update records r set team_id = ${to} from batch b
+      where r.collection = b.collection and r.id = b.id
+      returning r.collection, r.id, r.board_id
+    ), left_log as (
+      insert into change_log (team_id, board_id, collection, record_id, op, at)
+      select ${from}, board_id, collection, id, 'deleted', ${now} from moved
+      returning 1
+    ), arrived_log as (
+      insert into change_log (team_id, board_id, collection, record_id, op, at)
+      select ${to}, board_id, collection, id, 'saved', ${now} from moved
+      returning 1
+    )
+    select (select count(*) from moved) as records,
+           (select count(*) from moved where collection = 'item') as items,
+           (select count(*) from left_log) + (select count(*) from arrived_log) as logged`.execute(trx);
+  return { records: Number(rows[0]?.records ?? 0), items: Number(rows[0]?.items ?? 0) };
+}
+
+/** People who are not members of the new workspace leave the board's member lists and members values. */
+async function fixPeople(trx: Transaction<Database>, boardId: string, to: number, now: Date): Promise<void> {
+  const members = new Set((await trx.selectFrom('team_members').select('user_id').where('team_id', '=', to).execute()).map((m) => m.user_id));
+  const rows = await trx.selectFrom('records').select(['collection', 'id', 'data', 'row_version']).where('team_id', '=', to).where('board_id', '=', boardId).where('collection', 'in', ['folder', 'attribute']).execute();
+  const memberAttributes = rows.filter((r) => r.collection === 'attribute' && (r.data as { kind?: string }).kind === 'members').map((r) => r.id);
+  const changed: { collection: string; id: string; data: Record<string, unknown>; row_version: number }[] = [];
+  for (const folder of rows.filter((r) => r.collection === 'folder')) {
+    const data = folder.data as Record<string, unknown>;
+    const ids = Array.isArray(data.user_ids) ? (data.user_ids as number[]) : [];
+    const kept = ids.filter((id) => members.has(id));
+    if (kept.length !== ids.length) changed.push({ collection: 'folder', id: folder.id, data: { ...data, user_ids: kept }, row_version: folder.row_version });
+  }
+  if (memberAttributes.length) {
+    const values = await trx
+      .selectFrom('records')
+      .select(['collection', 'id', 'data', 'row_version'])
+      .where('team_id', '=', to)
+      .where('board_id', '=', boardId)
+      .where('collection', '=', 'value')
+      .where(sql<boolean>`data->>'attribute_id' in (${sql.join(memberAttributes)})`)
+      .execute();
+    for (const v of values) {
+      const data = v.data as Record<string, unknown>;
+      const ids = Array.isArray(data.value) ? (data.value as number[]) : [];
+      const kept = ids.filter((id) => members.has(id));
+      if (kept.length !== ids.length) changed.push({ collection: 'value', id: v.id, data: { ...data, value: kept }, row_version: v.row_version });
+    }
+  }
+  for (const c of changed) {
+    const version = c.row_version + 1;
+    await trx
+      .updateTable('records')
+      .set({ data: JSON.stringify({ ...c.data, row_version: version, updated_at: now.toISOString() }) as never, row_version: version, updated_at: now })
+      .where('collection', '=', c.collection)
+      .where('id', '=', c.id)
+      .execute();
+    await trx.insertInto('change_log').values({ team_id: to, board_id: boardId, collection: c.collection, record_id: c.id, op: 'saved', at: now }).execute();
+  }
+}
+
+const inputOf = (run: BoardJobRun) => run.job.input as unknown as MoveInput;
+
+export const moveKind: BoardJobKind = {
+  kind: MOVE_KIND,
+  async step(run) {
+    const { ctx, job } = run;
+    const input = inputOf(run);
+    const state = (job.state_data ?? {}) as MoveState;
+    if (!state.prepared) {
+      await run.commit(async (trx, report) => {
+        await checkMove(trx, job.user_id, input.from_team_id, input.to_team_id, job.board_id);
+        const items = await checkLimit(trx, input.to_team_id, job.board_id, input.from_team_id);
+        report({ phase: 'writing', done: 0, total: items, stateData: { prepared: true, moved: 0, items: 0 } satisfies MoveState });
+      });
+      return 'more';
+    }
+    if (!state.fixed) {
+      const batch = await run.commit(async (trx, report) => {
+        const moved = await moveBatch(trx, job.board_id, input.from_team_id, input.to_team_id, ctx.now(), moveTuning.recordsPerBatch);
+        const items = (state.items ?? 0) + moved.items;
+        if (moved.records === 0) {
+          await fixPeople(trx, job.board_id, input.to_team_id, ctx.now());
+          await trx.updateTable('board_passwords').set({ team_id: input.to_team_id }).where('board_id', '=', job.board_id).execute();
+          // The job is the new workspace's from now on (the tray's "Open the board" and the refresh go there).
+          await trx.updateTable('board_jobs').set({ team_id: input.to_team_id }).where('id', '=', job.id).execute();
+          report({ done: items, stateData: { ...state, items, fixed: true }, result: { board_id: job.board_id, team_id: input.to_team_id, items } });
+        } else report({ done: items, stateData: { ...state, items, moved: (state.moved ?? 0) + moved.records } });
+        return moved.records;
+      });
+      ctx.jobs.kick();
+      if (batch > 0) return 'more';
+    }
+    // Both workspaces' open boards reload (the job's end refreshes the board's channel in the new one).
+    try {
+      await ctx.broadcaster.publish(boardChannel(input.from_team_id, job.board_id), BOARD_EVENTS.refresh, { collection: null, data: { board_id: job.board_id } });
+    } catch {
+      // Replicas catch up through /changes.
+    }
+    return 'done';
+  },
+  /** Puts every record back in the workspace it came from. */
+  async cleanup(run) {
+    const { ctx, job } = run;
+    const input = inputOf(run);
+    for (;;) {
+      const moved = await run.commit((trx) => moveBatch(trx, job.board_id, input.to_team_id, input.from_team_id, ctx.now(), moveTuning.recordsPerBatch));
+      if (moved.records === 0) break;
+    }
+    await ctx.db.updateTable('board_passwords').set({ team_id: input.from_team_id }).where('board_id', '=', job.board_id).execute();
+    await ctx.db.updateTable('board_jobs').set({ team_id: input.from_team_id }).where('id', '=', job.id).execute();
+  },
+  summary(job) {
+    return `${(job.input as unknown as MoveInput).title} was moved`;
+  },
+};
+
+export function moveRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerBoardJobKind(moveKind);
+  const docs = {
+    summary: 'Moves a board to another workspace (a background job)',
+    tag: 'board-jobs',
+    body: moveBoardBody,
+    description: `Needs DELETE_BOARD on the board and CREATE_BOARD in the target workspace (the caller must be a member of both). At most ${MOVE_TARGET_MAX_ITEMS} items. People who are not members of the target leave the board's member lists and members values. Answers 202 with the job.`,
+  };
+  app.post<{ Params: { teamId: string; boardId: string } }>('/api/:teamId/boards/:boardId/move', { config: { docs } }, async (request, reply) => {
+    const teamId = teamIdParam(request.params.teamId);
+    const user = await requireUser(ctx.db, request);
+    const { view, boardId } = await readScope(ctx, request, teamId, request.params.boardId);
+    const chain = view.chain(boardId!);
+    const root = await ctx.db.selectFrom('records').select(['data', 'created_by']).where('collection', '=', 'folder').where('id', '=', boardId!).where('team_id', '=', teamId).executeTakeFirst();
+    const data = root?.data as { parent_id?: string | null; name?: string } | undefined;
+    if (!chain || !data || data.parent_id || !view.canViewFolder(boardId!)) throw notFound();
+    // DELETE_BOARD is "own" for members by default: asked with the board's creator.
+    if (!allowed(view.viewer, Permission.DELETE_BOARD, chain, root!.created_by)) throw unauthorized();
+    const body = parseBody(moveBoardBody, request.body);
+    await checkMove(ctx.db, user.id, teamId, body.team_id, boardId!);
+    await checkLimit(ctx.db, body.team_id, boardId!, teamId);
+    const running = await ctx.db.selectFrom('board_jobs').select('id').where('board_id', '=', boardId!).where('kind', '=', MOVE_KIND).where('state', 'in', ['queued', 'running', 'cancelling']).executeTakeFirst();
+    if (running) throw new ApiError(409, BoardJobMessages.moveUnderWay, 'conflict');
+    const input: MoveInput = { title: String(data.name ?? ''), from_team_id: teamId, to_team_id: body.team_id };
+    const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: MOVE_KIND, input: input as unknown as Record<string, unknown> & { title: string } });
+    return reply.status(202).send({ data: toWire(job) });
+  });
+}
