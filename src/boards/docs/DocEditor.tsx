@@ -35,18 +35,17 @@ interface MenuState {
 /** Typing this opens the list of items to embed (the toolbar's button types it too). */
 export const EMBED_TRIGGER = '[[';
 
-/** Another editor's caret: a coloured bar with the member's name (styles set through the CSSOM: CSP). */
+/**
+ * Another editor's caret: a coloured bar whose label is drawn by CSS from `data-name` (so it is
+ * no text of the document: not in innerText, copy or find). Colours through the CSSOM (CSP).
+ */
 function caret(presence: DocPresence, clientId: number): HTMLElement {
   const { name, color } = presence.userOf(clientId);
   const bar = document.createElement('span');
   bar.className = 'doc-caret';
-  bar.style.borderColor = color;
+  bar.setAttribute('data-name', name);
   bar.setAttribute('data-testid', 'doc-caret');
-  const label = document.createElement('span');
-  label.className = 'doc-caret-label';
-  label.style.backgroundColor = color;
-  label.textContent = name;
-  bar.append('\u2060', label, '\u2060');
+  bar.style.setProperty('--caret-color', color);
   return bar;
 }
 
