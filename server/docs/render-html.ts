@@ -99,7 +99,7 @@ function renderNode(node: Y.XmlElement | Y.XmlText, options: DocHtmlOptions): st
     case DOC_NODE.embed: {
       const id = node.getAttribute('id' as never);
       const shown = typeof id === 'string' && EMBED_ID.test(id) && options.embed ? options.embed(id) : null;
-      if (!shown) return `<span class="embed">${escape(options.hiddenEmbedText ?? '[item]')}</span>`;
+      if (!shown) return `<span class="embed">${escape(options.hiddenEmbedText ?? '⧉')}</span>`;
       return `<a class="embed" href="${escape(shown.href)}">${escape(shown.name)}</a>`;
     }
     case 'mention':

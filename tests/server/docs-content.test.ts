@@ -136,6 +136,6 @@ describe('docs: images from attachments, tables and embeds', () => {
     // Without a resolver no embed is named.
     const bare = docHtml(state);
     expect(bare).not.toContain('Public page');
-    expect(bare.match(/<span class="embed">\[item\]<\/span>/g)).toHaveLength(2);
+    expect(bare.match(/<span class="embed">⧉<\/span>/g)).toHaveLength(2);
   });
 });

@@ -29,8 +29,8 @@ export const ItemEmbedNode = Node.create({
     },
   }),
   parseHTML: () => [{ tag: `span[${EMBED_ATTRIBUTE}]` }],
-  // Copied out as text: the id only (the name is not the document's to carry).
-  renderText: () => '[item]',
+  // Copied out as text: a mark, never the name (the name is not the document's to carry).
+  renderText: () => '⧉',
   renderHTML: ({ HTMLAttributes }) => ['span', { ...HTMLAttributes, class: 'doc-embed' }],
 });
 
