@@ -86,6 +86,8 @@ interface Shown {
   answers: Answers;
   problems: Record<string, string>;
   error: string | null;
+  /** Questions whose files came with a refused answer: a browser never refills a file input. */
+  filesSent?: ReadonlySet<string>;
 }
 
 const textOf = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -137,8 +139,10 @@ function question(visitor: Visitor, field: PublicField, index: number, shown: Sh
       const list = [`<option value="">${esc(l10n('Choose…'))}</option>`, ...options.map((o) => `<option value="${esc(o.id)}"${value === o.id ? ' selected' : ''}>${esc(o.name)}</option>`)].join('');
       return wrap(`${label}<select id="${id}" name="${esc(name)}"${common}>${list}</select>`);
     }
-    case 'attachments':
-      return wrap(`${label}<input id="${id}" name="f:${esc(field.attribute_id)}" type="file" multiple${common}>`);
+    case 'attachments': {
+      const again = !problem && shown.filesSent?.has(field.attribute_id) ? `<small class="problem">${esc(l10n('Choose the files again: they were not kept.'))}</small>` : '';
+      return wrap(`${label}<input id="${id}" name="f:${esc(field.attribute_id)}" type="file" multiple${common}>${again}`);
+    }
     default:
       return wrap(label + input('text'));
   }
@@ -267,7 +271,8 @@ export function formPageRoutes(app: FastifyInstance, ctx: AppContext, throttle: 
       const problems = ((error.data as { fields?: Record<string, string> } | undefined)?.fields ?? {}) as Record<string, string>;
       const answers = (read as FormBody | null)?.answers ?? {};
       const shownForm = publicFormOf(form, ctx.config.botCheck?.sitekey ?? null);
-      return sendPage(reply, error.status, formPage(visitor, shownForm, { answers, problems, error: error.message }, self(form.id, visitor, request)));
+      const filesSent = new Set(((read as FormBody | null)?.files ?? []).map((f) => f.field));
+      return sendPage(reply, error.status, formPage(visitor, shownForm, { answers, problems, error: error.message, filesSent }, self(form.id, visitor, request)));
     }
     return reply.status(303).header('location', self(form.id, visitor, request, 'sent=1')).header('cache-control', 'no-store').send();
   });

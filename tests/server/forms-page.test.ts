@@ -118,6 +118,10 @@ describe('public form page (server-rendered)', () => {
     expect(res.body).toContain('value="sw" checked');
     expect(res.body).toMatch(/id="q0" name="q:[^"]+" type="text" value=""[^>]*aria-invalid="true"[^>]*autofocus/);
     expect((await items()).length).toBe(before);
+    // Files sent with a refused answer are not kept: the page asks for them again.
+    const withFile = await post(formId, [[`q:${email.id}`, 'x'], [`f:${files.id}`, new Blob([Buffer.from('notes')], { type: 'text/plain' }), 'notes.txt']]);
+    expect(withFile.statusCode).toBe(422);
+    expect(withFile.body).toContain('Choose the files again: they were not kept.');
     // In Polish too.
     const pl = await post(formId, [[`q:${email.id}`, 'x']], { language: 'pl' });
     expect(pl.body).toContain('<html lang="pl"');
