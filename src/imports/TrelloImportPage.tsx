@@ -100,14 +100,26 @@ export default function TrelloImportPage() {
         </p>
       )}
       {onBoardRoute ? (
-        loading ? (
+        loading || config === null ? (
           <Spinner />
         ) : (
-          <p>
-            <Link to={importHref}>
-              <Trans>Back to the Trello import</Trans>
-            </Link>
-          </p>
+          <>
+            {!problem && !config.enabled && (
+              <p className="hint">
+                <Trans>Connecting to Trello is not set up on this server. Import an export file instead.</Trans>
+              </p>
+            )}
+            {!problem && config.enabled && !token && (
+              <p className="hint">
+                <Trans>Trello did not accept the connection. Connect to Trello again.</Trans>
+              </p>
+            )}
+            <p>
+              <Link to={importHref}>
+                <Trans>Back to the Trello import</Trans>
+              </Link>
+            </p>
+          </>
         )
       ) : (
         <>
