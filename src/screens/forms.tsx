@@ -1,22 +1,50 @@
-import { useCallback, useId, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useCallback, useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode } from 'react';
 import { showApiError } from '../api/handle-error';
 import { runOnline } from '../connectivity/OnlineOnly';
-import { inlineErrorOf } from './auth/form-errors';
+import { formProblemsOf, type FormProblems } from './field-errors';
 
-/** A labelled input; the label is always visible (no placeholder-only fields). */
-export function Field({ label, hint, ...input }: { label: ReactNode; hint?: ReactNode } & InputHTMLAttributes<HTMLInputElement>) {
+/** A labelled input; the label is always visible (no placeholder-only fields). `error` shows under it. */
+export function Field({ label, hint, error, ...input }: { label: ReactNode; hint?: ReactNode; error?: string | null } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
+  const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
   return (
-    <div className="field">
+    <div className={error ? 'field has-error' : 'field'}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-describedby={hint ? `${id}-hint` : undefined} {...input} />
+      <input id={id} aria-describedby={described} aria-invalid={error ? true : undefined} {...input} />
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}
         </small>
       )}
+      {error && (
+        <small id={`${id}-error`} className="field-error" data-testid={`field-error-${input.name ?? ''}`}>
+          {error}
+        </small>
+      )}
     </div>
   );
+}
+
+/**
+ * Problems of a 422 answer, each under its field (issue #17 part 6). `fieldError(name)` both reads a
+ * field's problem and says the form shows that field; `take(error)` claims a 422 (true) and sorts
+ * its problems; what belongs to no shown field is `message`, for the line above the button.
+ */
+export function useFieldErrors() {
+  const shown = useRef(new Set<string>());
+  const [problems, setProblems] = useState<FormProblems>({ fields: {}, message: null });
+  const fieldError = (name: string): string | undefined => {
+    shown.current.add(name);
+    return problems.fields[name];
+  };
+  const take = useCallback((error: unknown): boolean => {
+    const found = formProblemsOf(error, shown.current);
+    if (!found) return false;
+    setProblems(found);
+    return true;
+  }, []);
+  const clear = useCallback(() => setProblems({ fields: {}, message: null }), []);
+  return { fieldError, take, clear, message: problems.message, setMessage: (message: string | null) => setProblems({ fields: {}, message }) };
 }
 
 /**
@@ -46,22 +74,21 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<u
 }
 
 /**
- * A form's submit: runs `action` through useAction, shows a 422 answer next to the form (cleared on
- * each submit) and leaves every other failure to the shell. `onError` may claim an error first.
+ * A form's submit: runs `action` through useAction, shows a 422 answer next to the form (each
+ * problem under its field when the form passes `error={fieldError(name)}`, the rest as `error`;
+ * cleared on each submit) and leaves every other failure to the shell. `onError` may claim an error first.
  */
 export function useFormAction(action: () => Promise<unknown>, opts: { onError?: (error: unknown) => boolean } = {}) {
-  const [error, setError] = useState<string | null>(null);
+  const problems = useFieldErrors();
   const [run, busy] = useAction(
     async () => {
-      setError(null);
+      problems.clear();
       await action();
     },
     {
       onError: (err) => {
         if (opts.onError?.(err)) return true;
-        const inline = inlineErrorOf(err);
-        setError(inline);
-        return Boolean(inline);
+        return problems.take(err);
       },
     },
   );
@@ -69,7 +96,7 @@ export function useFormAction(action: () => Promise<unknown>, opts: { onError?: 
     event.preventDefault();
     void run();
   };
-  return { onSubmit, busy, error, setError };
+  return { onSubmit, busy, error: problems.message, setError: problems.setMessage, fieldError: problems.fieldError };
 }
 
 export function SubmitButton({ busy, children }: { busy?: boolean; children: ReactNode }) {

@@ -6,9 +6,8 @@ import { Accounts } from '../../api/endpoints';
 import { ApiRequestError } from '../../api/client';
 import { session } from '../../api/session';
 import { afterLoginPath, isLocalPath } from '../../navigation/session';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useAction, useFieldErrors } from '../forms';
 import { AuthFrame, FormError } from './AuthFrame';
-import { inlineErrorOf } from './form-errors';
 import { DemoLoginHint } from './DemoLoginHint';
 
 /** Login, with the two-factor step when the account has it on. */
@@ -21,11 +20,11 @@ export default function LoginPage() {
   const [step, setStep] = useState<'password' | 'code'>('password');
   const [useRecovery, setUseRecovery] = useState(false);
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const problems = useFieldErrors();
 
   const [submit, busy] = useAction(
     async () => {
-      setError(null);
+      problems.clear();
       const intended = isLocalPath(search.intended) ? search.intended : undefined;
       const second = step === 'code' ? (useRecovery ? { recoveryCode: code.trim() } : { totp: code.trim() }) : {};
       const answer = await Accounts.login({ email, password, intended, ...second });
@@ -38,9 +37,7 @@ export default function LoginPage() {
           setStep('code');
           return true;
         }
-        const inline = inlineErrorOf(err);
-        if (inline) setError(inline);
-        return Boolean(inline);
+        return problems.take(err);
       },
     },
   );
@@ -55,8 +52,8 @@ export default function LoginPage() {
       <form onSubmit={onSubmit} className="form" noValidate>
         {step === 'password' ? (
           <>
-            <Field label={t`Email`} type="email" name="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
-            <Field label={t`Password`} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+            <Field label={t`Email`} type="email" name="email" autoComplete="username" required error={problems.fieldError('email')} value={email} onChange={(e) => setEmail(e.target.value)} />
+            <Field label={t`Password`} type="password" name="password" autoComplete="current-password" required error={problems.fieldError('password')} value={password} onChange={(e) => setPassword(e.target.value)} />
           </>
         ) : (
           <>
@@ -76,7 +73,7 @@ export default function LoginPage() {
             </button>
           </>
         )}
-        <FormError message={error} />
+        <FormError message={problems.message} />
         <SubmitButton busy={busy}>{step === 'password' ? <Trans>Log in</Trans> : <Trans>Verify</Trans>}</SubmitButton>
       </form>
       {step === 'password' ? (

@@ -11,7 +11,7 @@ export default function PasswordResetPage() {
   const { t } = useLingui();
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const { onSubmit, busy, error, fieldError } = useFormAction(async () => {
     await Accounts.forgotPassword(email);
     setSent(true);
   });
@@ -23,7 +23,7 @@ export default function PasswordResetPage() {
         </p>
       ) : (
         <form onSubmit={onSubmit} className="form" noValidate>
-          <Field label={t`Email`} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <Field label={t`Email`} type="email" name="email" autoComplete="email" required error={fieldError('email')} value={email} onChange={(e) => setEmail(e.target.value)} />
           <FormError message={error} />
           <SubmitButton busy={busy}>
             <Trans>Send reset link</Trans>

@@ -14,7 +14,7 @@ export default function PasswordSetPage() {
   const navigate = useNavigate();
   const params = useParams({ strict: false }) as { token?: string; email?: string };
   const [password, setPassword] = useState('');
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const { onSubmit, busy, error, fieldError } = useFormAction(async () => {
     await Accounts.resetPassword({ token: params.token ?? '', email: params.email ?? '', password });
     toast.show(t`Your password has been reset. Please log in.`, { kind: 'success' });
     await navigate({ href: pathFor('login') });
@@ -33,6 +33,7 @@ export default function PasswordSetPage() {
           required
           minLength={PASSWORD_MIN_LENGTH}
           hint={t`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          error={fieldError('password')}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />

@@ -13,7 +13,7 @@ export default function ReauthenticatePage() {
   const navigate = useNavigate();
   const search = useSearch({ strict: false }) as { redirect?: string };
   const [password, setPassword] = useState('');
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const { onSubmit, busy, error, fieldError } = useFormAction(async () => {
     await Accounts.reauthenticate(password);
     await navigate({ href: isLocalPath(search.redirect) ? search.redirect! : pathFor('home'), replace: true });
   });
@@ -23,7 +23,7 @@ export default function ReauthenticatePage() {
         <Trans>For your security, please enter your password to continue.</Trans>
       </p>
       <form onSubmit={onSubmit} className="form" noValidate>
-        <Field label={t`Password`} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <Field label={t`Password`} type="password" name="password" autoComplete="current-password" required error={fieldError('password')} value={password} onChange={(e) => setPassword(e.target.value)} />
         <FormError message={error} />
         <SubmitButton busy={busy}>
           <Trans>Confirm</Trans>

@@ -7,9 +7,8 @@ import { PASSWORD_MIN_LENGTH } from '../../../schema/constants';
 import { Accounts } from '../../api/endpoints';
 import { session } from '../../api/session';
 import { afterLoginPath } from '../../navigation/session';
-import { Field, SubmitButton, useAction } from '../forms';
+import { Field, SubmitButton, useAction, useFieldErrors } from '../forms';
 import { AuthFrame, FormError } from './AuthFrame';
-import { inlineErrorOf } from './form-errors';
 
 /** Registration; on /register/invitation it claims the invited account of the mailed token. */
 export default function RegisterPage() {
@@ -20,20 +19,18 @@ export default function RegisterPage() {
   const [name, setName] = useState('');
   const [email, setEmail] = useState(search.email ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const problems = useFieldErrors();
 
   const [submit, busy] = useAction(
     async () => {
-      setError(null);
+      problems.clear();
       const answer = await Accounts.register({ name, email, password, locale: i18n.locale, ...(invitation ? { invitation } : {}) });
       await session.start(answer);
       await navigate({ href: afterLoginPath(answer.intended as string | undefined) });
     },
     {
       onError: (err) => {
-        const inline = inlineErrorOf(err);
-        if (inline) setError(inline);
-        return Boolean(inline);
+        return problems.take(err);
       },
     },
   );
@@ -51,8 +48,8 @@ export default function RegisterPage() {
         </p>
       )}
       <form onSubmit={onSubmit} className="form" noValidate>
-        <Field label={t`Name`} name="name" autoComplete="name" required value={name} onChange={(e) => setName(e.target.value)} />
-        <Field label={t`Email`} type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        <Field label={t`Name`} name="name" autoComplete="name" required error={problems.fieldError('name')} value={name} onChange={(e) => setName(e.target.value)} />
+        <Field label={t`Email`} type="email" name="email" autoComplete="email" required error={problems.fieldError('email')} value={email} onChange={(e) => setEmail(e.target.value)} />
         <Field
           label={t`Password`}
           type="password"
@@ -61,10 +58,11 @@ export default function RegisterPage() {
           required
           minLength={PASSWORD_MIN_LENGTH}
           hint={t`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          error={problems.fieldError('password')}
           value={password}
           onChange={(e) => setPassword(e.target.value)}
         />
-        <FormError message={error} />
+        <FormError message={problems.message} />
         <SubmitButton busy={busy}>
           <Trans>Create account</Trans>
         </SubmitButton>

@@ -15,7 +15,7 @@ import { FormError } from '../auth/AuthFrame';
 export function ChangeEmailForm({ current }: { current: string }) {
   const { t } = useLingui();
   const [email, setEmail] = useState('');
-  const { onSubmit, busy, error } = useFormAction(async () => {
+  const { onSubmit, busy, error, fieldError } = useFormAction(async () => {
     await api.put('/api/me/email', { email: email.trim() });
     session.setUser(await Accounts.me());
     setEmail('');
@@ -36,6 +36,7 @@ export function ChangeEmailForm({ current }: { current: string }) {
         value={email}
         placeholder={current}
         hint={t`We send a verification link to the new address and tell the old one.`}
+        error={fieldError('email')}
         onChange={(e) => setEmail(e.target.value)}
       />
       <FormError message={error} />

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { LOCALES, THEME_MODE } from '../../../schema/constants';
 import { Accounts, type Profile } from '../../api/endpoints';
@@ -11,6 +11,8 @@ import { Field, SubmitButton, useAction } from '../forms';
 import { FormError } from '../auth/AuthFrame';
 import { inlineErrorOf } from '../auth/form-errors';
 import { PhotoField } from './PhotoField';
+import { Select } from '../../ui/Select';
+import { timeZoneOptions } from './time-zone-options';
 
 /** Languages by their own names, so anyone can find theirs. */
 const LANGUAGE_NAMES: Record<string, string> = {
@@ -34,6 +36,7 @@ function timeZones(): string[] {
 
 export default function ProfileSettingsPage() {
   const { t, i18n } = useLingui();
+  const zoneOptions = useMemo(() => timeZoneOptions(timeZones()), []);
   const { user } = useSession();
   const [form, setForm] = useState<Profile | null>(user);
   const [error, setError] = useState<string | null>(null);
@@ -101,14 +104,14 @@ export default function ProfileSettingsPage() {
             <label htmlFor="profile-timezone">
               <Trans>Time zone</Trans>
             </label>
-            <select id="profile-timezone" value={form.timezone ?? ''} onChange={(e) => set({ timezone: e.target.value || null })}>
-              <option value="">{t`Use the device time zone`}</option>
-              {timeZones().map((tz) => (
-                <option key={tz} value={tz}>
-                  {tz}
-                </option>
-              ))}
-            </select>
+            {/* Searchable, grouped by region, with the offset now (issue #17 part 6). */}
+            <Select
+              id="profile-timezone"
+              searchable
+              value={form.timezone ?? ''}
+              onChange={(value) => set({ timezone: value || null })}
+              options={[{ value: '', label: t`Use the device time zone`, synonyms: ['device', 'auto'] }, ...zoneOptions]}
+            />
           </div>
           <div className="field">
             <label htmlFor="profile-week">

@@ -15,7 +15,7 @@ export default function CreateWorkspacePage() {
   const { t } = useLingui();
   const navigate = useNavigate();
   const [name, setName] = useState('');
-  const { onSubmit, busy, error } = useFormAction(
+  const { onSubmit, busy, error, fieldError } = useFormAction(
     async () => {
       const created = await Workspaces.create(name.trim());
       await workspaces.refresh().catch(() => {});
@@ -34,7 +34,7 @@ export default function CreateWorkspacePage() {
     <Page narrow>
       <OnlineOnly>
         <form onSubmit={onSubmit} className="form" noValidate>
-          <Field label={t`Workspace name`} name="name" required maxLength={255} autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+          <Field label={t`Workspace name`} name="name" required maxLength={255} autoFocus error={fieldError('name')} value={name} onChange={(e) => setName(e.target.value)} />
           <FormError message={error} />
           <SubmitButton busy={busy}>
             <Trans>Create workspace</Trans>

@@ -27,7 +27,7 @@ export default function TeamSettingsPage() {
     }
   }, [loaded.data]);
 
-  const { onSubmit, busy: saving, error } = useFormAction(async () => {
+  const { onSubmit, busy: saving, error, fieldError } = useFormAction(async () => {
     const updated = await Workspaces.update(teamId, { name: name.trim() });
     setTeam(updated);
     toast.show(t`Workspace saved.`, { kind: 'success' });
@@ -44,7 +44,7 @@ export default function TeamSettingsPage() {
       ) : (
         <OnlineOnly>
           <form className="form" onSubmit={onSubmit} noValidate>
-            <Field label={t`Workspace name`} name="name" required maxLength={255} value={name} onChange={(e) => setName(e.target.value)} />
+            <Field label={t`Workspace name`} name="name" required maxLength={255} error={fieldError('name')} value={name} onChange={(e) => setName(e.target.value)} />
             <FormError message={error} />
             <SubmitButton busy={saving}>
               <Trans>Save</Trans>
