@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible } from './shell-helpers';
 import { anonymousPage, apiCall, apiLogin, createBoardByApi, newId, rowByName, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 
 /**
@@ -54,12 +55,15 @@ describe('public forms', () => {
     });
     await visitor.page.goto(link);
     await visitor.page.getByRole('heading', { name: 'Request form' }).waitFor({ timeout: 30_000 });
+    await expectAccessible(visitor.page, 'public form');
     // Required name missing, email wrong: the spec's message on top, one problem under each question.
     await visitor.page.getByLabel('Email').fill('not-an-email');
     await visitor.page.getByTestId('public-form-submit').click();
     await expect.poll(() => visitor.page.getByTestId('public-form-error').textContent(), { timeout: 15_000 }).toBe('The form has an error, fix it');
     expect(await visitor.page.getByText('This question must be answered.').count()).toBe(1);
     expect(await visitor.page.getByText('Enter a valid email address.').count()).toBe(1);
+    await expectAccessible(visitor.page, 'public form with problems');
+    await visitor.page.screenshot({ path: '/tmp/h3/form-problems.png', fullPage: true });
     // The answers are kept; the first question with a problem has the focus.
     expect(await visitor.page.getByLabel('Email').inputValue()).toBe('not-an-email');
     expect(await visitor.page.evaluate(() => document.activeElement?.getAttribute('aria-invalid'))).toBe('true');
@@ -93,6 +97,7 @@ describe('public forms', () => {
     await noJs.locator('input[type=text]').first().fill('Monitor for Ivo');
     await noJs.getByTestId('public-form-submit').click();
     await noJs.getByTestId('public-form-sent').waitFor({ timeout: 30_000 });
+    await noJs.screenshot({ path: '/tmp/h3/form-sent-ar.png', fullPage: true });
     await rowByName(page, 'Monitor for Ivo').waitFor({ timeout: 30_000 });
     await plain.close();
   }, 240_000);

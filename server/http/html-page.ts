@@ -86,7 +86,7 @@ body { margin: 0; background: Canvas; color: CanvasText; }
 main { max-inline-size: 720px; margin-inline: auto; padding: 24px 16px; }
 .card { display: flex; flex-direction: column; gap: 16px; border: 1px solid GrayText; border-radius: 8px; padding: 24px; }
 h1 { margin: 0; font-size: 1.5rem; overflow-wrap: anywhere; }
-.note, .help { color: GrayText; }
+.note, .help { color: #4b5563; }
 .description, .confirmation { white-space: pre-wrap; margin: 0; overflow-wrap: anywhere; }
 .question { display: flex; flex-direction: column; gap: 6px; border: 0; padding: 0; margin: 0; }
 .question > label, .question legend { font-weight: 600; }
@@ -107,6 +107,7 @@ button[type=submit] { background: #2563eb; color: #fff; border-color: #2563eb; }
 article pre { overflow-x: auto; padding: 12px; border: 1px solid GrayText; border-radius: 6px; }
 .task-list { list-style: none; padding-inline-start: 0; }
 .task-item { display: flex; gap: 8px; align-items: baseline; }
+@media (prefers-color-scheme: dark) { .note, .help { color: #b6bdc8; } .problem, .error { color: #ff9b9b; } .question.has-problem input, .question.has-problem textarea, .question.has-problem select { border-color: #ff9b9b; } }
 @media (max-width: 720px) { .docs { flex-direction: column; } .docs > nav { flex: none; } }
 `;
 
