@@ -27,19 +27,22 @@ export interface ActionRun {
   /** Names this run for good (automation id + cause): keys of notifications and deliveries. */
   runKey: string;
   /** The time zone relative dates and {{today}} are read in. */
-  timezone: string;
-  boardName: string;
+  timezone(): Promise<string>;
+  /** The item's board's name (read only when a template asks for it). */
+  boardName(): Promise<string>;
 }
 
 /** A client-style record id (nanoid's alphabet). */
 export const newRecordId = () => randomBytes(15).toString('base64url');
 
-function vars(run: ActionRun): Record<string, string> {
+/** The values templates fill in (the board's name and the zone are read only when the text uses them). */
+async function vars(run: ActionRun, ...texts: string[]): Promise<Record<string, string>> {
+  const uses = (key: string) => texts.some((text) => text.includes(key));
   return {
     'item.name': String(run.item.data.name ?? ''),
-    'board.name': run.boardName,
+    'board.name': uses('board.name') ? await run.boardName() : '',
     'automation.name': run.automation.name,
-    today: dateInZone(run.scope.now, run.timezone),
+    today: uses('today') ? dateInZone(run.scope.now, await run.timezone()) : '',
   };
 }
 
@@ -69,7 +72,7 @@ export async function performAction(run: ActionRun, action: Action, index: numbe
   const { scope, item } = run;
   switch (action.type) {
     case 'set_value': {
-      const value = action.relative_days !== undefined ? addDays(dateInZone(scope.now, run.timezone), action.relative_days) : (action.value ?? null);
+      const value = action.relative_days !== undefined ? addDays(dateInZone(scope.now, await run.timezone()), action.relative_days) : (action.value ?? null);
       return saveValue(run, item.id, item.board_id, action.attribute_id, value);
     }
     case 'assign':
@@ -87,20 +90,20 @@ export async function performAction(run: ActionRun, action: Action, index: numbe
     }
     case 'create_item': {
       const id = newRecordId();
-      await saveRecord(scope, collections.item, id, { id, board_id: action.board_id, folder_id: action.folder_id, name: renderTemplate(action.name, vars(run)).slice(0, 10_000), position: scope.now.getTime(), row_version: 1 });
+      await saveRecord(scope, collections.item, id, { id, board_id: action.board_id, folder_id: action.folder_id, name: renderTemplate(action.name, await vars(run, action.name)).slice(0, 10_000), position: scope.now.getTime(), row_version: 1 });
       // Text values are templates too ("Follow-up of {{item.name}}").
-      const filled = vars(run);
+      const filled = await vars(run, ...action.values.map((v) => (typeof v.value === 'string' ? v.value : '')));
       for (const v of action.values) await saveValue(run, id, action.board_id, v.attribute_id, typeof v.value === 'string' ? renderTemplate(v.value, filled).slice(0, 10_000) : v.value);
       return;
     }
     case 'add_comment': {
       const id = newRecordId();
-      const html = `<p>${escapeHtml(renderTemplate(action.text, vars(run)))}</p>`;
+      const html = `<p>${escapeHtml(renderTemplate(action.text, await vars(run, action.text)))}</p>`;
       await saveRecord(scope, collections.comment, id, { id, board_id: item.board_id, item_id: item.id, parent_id: null, text: { html }, row_version: 1 });
       return;
     }
     case 'notify': {
-      const body = renderTemplate(action.message, vars(run)).slice(0, 2000);
+      const body = renderTemplate(action.message, await vars(run, action.message)).slice(0, 2000);
       await notifyAutomation(run.notify, `automation:${run.runKey}:${index}`, { teamId: scope.team.id, boardId: item.board_id, itemId: action.on === 'item' ? item.id : null, body, userIds: action.user_ids });
       return;
     }

@@ -98,10 +98,13 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
 
     const item = await findRecord(trx, 'item', payload.item_id);
     if (!item || item.deleted_at || item.team_id !== team.id) return finish('skipped', 'the item is gone', false);
-    const attributes = await attributesOf(trx, team.id, item.board_id);
-    const values = await valuesOf(trx, team.id, item.id);
-    const itemLike = { id: item.id, name: String(item.data.name ?? ''), created_at: (item.data.created_at as string | undefined) ?? null };
-    if (!conditionsHold(automation, itemLike, attributes, (_i, attributeId) => values.get(attributeId) ?? null)) return finish('skipped', 'conditions not met', false);
+    if (automation.conditions.length > 0) {
+      // The board's attributes and the item's values are read only for conditions.
+      const attributes = await attributesOf(trx, team.id, item.board_id);
+      const values = await valuesOf(trx, team.id, item.id);
+      const itemLike = { id: item.id, name: String(item.data.name ?? ''), created_at: (item.data.created_at as string | undefined) ?? null };
+      if (!conditionsHold(automation, itemLike, attributes, (_i, attributeId) => values.get(attributeId) ?? null)) return finish('skipped', 'conditions not met', false);
+    }
 
     const actions = automation.actions.map((a) => actionSchema.safeParse(a));
     if (actions.some((a) => !a.success) || !triggerSchema.safeParse(automation.trigger).success) return finish('failed', 'The automation is not complete or not valid.', false);
@@ -119,8 +122,8 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
       automation: { id: stored.id, name: automation.name, board_id: stored.board_id },
       item,
       runKey: `${stored.id}:${payload.cause}`,
-      timezone: await timezoneOf(trx, automation),
-      boardName: String((await findRecord(trx, 'folder', item.board_id))?.data.name ?? ''),
+      timezone: once(() => timezoneOf(trx, automation)),
+      boardName: once(async () => String((await findRecord(trx, 'folder', item.board_id))?.data.name ?? '')),
     };
     let outcome: RunResult = 'done';
     let error: string | null = null;
@@ -182,6 +185,12 @@ async function valuesOf(trx: Transaction<Database>, teamId: number, itemId: stri
     .where(sql<string>`data->>'item_id'`, '=', itemId)
     .execute();
   return new Map(rows.map((r) => [String((r.data as { attribute_id: string }).attribute_id), (r.data as { value: unknown }).value]));
+}
+
+/** A value worked out at its first use, then kept. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | null = null;
+  return () => (made ??= make());
 }
 
 /** Relative dates and {{today}} are read in the trigger's zone, else its author's, else UTC. */
