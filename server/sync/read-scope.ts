@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { optionalUser } from '../auth/guard';
 import { notFound, unauthenticated, unauthorized } from '../http/errors';
-import { loadTeam, roleIn } from './access';
-import { ReadView } from './reads';
+import { loadTeam, loadTeamAndRole } from './access';
+import { loadTeamFolders, ReadView } from './reads';
 import { checkBoardPassword, headerPassword, teamBoardPasswords } from '../board-access/passwords';
 
 /**
@@ -18,10 +18,12 @@ import { checkBoardPassword, headerPassword, teamBoardPasswords } from '../board
 export async function readScope(ctx: AppContext, request: FastifyRequest, teamId: number, boardId?: string | null) {
   const db = ctx.db;
   const user = await optionalUser(ctx.db, request);
-  const team = await loadTeam(db, teamId);
-  if (!team) throw notFound();
-  const role = await roleIn(ctx, team, user?.id ?? null);
-  const view = await ReadView.open(db, team, { id: user?.id ?? null, role });
+  // The team and the reader's role in one query (the same rule as roleIn), beside the team's folders:
+  // every read and every /changes page of a herd after a deploy starts here.
+  const [access, folders] = await Promise.all([user ? loadTeamAndRole(db, teamId, user.id) : loadTeam(db, teamId).then((team) => team && { team, role: 'guest' as const }), loadTeamFolders(db, teamId)]);
+  if (!access) throw notFound();
+  const { team, role } = access;
+  const view = new ReadView(team, { id: user?.id ?? null, role }, folders);
   const named = boardId !== undefined && boardId !== null;
   // Without a board: signed-in users only, and someone outside the workspace needs a board of it.
   if (!named && !user) throw unauthenticated();
