@@ -37,8 +37,12 @@ export interface ChangesAnswer {
 
 /** Answers shorter than this go out as they are (compressing them saves less than it costs). */
 export const GZIP_FROM_CHARS = 16_384;
-/** At most this many distinct answers are kept per shared page (each distinct view makes one). */
-const ANSWERS_PER_PAGE = 16;
+/**
+ * At most this many distinct answers are kept per shared page (readers with other lists still get
+ * theirs, made for them). With RETAIN_PAGES this bounds what a process keeps: a full page is ~5 MB
+ * of copies and ~1.7 MB of JSON per answer, so at most ~100 MB, for 5 s after a herd.
+ */
+const ANSWERS_PER_PAGE = 4;
 
 /**
  * A reader's page of changes (what the reader may hear of, decision 0090), as the text the route
@@ -115,7 +119,15 @@ async function judgedPage(db: Db, view: ReadView, after: number, boardId: string
   // Values gone for good still name their item (their id is item.attribute): judged like a live value.
   let readableGoneValues: Set<string> | null = null;
   if (page.goneValues.length) {
-    const context = await (page.goneValueContext ??= loadReadContext(db, view.team.id, 'value', page.goneValues));
+    if (!page.goneValueContext) {
+      const loading = loadReadContext(db, view.team.id, 'value', page.goneValues);
+      page.goneValueContext = loading;
+      // A failed read is not kept for the next reader.
+      loading.catch(() => {
+        if (page.goneValueContext === loading) page.goneValueContext = undefined;
+      });
+    }
+    const context = await page.goneValueContext;
     readableGoneValues = new Set(page.goneValues.filter((v) => view.canRead('value', v, context)).map((v) => v.id));
   }
 
