@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import * as fontkit from 'fontkit';
 import bidiFactory from 'bidi-js';
@@ -36,8 +37,58 @@ export type Weight = 'regular' | 'bold';
 interface ChainFont {
   name: string;
   path: string;
-  /** Parsed on first use (the Chinese and Korean files are 1–2 MB each). */
+  /** The font as plain TrueType, unpacked on first use (the Chinese and Korean files are 1–2 MB each). */
+  sfnt?: Buffer;
   parsed?: fontkit.Font;
+}
+
+/**
+ * A WOFF file as the TrueType/OpenType file it wraps: each table inflated once with Node's zlib.
+ * fontkit reads WOFF itself, but inflates a table (in JavaScript) every time it reads from it:
+ * a 1,000-row PDF spent 13 of its 22 seconds there.
+ */
+export function woffToSfnt(woff: Buffer): Buffer {
+  if (woff.readUInt32BE(0) !== 0x774f4646) return woff; // not 'wOFF': already a font file
+  const flavor = woff.readUInt32BE(4);
+  const numTables = woff.readUInt16BE(12);
+  const tables: { tag: number; checksum: number; data: Buffer }[] = [];
+  for (let i = 0; i < numTables; i++) {
+    const at = 44 + i * 20;
+    const tag = woff.readUInt32BE(at);
+    const offset = woff.readUInt32BE(at + 4);
+    const compLength = woff.readUInt32BE(at + 8);
+    const origLength = woff.readUInt32BE(at + 12);
+    const checksum = woff.readUInt32BE(at + 16);
+    const raw = woff.subarray(offset, offset + compLength);
+    tables.push({ tag, checksum, data: compLength < origLength ? zlib.inflateSync(raw) : Buffer.from(raw) });
+  }
+  tables.sort((a, b) => a.tag - b.tag);
+  const pad = (n: number) => (n + 3) & ~3;
+  const size = 12 + 16 * numTables + tables.reduce((sum, t) => sum + pad(t.data.length), 0);
+  const out = Buffer.alloc(size);
+  let power = 1;
+  let log = 0;
+  while (power * 2 <= numTables) (power *= 2), log++;
+  out.writeUInt32BE(flavor, 0);
+  out.writeUInt16BE(numTables, 4);
+  out.writeUInt16BE(power * 16, 6);
+  out.writeUInt16BE(log, 8);
+  out.writeUInt16BE(numTables * 16 - power * 16, 10);
+  let offset = 12 + 16 * numTables;
+  tables.forEach((t, i) => {
+    const at = 12 + i * 16;
+    out.writeUInt32BE(t.tag, at);
+    out.writeUInt32BE(t.checksum, at + 4);
+    out.writeUInt32BE(offset, at + 8);
+    out.writeUInt32BE(t.data.length, at + 12);
+    t.data.copy(out, offset);
+    offset += pad(t.data.length);
+  });
+  return out;
+}
+
+function sfntOf(font: ChainFont): Buffer {
+  return (font.sfnt ??= woffToSfnt(fs.readFileSync(font.path)));
 }
 
 const chains = new Map<Weight, ChainFont[]>();
@@ -60,21 +111,40 @@ function chainOf(weight: Weight): ChainFont[] {
 }
 
 function parsed(font: ChainFont): fontkit.Font {
-  return (font.parsed ??= fontkit.create(fs.readFileSync(font.path)));
+  return (font.parsed ??= fontkit.create(sfntOf(font)));
 }
 
-/** Registers the chain's fonts in a document (pdfkit reads and embeds only those a run uses). */
+/**
+ * Registers the chain's fonts in a document, unpacked once per process (pdfkit parses and embeds
+ * only those a run uses). Each document parses its own copy: fontkit remembers the characters it
+ * first saw for a glyph, and the PDF's text layer (copy, search) is built from that, so a font
+ * shared across documents would make one document's text depend on another's.
+ */
 export function registerFonts(doc: PDFKit.PDFDocument): void {
-  for (const weight of ['regular', 'bold'] as const) for (const f of chainOf(weight)) doc.registerFont(f.name, f.path);
+  for (const weight of ['regular', 'bold'] as const) for (const f of chainOf(weight)) doc.registerFont(f.name, sfntOf(f));
 }
 
 /** Index in the chain of the font for a code point (the first that has it; the first font when none does). */
+const fontIndexCache = new Map<ChainFont[], Map<number, number>>();
 function fontIndex(chain: ChainFont[], codePoint: number): number {
-  for (let i = 0; i < chain.length; i++) if (parsed(chain[i]!).hasGlyphForCodePoint(codePoint)) return i;
-  return 0;
+  let cache = fontIndexCache.get(chain);
+  if (!cache) fontIndexCache.set(chain, (cache = new Map()));
+  let index = cache.get(codePoint);
+  if (index === undefined) {
+    index = 0;
+    for (let i = 0; i < chain.length; i++) {
+      if (parsed(chain[i]!).hasGlyphForCodePoint(codePoint)) {
+        index = i;
+        break;
+      }
+    }
+    cache.set(codePoint, index);
+  }
+  return index;
 }
 
 const NEUTRAL = /[\s\p{P}\p{S}\p{M}\p{Cf}]/u;
+const RTL_CHAR = /[\u0590-\u08FF\uFB1D-\uFEFF]/u;
 
 interface Run {
   text: string;
@@ -87,12 +157,13 @@ const bidi = bidiFactory();
 /** Splits a line into runs of one font and one bidi level (logical order). */
 function runsOf(text: string, weight: Weight, rtl: boolean): Run[] {
   const chain = chainOf(weight);
-  const { levels } = bidi.getEmbeddingLevels(text, rtl ? 'rtl' : 'ltr');
+  // Text without a right-to-left character and in a left-to-right paragraph is all level 0.
+  const levels = rtl || RTL_CHAR.test(text) ? bidi.getEmbeddingLevels(text, rtl ? 'rtl' : 'ltr').levels : null;
   const runs: Run[] = [];
   let i = 0;
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    const level = levels[i]!;
+    const level = levels ? levels[i]! : 0;
     const last = runs[runs.length - 1];
     // Spaces, punctuation and marks stay in the run before them when its font has them (no split inside an Arabic phrase).
     let font = last && NEUTRAL.test(ch) && parsed(chain[last.font]!).hasGlyphForCodePoint(cp) ? last.font : fontIndex(chain, cp);
@@ -149,6 +220,12 @@ function runWidth(run: Run, weight: Weight, size: number): number {
   return units * size;
 }
 
+/** A line as it is drawn, left to right: each run's text as given to pdfkit and its font (for tests). */
+export function visualRuns(text: string, weight: Weight = 'regular'): { text: string; font: string; rtl: boolean }[] {
+  const chain = chainOf(weight);
+  return visualOrder(runsOf(text, weight, isRtl(text))).map((r) => ({ text: drawnText(r, chain), font: chain[r.font]!.name, rtl: r.level % 2 === 1 }));
+}
+
 /** Whether a text starts right to left (its first strong character is Arabic or Hebrew). */
 export function isRtl(text: string): boolean {
   const m = /[A-Za-z\u00C0-\u024F\u0370-\u04FF\u3040-\u30FF\u3400-\u9FFF\uAC00-\uD7AF]|[\u0590-\u08FF\uFB1D-\uFEFF]/u.exec(text);
@@ -172,22 +249,34 @@ export function wrap(text: string, width: number, style: TextStyle, maxLines = I
   const lines: string[] = [];
   for (const paragraph of text.replace(/\r\n?/g, '\n').split('\n')) {
     const tokens = paragraph.match(/[\u3000-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF]|[^\s\u3000-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF]+|\s+/gu) ?? [''];
+    // Widths add up token by token (a space or a CJK character ends a token, so shaping never spans two).
     let line = '';
+    let lineWidth = 0;
     for (const token of tokens) {
-      const candidate = line + token;
-      if (line === '' || textWidth(candidate.trimEnd(), style) <= width) {
-        line = candidate;
-        // A single word wider than the line: cut it.
-        while (textWidth(line, style) > width && [...line].length > 1) {
-          const chars = [...line];
-          let n = chars.length - 1;
-          while (n > 1 && textWidth(chars.slice(0, n).join(''), style) > width) n--;
-          lines.push(chars.slice(0, n).join(''));
-          line = chars.slice(n).join('');
-        }
+      const space = /^\s+$/.test(token);
+      const w = textWidth(token, style);
+      if (line === '' && space) continue;
+      if (line === '' || space || lineWidth + w <= width) {
+        line += token;
+        lineWidth += w;
       } else {
         lines.push(line.trimEnd());
-        line = /^\s+$/.test(token) ? '' : token;
+        line = token;
+        lineWidth = w;
+      }
+      // A single word wider than the line: cut it where it still fits.
+      while (lineWidth > width && !/\s$/.test(line) && [...line].length > 1 && textWidth(line, style) > width) {
+        const chars = [...line];
+        let lo = 1;
+        let hi = chars.length - 1;
+        while (lo < hi) {
+          const mid = Math.ceil((lo + hi) / 2);
+          if (textWidth(chars.slice(0, mid).join(''), style) <= width) lo = mid;
+          else hi = mid - 1;
+        }
+        lines.push(chars.slice(0, lo).join(''));
+        line = chars.slice(lo).join('');
+        lineWidth = textWidth(line, style);
       }
       if (lines.length >= maxLines) break;
     }

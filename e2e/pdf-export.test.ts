@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../tests/helpers/pdf-text';
+import { apiLogin, createBoardByApi, createItemByApi, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+
+/**
+ * PDF export in the browser (decision 0225): Export PDF next to Export CSV starts the job, the
+ * tray words it as an export ("Drawing the PDF", "The PDF is ready."), and Download PDF saves a
+ * PDF whose text has the board's items, Arabic and Chinese included. The item panel's Export PDF
+ * does the same for one item.
+ */
+
+describe('PDF export in the browser', () => {
+  let world: BoardWorld;
+  let owner: string;
+  let boardId: string;
+  let dir: string;
+  const names = ['Plan the launch', 'مراجعة الخطة', '准备材料'];
+  beforeAll(async () => {
+    world = await startWorld();
+    owner = await apiLogin(world.server.url, USERS.owner);
+    boardId = await createBoardByApi(world, owner, 'Exported board');
+    for (const name of names) await createItemByApi(world, owner, boardId, name);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pdf-e2e-'));
+  });
+  afterAll(async () => world?.close());
+
+  it('exports the view as PDF through the jobs tray and downloads it', async () => {
+    const { page, context } = await signedInPage(world, USERS.owner);
+    await page.goto(`${world.server.url}/b/${boardId}`);
+    await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
+    await page.getByTestId('pdf-export-button').click();
+
+    const card = page.getByTestId('job-card').first();
+    await card.waitFor({ timeout: 30_000 });
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 90_000 }).toBe('done');
+    await expect.poll(() => card.textContent()).toContain('The PDF is ready.');
+    expect(await card.textContent()).not.toContain('imported');
+
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), card.getByTestId('job-download').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    const file = path.join(dir, 'view.pdf');
+    await download.saveAs(file);
+    const bytes = fs.readFileSync(file);
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    const squashed = (await pdfText(bytes)).text.replace(/\s+/g, '');
+    // Each word (an Arabic phrase reads back in visual order, right to left, so word by word).
+    for (const word of names.flatMap((n) => n.split(' '))) expect(squashed).toContain(word);
+    await context.close();
+  }, 240_000);
+});
