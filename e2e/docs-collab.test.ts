@@ -66,7 +66,10 @@ describe('docs: one document, two people, one offline', () => {
       for (const words of ['Welcome aboard.', 'Written online by A.', 'Written offline by B.']) expect(text).toContain(words);
     }
     await expect.poll(serverText, { timeout: 30_000 }).toContain('Written offline by B.');
-    expect(await editorA.innerText()).toBe(await editorB.innerText());
+    // The same paragraphs in both (their text: innerText would also count the line break
+    // ProseMirror puts after the other's caret at a paragraph's end).
+    const paragraphs = (editor: typeof editorA) => editor.locator('p').evaluateAll((ps) => ps.map((p) => p.textContent));
+    expect(await paragraphs(editorA)).toEqual(await paragraphs(editorB));
     expect([...a.errors, ...b.errors]).toEqual([]);
     await a.context.close();
     await b.context.close();
@@ -84,6 +87,74 @@ describe('docs: one document, two people, one offline', () => {
     expect(await page.locator('h1').innerText()).toBe('Onboarding');
     const body = await page.locator('article').innerText();
     for (const words of ['Welcome aboard.', 'Written online by A.', 'Written offline by B.']) expect(body).toContain(words);
+    await reader.close();
+  }, 240_000);
+
+  it('a table, an embed of another item and an image made in one tab appear in the other, with the writer’s caret; the published page shows them', async () => {
+    const docId = await createItemByApi(world, owner, boardId, 'Release plan');
+    const embeddedId = await createItemByApi(world, owner, boardId, 'Launch checklist');
+    const ownerName = String((await apiCall(world.server.url, owner, 'GET', '/api/me')).data?.name ?? (await apiCall(world.server.url, owner, 'GET', '/api/me')).name);
+    const a = await signedInPage(world, USERS.owner);
+    const b = await signedInPage(world, USERS.full);
+    for (const { page } of [a, b]) {
+      await page.goto(`${world.server.url}/b/${boardId}?view=${viewId}`);
+      await page.getByRole('button', { name: 'Release plan' }).click();
+      await page.getByRole('heading', { name: 'Release plan' }).waitFor({ timeout: 30_000 });
+    }
+    const editorA = a.page.getByTestId('doc-editor');
+    const editorB = b.page.getByTestId('doc-editor');
+    await editorB.waitFor({ timeout: 30_000 });
+    await b.page.waitForTimeout(2500); // realtime subscriptions are authorised in 2 s batches
+
+    // An embed, typed: "[[" opens the list of the board's items.
+    await editorA.click();
+    await a.page.keyboard.type('See [[Launch');
+    await a.page.getByRole('listbox', { name: 'Embed an item' }).getByRole('option', { name: 'Launch checklist' }).waitFor();
+    await a.page.keyboard.press('Enter');
+    await expect.poll(() => editorB.getByTestId('doc-embed').innerText(), { timeout: 30_000 }).toContain('Launch checklist');
+
+    // A table from the toolbar; Tab goes to the next cell.
+    await a.page.keyboard.press('Enter');
+    await a.page.getByRole('button', { name: 'Table', exact: true }).click();
+    await a.page.keyboard.type('Step');
+    await a.page.keyboard.press('Tab');
+    await a.page.keyboard.type('Owner');
+    await a.page.getByRole('button', { name: 'Add row' }).click();
+    await expect.poll(() => editorB.locator('table th').evaluateAll((cells) => cells.map((c) => c.textContent)), { timeout: 30_000 }).toEqual(['Step', 'Owner', '']);
+    await expect.poll(() => editorB.locator('table tr').count()).toBe(4);
+
+    // A's caret and name are shown in B (awareness over the presence channel), and the "also here" list.
+    await expect.poll(() => b.page.getByTestId('doc-caret').evaluateAll((carets) => carets.map((c) => c.getAttribute('data-name'))), { timeout: 30_000 }).toContain(ownerName);
+    await expect.poll(() => b.page.getByTestId('doc-also-here').innerText(), { timeout: 30_000 }).toContain(ownerName);
+
+    // An image, uploaded as an attachment of the item, shown to both.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+    await editorA.click();
+    await a.page.keyboard.press('Control+End');
+    await a.page.getByTestId('doc-image-input').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    const imageB = editorB.locator('img.doc-image');
+    await expect.poll(() => imageB.count(), { timeout: 30_000 }).toBe(1);
+    expect(await imageB.getAttribute('src')).toMatch(/^\/api\/files\/attachments\/[A-Za-z0-9_-]+\.png$/);
+    await expect.poll(() => imageB.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+
+    // A leaves: B drops the caret at once.
+    await a.context.close();
+    await expect.poll(() => b.page.getByTestId('doc-caret').count(), { timeout: 30_000 }).toBe(0);
+    // The embed's card opens the item it names.
+    await editorB.getByTestId('doc-embed').getByRole('button').click();
+    await expect.poll(() => b.page.url()).toContain(embeddedId);
+    expect(b.errors).toEqual([]);
+    await b.context.close();
+
+    // The published page (the view is published, the board public, from the test above), no JavaScript.
+    const reader = await world.browser.newContext({ javaScriptEnabled: false });
+    const page = await reader.newPage();
+    await expect
+      .poll(async () => (await page.goto(`${world.server.url}/p/i${world.teamId}-${viewId}/release-plan-${docId}`))?.status(), { timeout: 30_000 })
+      .toBe(200);
+    await expect.poll(async () => (await page.reload(), await page.locator('article table th').evaluateAll((cells) => cells.map((c) => c.textContent))), { timeout: 30_000 }).toEqual(['Step', 'Owner', '']);
+    expect(await page.locator('article img').getAttribute('src')).toMatch(/^\/api\/files\/attachments\//);
+    expect(await page.locator('article .embed').count()).toBe(1);
     await reader.close();
   }, 240_000);
 });
