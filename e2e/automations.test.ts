@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, newId, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { startProxy } from './shell-proxy';
 
 /**
  * Automations in the browser against the real server: the owner builds "When Status changes to
@@ -138,5 +139,43 @@ describe('automations', () => {
     await waitForServerCopy(world, owner, 'items', otherId, (items) => items.some((i) => i.name === 'Follow up Kickoff'), 30_000);
     await waitForServerCopy(world, owner, 'values', otherId, (values) => values.some((v) => v.attribute_id === originId && v.value === 'From Automated'), 30_000);
     await context.close();
+  }, 300_000);
+
+  it('a Button click made offline is queued and runs its automation once when the network is back', async () => {
+    const t = world.teamId;
+    const proxy = await startProxy(world.server.port);
+    try {
+      const buttonId = newId('obtn');
+      const notesId = newId('onotes');
+      await apiCall(world.server.url, owner, 'PUT', `/api/${t}/attributes/${buttonId}`, { id: buttonId, board_id: boardId, folder_id: boardId, name: 'Ship', kind: 'button', position: 5, settings: { label: 'Ship' }, row_version: 1 });
+      await apiCall(world.server.url, owner, 'PUT', `/api/${t}/attributes/${notesId}`, { id: notesId, board_id: boardId, folder_id: boardId, name: 'Shipped', kind: 'text', position: 6, settings: {}, row_version: 1 });
+      const ruleId = newId('orule');
+      await apiCall(world.server.url, owner, 'PUT', `/api/${t}/automations/${ruleId}`, {
+        id: ruleId, board_id: boardId, name: 'Ship button', enabled: true, trigger: { type: 'button_clicked', attribute_id: buttonId }, conditions: [], match: 'all',
+        actions: [{ type: 'set_value', attribute_id: notesId, value: 'shipped' }], position: 2, row_version: 1,
+      });
+      const itemId = await createItemByApi(world, owner, boardId, 'Ship offline');
+      const { page, context } = await signedInPage(world, USERS.full, proxy.url);
+      await page.goto(`${proxy.url}/b/${boardId}/${boardId}/${itemId}`);
+      const button = page.getByTestId('item-attributes').locator(`[data-testid="button-attribute"][data-attribute-id="${buttonId}"]`);
+      await button.waitFor({ timeout: 30_000 });
+
+      proxy.cut();
+      await button.click();
+      await expectText(button, '✓ Ship'); // accepted at once, offline
+      await page.waitForTimeout(1500);
+      const shipped = async () => ((await apiCall(world.server.url, owner, 'GET', `/api/${t}/values?board_id=${boardId}`)).data as { item_id: string; attribute_id: string; value: unknown }[]).filter((v) => v.item_id === itemId && v.attribute_id === notesId && v.value === 'shipped').length;
+      expect(await shipped(), 'nothing reached the server while cut').toBe(0);
+
+      proxy.restore();
+      await expect.poll(shipped, { timeout: 40_000 }).toBe(1);
+      const runs = async () => ((await apiCall(world.server.url, owner, 'GET', `/api/${t}/automations/runs?board_id=${boardId}&automation_id=${ruleId}`)).data as { result: string }[]).map((r) => r.result);
+      await expect.poll(runs, { timeout: 20_000 }).toEqual(['done']);
+      await page.waitForTimeout(1000);
+      expect(await runs(), 'the queued click ran its automation once').toEqual(['done']);
+      await context.close();
+    } finally {
+      await proxy.close();
+    }
   }, 300_000);
 });
