@@ -42,7 +42,7 @@ describe('docs: publish one document', () => {
     await expect.poll(async () => {
       if (!(await switchOne.isChecked())) await switchOne.click({ timeout: 5000 });
       return switchOne.isChecked();
-    }, { timeout: 30_000, intervals: [3000] }).toBe(true);
+    }, { timeout: 30_000, interval: 3000 }).toBe(true);
     const link = page.getByTestId('doc-public-link');
     const href = await link.getAttribute('href', { timeout: 15_000 });
     expect(href).toBe(`${world.server.url}/p/i${world.teamId}-${viewId}/holidays-${itemId}`);

@@ -1,6 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Page } from '../Page';
+import { loadedHere } from './loaded-here';
+
+/** The address this document was loaded at (the Navigation Timing entry). */
+const navigationUrl = () => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.name;
 
 /**
  * Routes the server answers with its own HTML page (decision 0210): the public form
@@ -9,16 +13,9 @@ import { Page } from '../Page';
  * load. When this very document was already loaded at the address (the service worker's offline
  * copy of the app), loading it again would loop: the page says the address needs the connection.
  */
-export function loadedHere(href: string): boolean {
-  const entry = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
-  const first = entry?.name ?? '';
-  const strip = (url: string) => url.split('#')[0];
-  return first !== '' && strip(first) === strip(href);
-}
-
 export default function ServerPage() {
   const { t } = useLingui();
-  const [offline] = useState(() => loadedHere(window.location.href));
+  const [offline] = useState(() => loadedHere(window.location.href, navigationUrl()));
   useEffect(() => {
     if (!offline) window.location.reload();
   }, [offline]);
