@@ -5,6 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, createBoardByApi, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import AxeBuilder from '@axe-core/playwright';
+import { expectAccessible } from './shell-helpers';
 
 /**
  * Trello and Gitlab imports through the UI against the real server (issue #16, decision 0220):
@@ -65,11 +67,14 @@ describe('Trello and Gitlab imports in the browser', () => {
 
     await page.getByTestId('trello-import-link').click();
     await page.waitForURL(new RegExp(`/import/trello/auth/${boardId}/${boardId}$`), { timeout: 30_000 });
+    await page.getByTestId('trello-connect').waitFor({ timeout: 30_000 });
+    await expectAccessible(page, 'trello-import');
     await page.getByTestId('trello-file').setInputFiles(path.join(fixtures, 'trello', 'board.json'));
 
     const picker = page.getByTestId('trello-lists');
     await picker.waitFor({ timeout: 30_000 });
     await expect.poll(() => picker.textContent()).toContain('Website relaunch');
+    await expectAccessible(page, 'trello list picker');
     // Open lists are chosen; unticking them all is refused with the spec's words.
     for (const name of ['To do', 'Doing', 'Done']) await picker.getByLabel(name, { exact: false }).uncheck();
     await page.getByTestId('trello-start').click();
@@ -95,6 +100,12 @@ describe('Trello and Gitlab imports in the browser', () => {
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
     await page.getByTestId('gitlab-import-button').click();
+    await page.getByTestId('gitlab-mode-api').check();
+    await page.getByTestId('gitlab-token').waitFor();
+    // The dialog alone (the board behind it has its own sweep in a11y.test.ts).
+    const scan = await new AxeBuilder({ page }).include('.gitlab-import').analyze();
+    expect(scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+    await page.getByLabel('From an export file', { exact: false }).check();
     await page.getByTestId('gitlab-file').setInputFiles(path.join(fixtures, 'gitlab', 'issues.csv'));
     await page.getByTestId('gitlab-start').click();
     const card = page.getByTestId('job-card').first();
@@ -116,6 +127,7 @@ describe('Trello and Gitlab imports in the browser', () => {
     const boards = page.getByTestId('trello-boards');
     await boards.waitFor({ timeout: 30_000 });
     await expect.poll(() => boards.textContent()).toContain('2025 planning');
+    await expectAccessible(page, 'trello boards');
     await boards.getByText('Website relaunch').click();
     await page.waitForURL(/\/import\/trello\/[^/]+\/65a1f0c2e4b0a1b2c3d4e5f0\/[^/]+$/, { timeout: 30_000 });
     const picker = page.getByTestId('trello-lists');
