@@ -46,15 +46,39 @@ export function chainOfEvent(event: Pick<DomainEvent, 'via'>): ChainLink[] {
   return chain.filter((l): l is ChainLink => !!l && typeof l === 'object' && typeof (l as ChainLink).automation_id === 'string');
 }
 
+/**
+ * What one batch of the consumer has read (a batch is one transaction, `c.db`): a board's enabled
+ * automations and attributes are read once per batch, not once per event — a batch of saves on one
+ * board matched against its 100 automations is one query and 100 parses instead of one per event.
+ * An automation or attribute event in the batch drops its entry, so the next event reads again
+ * (as before, an event is matched against the automations as stored when it is handled).
+ */
+interface BatchMemo {
+  automations: Map<string, Promise<LiveAutomation[]>>;
+  attributes: Map<string, AttributeRef | null>;
+}
+const memos = new WeakMap<object, BatchMemo>();
+function memoOf(c: ConsumerContext): BatchMemo {
+  let memo = memos.get(c.db);
+  if (!memo) memos.set(c.db, (memo = { automations: new Map(), attributes: new Map() }));
+  return memo;
+}
+
 export async function automationsForEvent(event: DomainEvent, c: ConsumerContext): Promise<void> {
+  const memo = memoOf(c);
+  if (event.collection === 'automation' && event.board_id) memo.automations.delete(`${event.team_id}:${event.board_id}`);
+  if (event.collection === 'attribute' && event.record_id) memo.attributes.delete(event.record_id);
   if (event.type === 'automation.created' || event.type === 'automation.updated') return dateAutomationSaved(event, c);
   if (!event.board_id || !event.item_id) return;
   const facts = factsOfEvent(event);
   if (facts.length === 0) return;
-  const automations = await enabledAutomations(c.db, event.team_id, event.board_id);
+  const boardKey = `${event.team_id}:${event.board_id}`;
+  let pending = memo.automations.get(boardKey);
+  if (!pending) memo.automations.set(boardKey, (pending = enabledAutomations(c.db, event.team_id, event.board_id)));
+  const automations = await pending;
   if (automations.length === 0) return;
   const chain = chainOfEvent(event);
-  const attributes = new Map<string, AttributeRef | null>();
+  const attributes = memo.attributes;
   const attributeOf = async (id: string) => {
     if (!attributes.has(id)) {
       const row = await findRecord(c.db, 'attribute', id);
