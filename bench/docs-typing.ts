@@ -15,6 +15,7 @@
  *   - key → next frame: to the first requestAnimationFrame callback after that (the frame that
  *     shows the letter is being made).
  * The Yjs update, its batch (400 ms) and the worker's write happen in that path too, as in use.
+ * Then the floor: the same keys into a plain contenteditable of as many paragraphs in the same tab.
  */
 import os from 'node:os';
 import * as Y from 'yjs';
@@ -169,6 +170,35 @@ async function main() {
       }
       await new Promise((r) => setTimeout(r, 500));
     }
+    // Floor: the same keys into a plain contenteditable of 648 paragraphs in the same tab (no
+    // ProseMirror, Yjs, React): what the browser and the machine's load cost by themselves.
+    await page.evaluate(() => {
+      const w = window as unknown as { __floor: { down: number; dom?: number }[] };
+      w.__floor = [];
+      const div = document.createElement('div');
+      div.contentEditable = 'true';
+      div.id = 'bench-floor';
+      div.style.cssText = 'position:fixed;inset:0;overflow:auto;background:#fff;z-index:99999';
+      for (let i = 0; i < 648; i++) div.append(Object.assign(document.createElement('p'), { textContent: 'the quick brown fox jumps over the lazy dog while the team writes the onboarding guide' }));
+      document.body.append(div);
+      let current: { down: number; dom?: number } | null = null;
+      div.addEventListener('keydown', (e) => {
+        current = { down: e.timeStamp };
+        w.__floor.push(current);
+      }, true);
+      new MutationObserver(() => {
+        if (current && current.dom === undefined) current.dom = performance.now();
+      }).observe(div, { childList: true, subtree: true, characterData: true });
+      div.focus();
+      const range = document.createRange();
+      range.selectNodeContents(div.lastChild!);
+      range.collapse(false);
+      getSelection()!.removeAllRanges();
+      getSelection()!.addRange(range);
+    });
+    await page.keyboard.type(Array.from({ length: 150 }, (_, i) => 'typing latency '[i % 15]).join(''), { delay: 25 });
+    const floor = (await page.evaluate(() => (window as unknown as { __floor: { down: number; dom?: number }[] }).__floor)).filter((k) => k.dom !== undefined).map((k) => k.dom! - k.down);
+    line('floor: key → DOM in a plain contenteditable', `${pct(floor, 50).toFixed(1)} ms p50`, `p95 ${pct(floor, 95).toFixed(1)} ms (${floor.length} keys): the browser and the load alone`);
     const [l1, l5, l15] = os.loadavg();
     line('machine load (1, 5, 15 min)', `${l1!.toFixed(2)}`, `${l5!.toFixed(2)} ${l15!.toFixed(2)} on ${os.cpus().length} cores`);
   } finally {
