@@ -141,6 +141,9 @@ describe('Trello and Gitlab imports in the browser', () => {
     await expect.poll(() => card.textContent()).toContain('2 items imported');
     // The lists are subfolders of the board now.
     await expect.poll(async () => page.getByText('Doing', { exact: true }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    // Opening the "Doing" folder shows its card.
+    await page.getByText('Doing', { exact: true }).first().click();
+    await expect.poll(async () => page.getByText('New logo', { exact: true }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await context.close();
   }, 180_000);
 });
