@@ -3,13 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../tests/helpers/pdf-text';
-import { apiLogin, createBoardByApi, createItemByApi, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 
 /**
  * PDF export in the browser (decision 0225): Export PDF next to Export CSV starts the job, the
  * tray words it as an export ("Drawing the PDF", "The PDF is ready."), and Download PDF saves a
- * PDF whose text has the board's items, Arabic and Chinese included. The item panel's Export PDF
- * does the same for one item.
+ * PDF whose text has the board's items, Arabic and Chinese included. Moving a board to another
+ * workspace from its settings page (decision 0227): the confirmation, the tray's words for a move,
+ * the board in the other workspace.
  */
 
 describe('PDF export in the browser', () => {
@@ -48,6 +49,31 @@ describe('PDF export in the browser', () => {
     const squashed = (await pdfText(bytes)).text.replace(/\s+/g, '');
     // Each word (an Arabic phrase reads back in visual order, right to left, so word by word).
     for (const word of names.flatMap((n) => n.split(' '))) expect(squashed).toContain(word);
+    await context.close();
+  }, 240_000);
+
+  it('moves a board to another workspace from its settings page, with the tray saying so', async () => {
+    // The demo owner's plan has no room for a second workspace: the admin (a member here) makes one of their own.
+    const admin = await apiLogin(world.server.url, USERS.admin);
+    const other = (await apiCall(world.server.url, admin, 'POST', '/api/teams', { name: 'Second workspace' })) as { data?: { id: number }; id?: number };
+    const otherId = other.data?.id ?? other.id!;
+    const moving = await createBoardByApi(world, admin, 'Board to move');
+    for (const name of ['One', 'Two']) await createItemByApi(world, admin, moving, name);
+    const { page, context } = await signedInPage(world, USERS.admin);
+    await page.goto(`${world.server.url}/team/${world.teamId}/boards/${moving}/edit`);
+    const form = page.getByTestId('move-board');
+    await form.waitFor({ timeout: 30_000 });
+    await form.locator('select').selectOption(String(otherId));
+    await form.getByRole('button').click();
+    await page.getByRole('dialog').getByText('Second workspace', { exact: false }).first().waitFor({ timeout: 10_000 });
+    await page.getByRole('dialog').getByRole('button', { name: 'Yes' }).click();
+
+    const card = page.getByTestId('job-card').filter({ hasText: 'Board to move' });
+    await card.waitFor({ timeout: 30_000 });
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 90_000 }).toBe('done');
+    await expect.poll(() => card.textContent()).toContain('The board was moved with 2 items.');
+    const items = await apiCall(world.server.url, admin, 'GET', `/api/${otherId}/items?board_id=${encodeURIComponent(moving)}`);
+    expect(JSON.stringify(items)).toContain('One');
     await context.close();
   }, 240_000);
 });

@@ -199,7 +199,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/:teamId/boards/:boardId/exports/pdf': { caller: 'signed-in', permission: Permission.EXPORT, on: 'board' },
   'GET /api/me/board-jobs/:jobId/file': signedIn,
   // Duplicating a folder beside itself and moving a board to another workspace as board jobs (decisions 0226, 0227).
-  'POST /api/:teamId/boards/:boardId/folders/:folderId/duplicate': { caller: 'signed-in', permission: Permission.CREATE_FOLDER, on: 'board' },
+  'POST /api/:teamId/boards/:boardId/duplicate-folder': { caller: 'signed-in', permission: Permission.CREATE_FOLDER, on: 'board' },
   'POST /api/:teamId/boards/:boardId/move': { caller: 'signed-in', permission: Permission.DELETE_BOARD, on: 'board' },
 
   // Public boards and board passwords (docs/api/boards.md)

@@ -147,6 +147,9 @@ export const duplicateBoardBody = z.strictObject({
   with_comments: z.boolean().default(false),
 });
 export type DuplicateBoardBody = z.input<typeof duplicateBoardBody>;
+/** A folder duplicated beside itself (decision 0226): the folder and the same choices. */
+export const duplicateFolderBody = duplicateBoardBody.extend({ folder_id: z.string().min(1).max(64) });
+export type DuplicateFolderBody = z.input<typeof duplicateFolderBody>;
 
 /** Counts of a content, for cards. */
 export function contentCounts(content: TemplateContent): TemplateSummary['counts'] {

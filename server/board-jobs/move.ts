@@ -80,7 +80,9 @@ async function moveBatch(trx: Transaction<Database>, boardId: string, from: numb
       order by (collection = 'folder' and id = ${boardId}), (collection = 'folder'), collection, id
       limit ${limit}
     ), moved as (
-      update records r set team_id = ${to} from batch b
+      update records r set team_id = ${to},
+        data = case when r.data ? 'team_id' then jsonb_set(r.data, '{team_id}', to_jsonb(${to}::int)) else r.data end
+      from batch b
       where r.collection = b.collection and r.id = b.id
       returning r.collection, r.id, r.board_id
     ), left_log as (

@@ -23,7 +23,7 @@ import { Permission } from '../../schema/permission-names';
 import { collections } from '../../schema/collections';
 import { valueIdFor } from '../../schema/records';
 import { primaryAttributeIdFor } from '../../schema/board-defaults';
-import { duplicateBoardBody, type TemplateContent } from '../../schema/templates';
+import { duplicateBoardBody, duplicateFolderBody, type TemplateContent } from '../../schema/templates';
 import { idMap, instantiate, nextBoardPosition, PRIMARY_KEY, replaceStrings, snapshotFolder } from './content';
 
 /**
@@ -305,17 +305,17 @@ export function duplicateRoutes(app: FastifyInstance, ctx: AppContext): void {
     return reply.status(202).send({ data: { job: toWire(job), board_id: input.new_board_id } });
   });
 
-  // Duplicates a folder (with its subfolders) beside itself on its board: CREATE_FOLDER where it is, VIEW on it.
-  app.post<{ Params: { teamId: string; boardId: string; folderId: string } }>('/api/:teamId/boards/:boardId/folders/:folderId/duplicate', { config: { docs: { summary: 'Duplicate a folder beside itself as a background job', tag: 'Templates', body: duplicateBoardBody, description: 'The folder and its subfolders, with or without items, values, views and comments (its automations are the board’s). Needs CREATE_FOLDER where the folder is and CREATE_ITEM to copy items; answers the board job and the new folder’s id.' } } }, async (request, reply) => {
+  // Duplicates a folder (with its subfolders) beside itself on its board: CREATE_FOLDER on the board and where it is, VIEW on it.
+  app.post<{ Params: { teamId: string; boardId: string } }>('/api/:teamId/boards/:boardId/duplicate-folder', { config: { docs: { summary: 'Duplicate a folder beside itself as a background job', tag: 'Templates', body: duplicateFolderBody, description: 'The folder (`folder_id`) and its subfolders, with or without items, values, views and comments (its automations are the board’s). Needs CREATE_FOLDER on the board and where the folder is, CREATE_ITEM there to copy items; answers the board job and the new folder’s id.' } } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const user = await requireUser(ctx.db, request);
     const { view, boardId } = await readScope(ctx, request, teamId, request.params.boardId);
-    const folderId = request.params.folderId;
     const boardChain = view.chain(boardId!);
     if (!boardChain || !allowed(view.viewer, 'CREATE_FOLDER', boardChain)) throw unauthorized();
+    const body = parseBody(duplicateFolderBody, request.body);
+    const folderId = body.folder_id;
     const folderChain = view.chain(folderId);
     if (folderId === boardId || !folderChain || !view.canViewIn(folderId, boardId!)) throw notFound();
-    const body = parseBody(duplicateBoardBody, request.body);
     // The copy goes where the folder is: the chain of its parent.
     const parentChain = folderChain.slice(0, -1);
     if (!allowed(view.viewer, 'CREATE_FOLDER', parentChain.length ? parentChain : folderChain)) throw unauthorized();

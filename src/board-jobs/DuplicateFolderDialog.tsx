@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { api, ApiRequestError } from '../api/client';
 import { showApiError } from '../api/handle-error';
 import type { BoardJob } from '../../schema/board-jobs';
-import type { DuplicateBoardBody } from '../../schema/templates';
+import type { DuplicateFolderBody } from '../../schema/templates';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 import { toast } from '../ui/toast-store';
@@ -29,8 +29,8 @@ export function DuplicateFolderDialog({ teamId, boardId, folder, onClose }: { te
     if (!name.trim()) return setError(t`enter the folder name`);
     setBusy(true);
     try {
-      const body: DuplicateBoardBody = { name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews, with_comments: withItems && withComments, with_automations: false };
-      await api.post<{ data: { job: BoardJob; folder_id: string } }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/folders/${encodeURIComponent(folder.id)}/duplicate`, body);
+      const body: DuplicateFolderBody = { folder_id: folder.id, name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews, with_comments: withItems && withComments, with_automations: false };
+      await api.post<{ data: { job: BoardJob; folder_id: string } }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/duplicate-folder`, body);
       announceJobStarted();
       toast.show(t`Duplicating the folder. It appears beside the original when the copy is done.`, { kind: 'success' });
       onClose();

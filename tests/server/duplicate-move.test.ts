@@ -140,7 +140,7 @@ describe('duplicate and move as board jobs', () => {
     // The board's automation moved the done items of the top folder into Q1: count what is there now.
     const inTree = (await live(t.teamId, b.id, 'item')).filter((i) => [sub.id, subsub.id].includes(String((i.data as { folder_id: string }).folder_id))).length;
     expect(inTree).toBeGreaterThanOrEqual(20);
-    const res = await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/folders/${sub.id}/duplicate`, { token: t.owner.token, body: { name: 'Q1 (copy)' } });
+    const res = await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/duplicate-folder`, { token: t.owner.token, body: { folder_id: sub.id, name: 'Q1 (copy)' } });
     expect(res.statusCode, res.body).toBe(202);
     const { job: started, folder_id: copyId } = res.json().data as { job: BoardJob; folder_id: string };
     const job = await untilEnded(started.id);
@@ -164,7 +164,8 @@ describe('duplicate and move as board jobs', () => {
     expect(values.filter((v) => (v.data as { attribute_id: string }).attribute_id === localCopy.id)).toHaveLength(15);
     expect(values.some((v) => (v.data as { attribute_id: string }).attribute_id === local.id)).toBe(false);
     // Who may not make folders may not duplicate one.
-    expect((await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/folders/${sub.id}/duplicate`, { token: t.stranger.token, body: { name: 'x' } })).statusCode).toBe(403);
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/duplicate-folder`, { token: t.stranger.token, body: { folder_id: sub.id, name: 'x' } })).statusCode).toBe(403);
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/duplicate-folder`, { token: t.owner.token, body: { folder_id: 'nope', name: 'x' } })).statusCode).toBe(404);
   }, 240_000);
 
   it('moves a board to another workspace: every record, people who are not members there taken off, the item limit refused', async () => {
@@ -205,7 +206,10 @@ describe('duplicate and move as board jobs', () => {
       moveTuning.recordsPerBatch = 5000;
     }
     expect(await live(t.teamId, mover.id, 'item')).toHaveLength(0);
-    expect(await live(other, mover.id, 'item')).toHaveLength(12);
+    const arrived = await live(other, mover.id, 'item');
+    expect(arrived).toHaveLength(12);
+    // A record's own copy of its workspace follows.
+    for (const r of arrived) if ('team_id' in (r.data as object)) expect((r.data as { team_id: number }).team_id).toBe(other);
     expect(await live(other, mover.id, 'attribute')).toHaveLength(2);
     // t.full is not a member of the target: off the board's member list and its members values.
     const root = (await live(other, mover.id, 'folder'))[0]!;

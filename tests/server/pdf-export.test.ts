@@ -3,6 +3,7 @@ import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { pdfText } from '../helpers/pdf-text';
 import { attribute, board, folder, item, newId, teamWithRoles, value, type TeamFixture } from './sync-fixtures';
 import type { BoardJob } from '../../schema/board-jobs';
+import { saveUpload } from '../../server/files/storage';
 
 /**
  * PDF export as a board job against the real server (decision 0225): a view as shown (filters,
@@ -49,7 +50,10 @@ describe('PDF export', () => {
   beforeAll(async () => {
     server = await createTestServer();
     t = await teamWithRoles(server.ctx);
-    await server.ctx.db.updateTable('teams').set({ name: 'Acme Workspace' }).where('id', '=', t.teamId).execute();
+    // The workspace's logo: a 1×1 PNG uploaded as its photo.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+    const logo = await saveUpload(server.ctx, 'team-photos', png, 'png', { teamId: t.teamId });
+    await server.ctx.db.updateTable('teams').set({ name: 'Acme Workspace', photo_url: logo }).where('id', '=', t.teamId).execute();
     await put('folders', b);
     await put('folders', inbox);
     for (const a of [status, notes, secret, score]) await put('attributes', a);
@@ -107,8 +111,9 @@ describe('PDF export', () => {
     expect(text).not.toContain('secret 1');
     // Highest score first: item 5 (50) before item 1 (10).
     expect(text.indexOf('Ђорђе')).toBeLessThan(text.indexOf('Write the brief'));
-    // The fonts that drew the Arabic, Chinese and Korean glyphs are embedded.
+    // The fonts that drew the Arabic, Chinese and Korean glyphs are embedded, and the logo is an image of the page.
     const raw = bytes.toString('latin1');
+    expect(raw).toMatch(/\/Subtype \/Image/);
     expect(raw).toMatch(/NotoSansArabic/);
     expect(raw).toMatch(/NotoSansSC/);
     expect(raw).toMatch(/NotoSansKR/);
