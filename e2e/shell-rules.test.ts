@@ -3,10 +3,11 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { apiCall, apiLogin, PASSWORD, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 
 /**
- * Issue #17 part 8 in Chromium against the real server: the status banner an operator sets (and
+ * Issue #17 parts 6 and 8 in Chromium against the real server: the status banner an operator sets (and
  * takes away), the error reporter's PUT /api/log, the API helper on Ctrl+Shift+A, the bot-check
  * overlay with the request sent again, the time zone question, empty query values dropped on
- * load, and the web app manifest.
+ * load, and the web app manifest; field problems under their fields, the time-zone picker, and live
+ * workspace events (team.{id}.users) reaching an open page.
  */
 const ADMIN_TOKEN = 'e2e-admin-token';
 
@@ -189,6 +190,57 @@ describe('shell rules (issue #17 part 8)', () => {
       }, icon.src);
       expect(size).toBe(icon.sizes);
     }
+    await context.close();
+  });
+  it('shows each problem of a refused registration under its field, in plain words', async () => {
+    const context = await world.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${world.server.url}/register`);
+    await page.getByLabel('Email').fill('not-an-address');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => page.getByTestId('field-error-name').textContent(), { timeout: 15_000 }).toBe('Please fill this in.');
+    expect(await page.getByTestId('field-error-email').textContent()).toBe('Enter an email address such as name@example.com.');
+    expect(await page.getByTestId('field-error-password').textContent()).toMatch(/^Use at least \d+ characters\.$/);
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText(/Validation Error/).count()).toBe(0);
+    await context.close();
+  });
+
+  it('picks the profile time zone by searching a city, with its region and offset', async () => {
+    const { page, context } = await signedInPage(world, USERS.admin);
+    await page.goto(`${world.server.url}/profile/settings`);
+    await page.getByLabel('Time zone').click();
+    await page.getByRole('combobox', { name: 'Search' }).fill('toky');
+    await page.getByRole('option', { name: 'Asia — Tokyo (GMT+09:00)' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Profile saved.').waitFor();
+    const token = await apiLogin(world.server.url, USERS.admin);
+    const me = await apiCall(world.server.url, token, 'GET', '/api/me');
+    expect((me.data ?? me).timezone).toBe('Asia/Tokyo');
+    await apiCall(world.server.url, token, 'PUT', '/api/me', { timezone: null });
+    await context.close();
+  });
+
+  it('applies a live team.{id}.users event: a rename by the owner reaches an open overview and the sidebar', async () => {
+    const { page, context, errors } = await signedInPage(world, USERS.full);
+    await page.goto(`${world.server.url}/team/${world.teamId}`);
+    await page.getByTestId('workspace-overview').waitFor();
+    const owner = await apiLogin(world.server.url, USERS.owner);
+    const before = (await apiCall(world.server.url, owner, 'GET', `/api/teams/${world.teamId}`)).data.name as string;
+    // The worker subscribes to the workspace's channels a moment after sign-in (channel
+    // authorisation is batched for 2 s): rename again every 3 s until the open page shows it; the
+    // page is never reloaded here, so only the live event can bring the name.
+    const heading = () => page.getByRole('heading', { level: 1 }).first().textContent();
+    for (let attempt = 0; attempt < 8 && !(await heading())?.includes('Renamed live'); attempt++) {
+      await apiCall(world.server.url, owner, 'PUT', `/api/teams/${world.teamId}`, { name: `Renamed live ${attempt}` });
+      await page.waitForTimeout(3_000);
+    }
+    await expect.poll(heading, { timeout: 5_000 }).toContain('Renamed live');
+    await expect.poll(() => page.getByRole('link', { name: /^Renamed live/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+    await apiCall(world.server.url, owner, 'PUT', `/api/teams/${world.teamId}`, { name: before });
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 20_000 }).toContain(before);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });

@@ -45,6 +45,12 @@ export interface EngineEvents {
   loaded: { teamId: number; boardId: string };
   /** The unread notification count (null while unknown) and the notification event that moved it (notifications.ts). */
   notifications: NotificationsEvent;
+  /**
+   * An event of a workspace's own channels (shell.md §7: team.{id}.users — member.saved,
+   * member.removed, team.saved, team.deleted — and team.{id}.permissions — saved), passed on as
+   * sent so the app reloads what it shows of that workspace (src/navigation/team-events.ts).
+   */
+  team: { teamId: number; channel: 'users' | 'permissions'; event: string; data: unknown };
 }
 
 export type EventName = keyof EngineEvents;

@@ -55,6 +55,12 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
           if (event.userId === session.userId) session.notifications.onRealtime(event.event, event.data);
           return;
         }
+        // team.{id}.users / team.{id}.permissions: members, roles, the workspace and its permission
+        // entries changed; every tab reloads what it shows of that workspace.
+        if (event.scope === 'team.users' || event.scope === 'team.permissions') {
+          runtime.events.emit('team', { teamId: event.teamId, channel: event.scope === 'team.users' ? 'users' : 'permissions', event: event.event, data: event.data });
+          return;
+        }
         if (event.scope !== 'board') return;
         if (event.event === 'changed') {
           pulls.request(event.teamId, event.boardId);
@@ -76,7 +82,16 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
     session.http.useSocketId(() => realtime.socketId());
     // Once subscribed, ask the count again: anything saved before the subscription is in it.
     void entry.realtime.subscribeUser(session.userId).then(() => session.notifications.refresh(), () => undefined);
+    // The channels of every workspace the user is a member of (shell.md §7).
+    void followTeams(entry);
     if (engine.openBoardRef) follow(engine.openBoardRef);
+  };
+
+  const followTeams = async (entry: NonNullable<typeof current>) => {
+    const answer = await entry.session.http.request<{ data?: { id: number }[] }>('get', '/api/me/workspaces').catch(() => null);
+    if (!answer?.ok || current !== entry || !entry.realtime) return;
+    const realtime = entry.realtime;
+    for (const team of answer.body?.data ?? []) if (typeof team.id === 'number') void realtime.subscribeTeam(team.id).catch(() => undefined);
   };
 
   const follow = (board: { teamId: number; boardId: string }) => {

@@ -1,4 +1,6 @@
 import { connectSyncWorker, type SyncConnection, type TokenRecord } from '../../sync-worker/client';
+import { changesWorkspaceList, teamEvents, type TeamEvent } from '../navigation/team-events';
+import { workspaces } from './workspaces-cache';
 import { followEngine } from '../connectivity/engine-bridge';
 import { notSaved } from '../connectivity/not-saved';
 import { toastServerReset, toastStorageFreed, toastStorageFull } from '../connectivity/messages';
@@ -47,6 +49,12 @@ export function syncConnection(): SyncConnection {
       else if (event === 'storage-freed') toastStorageFreed();
       // The server answers from another database: the replica was loaded again (decision 0102).
       else if (event === 'server-reset') toastServerReset();
+      // team.{id}.users / team.{id}.permissions (shell.md §7): screens of that workspace load again.
+      else if (event === 'team') {
+        const teamEvent = payload as TeamEvent;
+        teamEvents.emit(teamEvent);
+        if (changesWorkspaceList(teamEvent, session.get().user?.id ?? null)) void workspaces.refresh().catch(() => undefined);
+      }
       // x-update-required / x-force-reload seen by the worker's HTTP client: the same rules as on the
       // shell's own calls (`force` → reload after 60–160 s, x-force-reload → at once; decision 0080).
       else if (event === 'update-required') {

@@ -108,4 +108,35 @@ describe('attachRealtime', () => {
     await a.signOut();
     await b.signOut();
   });
+  it('passes the workspace’s own events (team.{id}.users, team.{id}.permissions) to the tabs, for every workspace of the user', async () => {
+    const owner = await createUserWithToken(server.ctx);
+    const member = await createUserWithToken(server.ctx);
+    const team = await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Team events' } });
+    const teamId = team.json().data.id as number;
+    await server.ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: member.user.id, role: 'full-member', verified_at: new Date(), invited_by: owner.user.id, created_at: new Date() }).execute();
+    const runtime = new SyncRuntime({ baseUrl: url, fetch: (i, init) => fetch(i, init), clock: systemClock, random: Math.random, newId: () => nanoid(), swUuid: 'sw', idb: { indexedDB: new IDBFactory(), IDBKeyRange } });
+    const seen: Array<{ teamId: number; channel: string; event: string }> = [];
+    runtime.events.on((event, payload) => {
+      if (event === 'team') seen.push({ teamId: (payload as { teamId: number }).teamId, channel: (payload as { channel: string }).channel, event: (payload as { event: string }).event });
+    });
+    const off = attachRealtime(runtime, (opts) =>
+      createRealtime({ ...opts, appVars: { broadcasting: { ...opts.appVars.broadcasting, port: Number(new URL(url).port) } }, Pusher: Pusher as unknown as PusherConstructor, authBatchMs: 10, origin: null }),
+    );
+    // No board opened: the member follows the workspace's channels from sign-in on.
+    await runtime.signIn(member.tokens, member.user.id);
+    const rename = async (name: string) => api(server.app, 'PUT', `/api/teams/${teamId}`, { token: owner.token, body: { name } });
+    let n = 0;
+    await waitFor(async () => {
+      await rename(`Team events ${n++}`);
+      await new Promise((r) => setTimeout(r, 200));
+      return seen.some((e) => e.teamId === teamId && e.channel === 'users' && e.event === 'team.saved');
+    }, 10_000, 'team.saved reaching the worker');
+    const permissions = await api(server.app, 'GET', `/api/${teamId}/permissions`, { token: owner.token });
+    const record = permissions.json().data;
+    const put = await api(server.app, 'PUT', `/api/${teamId}/permissions`, { token: owner.token, body: { permissions: { ...(record.permissions ?? {}), 'CREATE_ITEM:role:restricted-member': 'deny' }, row_version: (record.row_version ?? 0) + 1 } });
+    expect(put.statusCode).toBeLessThan(300);
+    await waitFor(async () => seen.some((e) => e.teamId === teamId && e.channel === 'permissions' && e.event === 'saved'), 8000, 'the permissions event');
+    off();
+    await runtime.signOut();
+  });
 });

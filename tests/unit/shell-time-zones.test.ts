@@ -38,6 +38,13 @@ describe('time zone options', () => {
     expect(filterOptions(options, 'new york').map((o) => o.value)).toEqual(['America/New_York']);
   });
 
+  it('names a zone the browser lists under an old name by its name today, found by both', () => {
+    const [calcutta] = timeZoneOptions(['Asia/Calcutta'], winter);
+    expect(calcutta!.label).toBe('Asia — Kolkata (GMT+05:30)');
+    expect(filterOptions([calcutta!], 'calc')).toHaveLength(1);
+    expect(filterOptions([calcutta!], 'kolk')).toHaveLength(1);
+  });
+
   it('formats offsets', () => {
     expect(formatOffset(0)).toBe('GMT+00:00');
     expect(formatOffset(-210)).toBe('GMT-03:30');

@@ -4,6 +4,7 @@ import { api } from '../../api/client';
 import { Workspaces, type Member } from '../../api/endpoints';
 import { store } from '../../storage/local-store';
 import type { Viewer, Workspace } from '../model/access';
+import { useTeamVersion } from '../../navigation/team-events';
 
 /**
  * What the client needs of the workspace to answer permission questions and fill member pickers:
@@ -32,6 +33,8 @@ async function load(teamId: number, userId: number | null): Promise<WorkspaceInf
 
 export function useWorkspaceInfo(teamId: number | null, userId: number | null): WorkspaceInfo | null {
   const [info, setInfo] = useState<WorkspaceInfo | null>(() => (teamId === null ? null : store.get<WorkspaceInfo | null>(key(teamId, userId), null)));
+  // Live: a role, member or permission change of the workspace (team.{id}.users / .permissions) reloads it.
+  const teamVersion = useTeamVersion(teamId);
   useEffect(() => {
     if (teamId === null) return;
     let live = true;
@@ -48,6 +51,6 @@ export function useWorkspaceInfo(teamId: number | null, userId: number | null): 
     return () => {
       live = false;
     };
-  }, [teamId, userId]);
+  }, [teamId, userId, teamVersion]);
   return info;
 }

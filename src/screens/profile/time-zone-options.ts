@@ -25,10 +25,21 @@ export function formatOffset(minutes: number): string {
   return `GMT${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
+/** Today's names of zones the browser may still list under an old one (Chromium: Asia/Calcutta). */
+const NEW_NAMES: Record<string, string> = {
+  'Asia/Calcutta': 'Kolkata',
+  'Europe/Kiev': 'Kyiv',
+  'Asia/Saigon': 'Ho Chi Minh',
+  'Asia/Rangoon': 'Yangon',
+  'Asia/Katmandu': 'Kathmandu',
+  'Atlantic/Faeroe': 'Faroe',
+  'America/Godthab': 'Nuuk',
+};
+
 export function zoneOption(zone: string, at: Date = new Date()): ZoneOption {
   const parts = zone.split('/');
   const region = parts.length > 1 ? parts[0]! : 'Other';
-  const city = (parts.length > 1 ? parts.slice(1).join(' / ') : zone).replace(/_/g, ' ');
+  const city = NEW_NAMES[zone] ?? (parts.length > 1 ? parts.slice(1).join(' / ') : zone).replace(/_/g, ' ');
   const offset = offsetMinutes(zone, at);
   const offsetText = formatOffset(offset);
   let short = '';
@@ -38,7 +49,7 @@ export function zoneOption(zone: string, at: Date = new Date()): ZoneOption {
     /* no short name */
   }
   const hours = offset / 60;
-  const synonyms = [region, city, offsetText.slice(3), `UTC${hours >= 0 ? '+' : ''}${hours}`, `GMT${hours >= 0 ? '+' : ''}${hours}`, short, zone].filter(Boolean);
+  const synonyms = [region, city, parts.slice(1).join(' ').replace(/_/g, ' '), offsetText.slice(3), `UTC${hours >= 0 ? '+' : ''}${hours}`, `GMT${hours >= 0 ? '+' : ''}${hours}`, short, zone].filter(Boolean);
   return { value: zone, label: `${region} — ${city} (${offsetText})`, region, offsetMinutes: offset, synonyms };
 }
 

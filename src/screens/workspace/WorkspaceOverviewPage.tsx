@@ -21,6 +21,7 @@ import { RoleLabel } from './roles';
 import { WorkspaceNotFound } from './WorkspaceNotFound';
 import { mergeRecent, type RecentLine } from './recent-activity';
 import { useTeamId } from './use-team';
+import { useTeamVersion } from '../../navigation/team-events';
 import './workspace.css';
 
 type Loaded = { status: 'loading' } | { status: 'ready'; team: Workspace } | { status: 'missing' } | { status: 'offline' };
@@ -34,9 +35,12 @@ export default function WorkspaceOverviewPage() {
   const teamId = useTeamId();
   const { list } = useWorkspaces();
   const [loaded, setLoaded] = useState<Loaded>({ status: 'loading' });
+  // Live: members, roles and the name follow team.{id}.users.
+  const teamVersion = useTeamVersion(teamId);
   useEffect(() => {
     let live = true;
-    setLoaded({ status: 'loading' });
+    // A live reload keeps the page on screen; another workspace starts from the spinner.
+    setLoaded((prev) => (prev.status === 'ready' && prev.team.id === teamId ? prev : { status: 'loading' }));
     Workspaces.get(teamId).then(
       (team) => live && setLoaded({ status: 'ready', team }),
       (error) => {
@@ -48,7 +52,7 @@ export default function WorkspaceOverviewPage() {
     return () => {
       live = false;
     };
-  }, [teamId]);
+  }, [teamId, teamVersion]);
 
   // Offline the remembered workspaces list still names it.
   const team = loaded.status === 'ready' ? loaded.team : (list?.find((w) => w.id === teamId) ?? null);
@@ -229,6 +233,7 @@ function MembersSection({ teamId, count }: { teamId: number; count?: number }) {
   const { t } = useLingui();
   const online = useOnline();
   const [members, setMembers] = useState<Member[] | null>(null);
+  const teamVersion = useTeamVersion(teamId);
   useEffect(() => {
     if (!online) return;
     let live = true;
@@ -239,7 +244,7 @@ function MembersSection({ teamId, count }: { teamId: number; count?: number }) {
     return () => {
       live = false;
     };
-  }, [teamId, online]);
+  }, [teamId, online, teamVersion]);
   const shown = (members ?? []).filter((m) => !m.pending).slice(0, 8);
   const total = count ?? members?.length ?? 0;
   return (

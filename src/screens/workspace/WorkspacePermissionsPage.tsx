@@ -15,6 +15,7 @@ import { PERMISSION_GROUPS, PERMISSION_LABELS } from './permission-labels';
 import { ROLE_LABELS } from './roles';
 import { WorkspaceNotFound } from './WorkspaceNotFound';
 import { useTeamId } from './use-team';
+import { useTeamVersion } from '../../navigation/team-events';
 import './workspace.css';
 
 /**
@@ -60,6 +61,8 @@ export default function WorkspacePermissionsPage() {
   const teamId = useTeamId();
   const [state, setState] = useState<{ status: 'loading' } | { status: 'missing' } | { status: 'offline' } | { status: 'ready'; team: Workspace; record: PermissionRecord }>({ status: 'loading' });
   const [version, setVersion] = useState(0);
+  // Live: another admin's change (team.{id}.permissions) or a role change loads the page again.
+  const live = useTeamVersion(teamId);
   useEffect(() => {
     let live = true;
     Promise.all([Workspaces.get(teamId), api.get<unknown>(`/api/${teamId}/permissions`)]).then(
@@ -77,7 +80,7 @@ export default function WorkspacePermissionsPage() {
     return () => {
       live = false;
     };
-  }, [teamId, version]);
+  }, [teamId, version, live]);
 
   if (state.status === 'missing') return <WorkspaceNotFound />;
   return (

@@ -3,6 +3,7 @@ import { useParams } from '@tanstack/react-router';
 import { showApiError } from '../../api/handle-error';
 import { ApiRequestError, OFFLINE_STATUS } from '../../api/client';
 import { useOnline } from '../../connectivity/use-connectivity';
+import { useTeamVersion } from '../../navigation/team-events';
 
 /** The teamId of a /team/{teamId} route, as a number. */
 export function useTeamId(): number {
@@ -16,6 +17,9 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
   const [failed, setFailed] = useState(false);
   const [failedOffline, setFailedOffline] = useState(false);
   const [version, setVersion] = useState(0);
+  // Live: a workspace screen loads again on its team.{id}.users / .permissions events (shell.md §7).
+  const teamId = useTeamId();
+  const teamVersion = useTeamVersion(Number.isFinite(teamId) ? teamId : null);
   useEffect(() => {
     let live = true;
     load()
@@ -36,7 +40,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): { data: T |
       live = false;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [...deps, version]);
+  }, [...deps, version, teamVersion]);
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   // A screen opened offline (its code comes from the service worker) loads when the network returns.
   const online = useOnline();
