@@ -66,7 +66,8 @@ describe('account and workspace journeys', () => {
     await p.getByLabel('Email').fill(user.email);
     await p.getByLabel('Password').fill('short');
     await p.getByRole('button', { name: 'Create account' }).click();
-    await expect.poll(() => p.getByTestId('form-error').innerText()).toMatch(/Validation Error|password/i);
+    // The problem shows under the password field, in plain words (issue #17 part 6).
+    await expect.poll(() => p.getByTestId('field-error-password').innerText()).toMatch(/^Use at least \d+ characters\.$/);
     await fresh.close();
   });
 
