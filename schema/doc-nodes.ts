@@ -1,7 +1,11 @@
+import { DOC_FILES_MAX } from './doc-records';
+
 /**
  * Rules for what a document body may hold beyond text (issue #13, decision 0215), shared by the
  * Docs editor (src/boards/docs/) and the server (published pages, file references of updates).
  * No yjs or TipTap here: the server's published renderer and the save rules import it too.
+ * Not imported by the app shell (doc-records.ts, which the shell's registry reads, does not
+ * import this file), so the Docs rules stay in the lazy chunk.
  */
 
 /**
@@ -17,8 +21,6 @@ export const isDocImageSrc = (src: unknown): src is string => typeof src === 'st
 /** Every upload path named anywhere in some bytes (a Yjs update stores attribute strings as UTF-8). */
 const FILE_REFERENCE = /\/api\/files\/attachments\/[A-Za-z0-9_-]{1,64}\.(?:png|jpg|gif|webp)/g;
 
-/** At most this many file references are listed on one update record. */
-export const DOC_FILES_MAX = 500;
 
 /** The image files an update (or a merged state) names, in order of first appearance, no repeats. */
 export function docFileReferences(text: string): string[] {

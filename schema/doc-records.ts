@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { baseRecord, recordId } from './records';
-import { DOC_FILES_MAX } from './doc-nodes';
 
 /**
  * The synced record of document bodies (decision 0135). A body is a Yjs document: each edit
@@ -13,6 +12,9 @@ import { DOC_FILES_MAX } from './doc-nodes';
 export const DOC_UPDATE_MAX_CHARS = 512 * 1024;
 /** A compacted update (the server's merge of an item's updates) may be this large. */
 export const DOC_STATE_MAX_CHARS = 8 * 1024 * 1024;
+
+/** At most this many file references are listed on one update record (schema/doc-nodes.ts). */
+export const DOC_FILES_MAX = 500;
 
 const base64 = (max: number) => z.string().max(max).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const userId = z.number().int().positive();
