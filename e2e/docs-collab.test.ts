@@ -93,7 +93,13 @@ describe('docs: one document, two people, one offline', () => {
   it('a table, an embed of another item and an image made in one tab appear in the other, with the writer’s caret; the published page shows them', async () => {
     const docId = await createItemByApi(world, owner, boardId, 'Release plan');
     const embeddedId = await createItemByApi(world, owner, boardId, 'Launch checklist');
-    const ownerName = String((await apiCall(world.server.url, owner, 'GET', '/api/me')).data?.name ?? (await apiCall(world.server.url, owner, 'GET', '/api/me')).name);
+    const me = await apiCall(world.server.url, owner, 'GET', '/api/me');
+    const ownerName = String(me.data?.name ?? me.name);
+    const ownerId = Number(me.data?.id ?? me.id);
+    // An item the full member may not read: in a hidden folder whose only member is the owner.
+    const privateId = `pf${Date.now().toString(36)}`;
+    await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folders/${privateId}`, { id: privateId, board_id: boardId, parent_id: boardId, name: 'Private', hidden: true, user_ids: [ownerId], row_version: 1 });
+    await createItemByApi(world, owner, boardId, 'Secret acquisition', privateId);
     const a = await signedInPage(world, USERS.owner);
     const b = await signedInPage(world, USERS.full);
     for (const { page } of [a, b]) {
@@ -112,6 +118,13 @@ describe('docs: one document, two people, one offline', () => {
     await a.page.getByRole('listbox', { name: 'Embed an item' }).getByRole('option', { name: 'Launch checklist' }).waitFor();
     await a.page.keyboard.press('Enter');
     await expect.poll(() => editorB.getByTestId('doc-embed').innerText(), { timeout: 30_000 }).toContain('Launch checklist');
+    // An embed of the item B may not read: A sees its name, B only "Item not available".
+    await a.page.keyboard.type(' and [[Secret');
+    await a.page.getByRole('listbox', { name: 'Embed an item' }).getByRole('option', { name: 'Secret acquisition' }).waitFor();
+    await a.page.keyboard.press('Enter');
+    await expect.poll(() => editorA.getByTestId('doc-embed').allInnerTexts()).toEqual(['Launch checklist', 'Secret acquisition']);
+    await expect.poll(() => editorB.getByTestId('doc-embed').allInnerTexts(), { timeout: 30_000 }).toEqual(['Launch checklist', 'Item not available']);
+    expect(await b.page.content()).not.toContain('Secret acquisition');
 
     // A table from the toolbar; Tab goes to the next cell.
     await a.page.keyboard.press('Enter');
@@ -141,7 +154,7 @@ describe('docs: one document, two people, one offline', () => {
     await a.context.close();
     await expect.poll(() => b.page.getByTestId('doc-caret').count(), { timeout: 30_000 }).toBe(0);
     // The embed's card opens the item it names.
-    await editorB.getByTestId('doc-embed').getByRole('button').click();
+    await editorB.getByTestId('doc-embed').first().getByRole('button').click();
     await expect.poll(() => b.page.url()).toContain(embeddedId);
     expect(b.errors).toEqual([]);
     await b.context.close();
@@ -154,7 +167,8 @@ describe('docs: one document, two people, one offline', () => {
       .toBe(200);
     await expect.poll(async () => (await page.reload(), await page.locator('article table th').evaluateAll((cells) => cells.map((c) => c.textContent))), { timeout: 30_000 }).toEqual(['Step', 'Owner', '']);
     expect(await page.locator('article img').getAttribute('src')).toMatch(/^\/api\/files\/attachments\//);
-    expect(await page.locator('article .embed').count()).toBe(1);
+    expect(await page.locator('article .embed').count()).toBe(2);
+    expect(await page.content()).not.toContain('Secret acquisition');
     await reader.close();
   }, 240_000);
 });
