@@ -38,21 +38,30 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
   };
   const visibilityLabel = (v: string) => (v === 'personal' ? t`personal` : v === 'locked' ? t`locked` : '');
   return (
-    <div className="view-tabs" role="tablist" aria-label={t`Views`}>
-      {views.length === 0 && (
-        <span role="tab" aria-selected className="view-tab is-active">
-          <ViewKindIcon kind="table" />
-          <Trans>Table</Trans>
-        </span>
-      )}
-      {views.map((view) => (
-        <span key={view.id} className={`view-tab${view.id === active?.id ? ' is-active' : ''}`}>
-          <button type="button" role="tab" aria-selected={view.id === active?.id} onClick={() => onSelect(view.id)} data-view-kind={view.kind}>
-            <ViewKindIcon kind={view.kind} />
-            {view.name}
-            {view.visibility !== 'shared' && <small className="view-visibility"> · {visibilityLabel(view.visibility)}</small>}
-          </button>
-          {!board.readOnly && actor.canCustomize && (
+    <div className="view-tabs">
+      {/* The tablist holds only the tabs (ARIA); it lays out as contents, so each tab's actions
+          button (outside it) sits right after its tab through `order`. */}
+      <div className="view-tablist" role="tablist" aria-label={t`Views`}>
+        {views.length === 0 && (
+          <span role="tab" aria-selected className="view-tab is-active">
+            <ViewKindIcon kind="table" />
+            <Trans>Table</Trans>
+          </span>
+        )}
+        {views.map((view, index) => (
+          <span key={view.id} role="presentation" className={`view-tab${view.id === active?.id ? ' is-active' : ''}`} style={{ order: 2 * index }}>
+            <button type="button" role="tab" aria-selected={view.id === active?.id} onClick={() => onSelect(view.id)} data-view-kind={view.kind}>
+              <ViewKindIcon kind={view.kind} />
+              {view.name}
+              {view.visibility !== 'shared' && <small className="view-visibility"> · {visibilityLabel(view.visibility)}</small>}
+            </button>
+          </span>
+        ))}
+      </div>
+      {!board.readOnly &&
+        actor.canCustomize &&
+        views.map((view, index) => (
+          <span key={view.id} className="view-tab-menu" style={{ order: 2 * index + 1 }}>
             <PopupMenu
               label={t`View actions for ${view.name}`}
               items={[
@@ -65,14 +74,13 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
                   : []),
               ]}
             />
-          )}
-        </span>
-      ))}
+          </span>
+        ))}
       {!board.readOnly && board.can('CREATE_VIEW', folder.id) && (
         <PopupMenu
           label={t`Add view`}
           renderTrigger={(props) => (
-            <button type="button" className="view-add" aria-label={t`Add view`} {...props}>
+            <button type="button" className="view-add" aria-label={t`Add view`} style={{ order: 2 * views.length + 1 }} {...props}>
               <Plus size={15} aria-hidden="true" /> <Trans>View</Trans>
             </button>
           )}

@@ -209,6 +209,12 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   // The folder drawer (phones) closes when another folder or item opens.
   const [treeOpen, setTreeOpen] = useState(false);
   useEffect(() => setTreeOpen(false), [params.folderId, params.itemId]);
+  useEffect(() => {
+    if (!treeOpen) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setTreeOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [treeOpen]);
 
   const openItem = useCallback(
     (itemId: string | null, inFolder?: string) => {
@@ -243,7 +249,7 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
       <div className={`board-page${params.itemId ? ' has-item' : ''}`} data-testid="board-page" data-board-id={boardId}>
         {/* On a phone the folder tree is a drawer opened from the board's header (the button shows only there). */}
         {treeOpen && <div className="board-tree-backdrop" onClick={() => setTreeOpen(false)} aria-hidden="true" />}
-        <aside id="board-folders" className={`board-tree-pane${treeOpen ? ' is-open' : ''}`} aria-label={t`Folders`} onKeyDown={(e) => e.key === 'Escape' && setTreeOpen(false)}>
+        <aside id="board-folders" className={`board-tree-pane${treeOpen ? ' is-open' : ''}`} aria-label={t`Folders`}>
           <FolderTree activeId={folderId} />
         </aside>
         <section className="board-main">
