@@ -27,4 +27,12 @@ export const Messages = {
   noPermissionFor: (type: string) => `there is no permission for ${type}`,
   fileTooLarge: (limitMb: number) => `The file is too large. It must be under ${limitMb} MB.`,
   storageFull: "The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.",
+  // Subscriptions and plans (workspace.md §5, §8; server/billing).
+  trialNotEligible: 'You are not eligible for a trial. A trial is not allowed if you are already on a paid plan.',
+  trialNeedsPaidPlan: 'A trial is only for a paid plan.',
+  trialAlreadyExtended: 'Your trial has already been extended.',
+  trialExpired: 'Your trial has expired. Buy a plan to continue.',
+  planNotFound: 'Plan not found. Please contact support.',
+  planNoLongerAvailable: 'This plan is no longer available.',
+  buyingNotAvailable: 'Buying a plan is not available on this server yet.',
 } as const;

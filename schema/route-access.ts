@@ -121,6 +121,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
 
   // Workspaces, members, invitations (docs/api/workspaces.md)
   'GET /api/subscription': anyone, // anonymous visitors get []
+  'GET /api/subscription/all': anyone, // with state, plan, limits, usage and trial; anonymous visitors get []
+  'POST /api/subscription': signedIn, // start a trial on the caller's own subscription
+  'POST /api/subscription/:id': signedIn, // a subscription of someone else's is a 422, like an unknown one
+  'GET /api/plans': anyone, // the plan catalogue is public
   'POST /api/teams': signedIn,
   'POST /api/teams/invitations/accept': signedIn,
   'GET /api/teams/:id': member,

@@ -3,6 +3,7 @@ import { loadBotCheckConfig, type BotCheckConfig } from './forms/bot-check-confi
 import { ConfigError, realtimeSecret } from './secrets';
 import { loadFilesConfig, type FilesConfig } from './files/config';
 import { loadWebhooksConfig, type WebhooksConfig } from './hooks/config';
+import { loadBillingEnabled } from './billing/config';
 
 /** Everything the server reads from the environment, read once. */
 export interface ServerConfig {
@@ -48,6 +49,8 @@ export interface ServerConfig {
   webhooks: WebhooksConfig;
   /** The public forms' bot check (server/forms/bot-check.ts); null = none. */
   botCheck: BotCheckConfig | null;
+  /** BILLING=off: no billing, every workspace gets the top plan's limits (server/billing/config.ts). */
+  billing: boolean;
 }
 
 /**
@@ -85,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminToken: env.ADMIN_TOKEN || null,
     webhooks: loadWebhooksConfig(env),
     botCheck: loadBotCheckConfig(env),
+    billing: loadBillingEnabled(env),
   };
 }
 

@@ -22,6 +22,7 @@ import { formsRoutes } from './forms/routes';
 import { pageStylesRoute } from './http/html-page';
 import { docsModule } from './docs/module';
 import { shellRoutes } from './shell/routes';
+import { billingModule } from './billing/module';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -40,6 +41,8 @@ export const modules: Module[] = [
   filesRoutes,
   realtimeRoutes,
   workspacesRoutes,
+  // Plans, subscription states and trials (decision 0240).
+  billingModule,
   syncRoutes,
   boardAccessRoutes,
   notificationsModule,

@@ -9,6 +9,7 @@ import { batchBody } from '../sync/batch';
 import { hookSaveBody } from '../../schema/hooks';
 import { logBody } from '../shell/routes';
 import { duplicateBoardBody, editTemplateBody, saveAsTemplateBody, shareTemplateBody, useTemplateBody } from '../../schema/templates';
+import { subscribeBody } from '../billing/routes';
 
 /**
  * Descriptions of the routes that existed before routes carried their own (`config.docs`;
@@ -69,6 +70,10 @@ export const CATALOG: Record<string, RouteDocs> = {
   'GET /api/me/workspaces': { tag: 'Workspaces', summary: 'The workspaces the user belongs to' },
 
   'GET /api/subscription': { tag: 'Workspaces', summary: 'The caller’s subscriptions', auth: 'optional-bearer' },
+  'GET /api/subscription/all': { tag: 'Billing', summary: 'The caller’s subscriptions with state, plan, effective limits, usage and trial', auth: 'optional-bearer' },
+  'POST /api/subscription': { tag: 'Billing', summary: 'Start a 14-day trial of a paid plan ({plan, trial: true})', body: subscribeBody, auth: 'bearer' },
+  'POST /api/subscription/:id': { tag: 'Billing', summary: 'Start a trial on this subscription, or extend its trial once by 30 days', body: subscribeBody, auth: 'bearer' },
+  'GET /api/plans': { tag: 'Billing', summary: 'The plan catalogue: prices, limits, whether upgradable', auth: 'none' },
   'POST /api/teams': { tag: 'Workspaces', summary: 'Create a workspace', body: workspaces.createTeamBody },
   'POST /api/teams/invitations/accept': { tag: 'Workspaces', summary: 'Accept an invitation', body: workspaces.acceptBody },
   'GET /api/teams/:id': { tag: 'Workspaces', summary: 'A workspace' },

@@ -16,6 +16,8 @@ export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
       errorReportingKey: null,
       analytics: { driver: process.env.ANALYTICS_DRIVER ?? 'none', writeKey: process.env.ANALYTICS_WRITE_KEY ?? null },
       paymentProviderKey: null,
+      // BILLING=off: every workspace has the top plan; the app hides its billing screens (decision 0240).
+      billing: config.billing,
       // Public forms ask for the bot check when it is configured (server/forms/bot-check-config.ts).
       botCheckSitekey: config.botCheck?.sitekey ?? null,
       broadcasting: {

@@ -8,9 +8,13 @@ export interface WorkspaceTables {
     level: number;
     tier: number;
     name: string;
-    prices: Json<Record<string, number>>;
+    /** A list of {id, interval, currency, amount} since migration 0240 (server/billing/plans.ts). */
+    prices: Json<unknown>;
     limits: Json<Record<string, number>>;
     is_upgradable: boolean;
+    /** Migration 0240: no longer offered (subscriptions on it keep working), and the catalogue's order. */
+    archived: Generated<boolean>;
+    position: Generated<number>;
   };
   subscriptions: {
     id: Generated<number>;
