@@ -118,14 +118,20 @@ describe('every route resolves to its screen (signed in)', () => {
     }
   });
 
-  it('keeps pretend and hide_header across navigation and drops the notification parameter', async () => {
+  it('keeps pretend and hide_header across navigation and drops the notification parameter (marked read, except in preview)', async () => {
     const marked: unknown[] = [];
     page.on('request', (request) => {
       if (request.method() === 'PUT' && request.url().endsWith('/api/notifications/read')) marked.push(request.postDataJSON());
     });
-    await page.goto(server.url + '/home?pretend=1&hide_header=1&notification=42');
+    await page.goto(server.url + '/home?notification=42');
     await expect.poll(() => new URL(page.url()).searchParams.get('notification')).toBeNull();
     await expect.poll(() => marked).toEqual([{ notification_ids: ['42'] }]);
+    // In preview mode the parameter still leaves the URL, but nothing is written on the server
+    // (shell.md §4: preview skips server requests; decision 0230).
+    await page.goto(server.url + '/home?pretend=1&hide_header=1&notification=43');
+    await expect.poll(() => new URL(page.url()).searchParams.get('notification')).toBeNull();
+    await page.waitForTimeout(1_000);
+    expect(marked).toEqual([{ notification_ids: ['42'] }]);
     expect(new URL(page.url()).searchParams.get('pretend')).toBe('1');
     expect(await page.locator('.shell-topbar').count()).toBe(0); // hide_header embeds without the top bar
     await page.getByRole('navigation').getByRole('link', { name: 'Security' }).click();
