@@ -10,7 +10,8 @@ import { apiCall, apiLogin, createBoardByApi, createItemByApi, signedInPage, sta
  * tray words it as an export ("Drawing the PDF", "The PDF is ready."), and Download PDF saves a
  * PDF whose text has the board's items, Arabic and Chinese included. Moving a board to another
  * workspace from its settings page (decision 0227): the confirmation, the tray's words for a move,
- * the board in the other workspace.
+ * the board in the other workspace. Duplicating a folder from the tree's menu (decision 0226): the
+ * dialog, the tray's words for a copy, the copy in the open board's tree.
  */
 
 describe('PDF export in the browser', () => {
@@ -74,6 +75,29 @@ describe('PDF export in the browser', () => {
     await expect.poll(() => card.textContent()).toContain('The board was moved with 2 items.');
     const items = await apiCall(world.server.url, admin, 'GET', `/api/${otherId}/items?board_id=${encodeURIComponent(moving)}`);
     expect(JSON.stringify(items)).toContain('One');
+    await context.close();
+  }, 240_000);
+
+  it('duplicates a folder from its menu in the tree, with the tray wording it as a copy', async () => {
+    const boardId2 = await createBoardByApi(world, owner, 'Folders to copy');
+    const sprint = `f${Date.now().toString(36)}`;
+    await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folders/${sprint}`, { id: sprint, board_id: boardId2, parent_id: boardId2, name: 'Sprint 7', row_version: 1 });
+    for (const name of ['Alpha', 'Beta', 'Gamma']) await createItemByApi(world, owner, boardId2, name, sprint);
+    const { page, context } = await signedInPage(world, USERS.owner);
+    await page.goto(`${world.server.url}/b/${boardId2}`);
+    await page.getByRole('button', { name: 'Folder actions for Sprint 7' }).click();
+    await page.getByRole('menuitem', { name: 'Duplicate…' }).click();
+    const form = page.getByTestId('duplicate-folder');
+    await form.waitFor({ timeout: 10_000 });
+    await form.getByRole('button', { name: 'Duplicate folder' }).click();
+    const card = page.getByTestId('job-card').filter({ hasText: 'Sprint 7 (copy)' });
+    await card.waitFor({ timeout: 30_000 });
+    await expect.poll(() => card.getAttribute('data-state'), { timeout: 90_000 }).toBe('done');
+    await expect.poll(() => card.textContent()).toContain('The copy is ready with 3 items.');
+    const copies = await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${encodeURIComponent(boardId2)}`);
+    expect(JSON.stringify(copies)).toContain('Sprint 7 (copy)');
+    // The open board shows the copy without a reload (the job's records reach it through realtime or /changes).
+    await expect.poll(async () => (await page.getByTestId('folder-tree').textContent()) ?? '', { timeout: 30_000 }).toContain('Sprint 7 (copy)');
     await context.close();
   }, 240_000);
 });
