@@ -12,11 +12,11 @@ import { useBoard } from '../BoardContext';
 import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 import { TimerControl } from '../time/TimerControl';
+import { ButtonControl } from '../automations/ButtonControl';
 import { toast } from '../../ui/toast-store';
 import { showApiError } from '../../api/handle-error';
 import { startPdfExport } from '../../board-jobs/jobs-api';
 import { announceJobStarted } from '../../board-jobs/jobs-flag';
-import { ButtonControl } from '../automations/ButtonControl';
 
 // Their own chunks: the comment editor (TipTap) and the activity list load when their tab opens.
 const CommentsTab = lazyRetry(() => import('../comments/CommentsTab'));
@@ -69,14 +69,14 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
   const tracksTime = board.attributes.some((a) => a.kind === 'time-tracking');
   return (
     <aside className="item-panel" data-testid="item-panel" aria-label={t`Item`} data-item-id={item.id} onKeyDown={(e) => e.key === 'Escape' && !editing && close()}>
-      <header className="item-panel-head">
-        <h2>{item.name || t`Untitled`}</h2>
-        <Button variant="ghost" size="sm" onClick={close} aria-label={t`Close item`}>
-          ×
       {/* On a phone the panel is a full-screen sheet: a Back bar on top (hidden on desktop by CSS). */}
       <div className="item-panel-mobile-head">
         <MobileHeader title={board.board.name} onBack={close} />
       </div>
+      <header className="item-panel-head">
+        <h2>{item.name || t`Untitled`}</h2>
+        <Button variant="ghost" size="sm" onClick={close} aria-label={t`Close item`}>
+          ×
         </Button>
       </header>
       <nav className="item-tabs" role="tablist">
@@ -171,6 +171,7 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
               onClick={async () => {
                 // No confirmation: the trash gives it back, and the toast offers Undo.
                 close();
+                await trashWithUndo(board.actions, [item.id]);
               }}
             >
               <Trans>Delete</Trans>
@@ -180,7 +181,6 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
       )}
     </aside>
   );
-                await trashWithUndo(board.actions, [item.id]);
 }
 
 /** The item with its values and comments as a PDF, drawn on the server as a board job (decision 0225). */

@@ -28,12 +28,12 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
   const board = useBoard();
   const [exporting, setExporting] = useState(false);
   const s = view.settings;
-  const exportCsv = async () => {
-    setExporting(true);
   // Sort, filter and group hang from their buttons as popovers (a bottom sheet on phones).
   const sortButton = useRef<HTMLButtonElement>(null);
   const filterButton = useRef<HTMLButtonElement>(null);
   const groupButton = useRef<HTMLButtonElement>(null);
+  const exportCsv = async () => {
+    setExporting(true);
     try {
       await downloadViewCsv(board.teamId, board.boardId, view.record ? { viewId: view.record.id } : { folderId: folder.id });
     } catch (error) {
@@ -67,19 +67,21 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
         {s.group_by ? t`Grouped` : t`Group`}
       </Button>
       <Button variant="ghost" size="sm" onClick={() => setPanel('attributes')} data-testid="attributes-button">
+        <Columns3 size={15} aria-hidden="true" />
         <Trans>Attributes</Trans>
       </Button>
       {board.can('CREATE_ITEM', folder.id) && (
         <Button variant="ghost" size="sm" onClick={() => setPanel('import')} data-testid="csv-import-button">
+          <Upload size={15} aria-hidden="true" />
           <Trans>Import CSV</Trans>
         </Button>
       )}
       {board.can('CREATE_ITEM', folder.id) && <ImportMenuEntries folder={folder} />}
       {board.can('EXPORT', folder.id) && (
         <Button variant="ghost" size="sm" onClick={() => void exportCsv()} disabled={exporting} data-testid="csv-export-button">
+          <Download size={15} aria-hidden="true" />
           {exporting ? t`Exporting…` : t`Export CSV`}
         </Button>
-        <Columns3 size={15} aria-hidden="true" />
       )}
       {board.can('EXPORT', folder.id) && (
         <Button variant="ghost" size="sm" onClick={() => void exportPdf()} data-testid="pdf-export-button">
@@ -89,14 +91,12 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
       {panel === 'import' && (
         <Suspense fallback={null}>
           <CsvImportDialog folder={folder} onClose={() => setPanel(null)} />
-          <Upload size={15} aria-hidden="true" />
         </Suspense>
       )}
       {panel === 'sort' && <SortDialog anchor={sortButton} folder={folder} view={view} onClose={() => setPanel(null)} />}
       {panel === 'filter' && <FilterDialog anchor={filterButton} folder={folder} view={view} onClose={() => setPanel(null)} />}
       {panel === 'group' && <GroupDialog anchor={groupButton} folder={folder} view={view} onClose={() => setPanel(null)} />}
       {panel === 'attributes' && <AttributesDialog folder={folder} view={view} onClose={() => setPanel(null)} />}
-          <Download size={15} aria-hidden="true" />
     </div>
   );
 }
