@@ -20,11 +20,12 @@ describe('PDF export in the browser', () => {
   let boardId: string;
   let dir: string;
   const names = ['Plan the launch', 'مراجعة الخطة', '准备材料'];
+  const itemIds: string[] = [];
   beforeAll(async () => {
     world = await startWorld();
     owner = await apiLogin(world.server.url, USERS.owner);
     boardId = await createBoardByApi(world, owner, 'Exported board');
-    for (const name of names) await createItemByApi(world, owner, boardId, name);
+    for (const name of names) itemIds.push(await createItemByApi(world, owner, boardId, name));
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pdf-e2e-'));
   });
   afterAll(async () => world?.close());
@@ -50,6 +51,21 @@ describe('PDF export in the browser', () => {
     const squashed = (await pdfText(bytes)).text.replace(/\s+/g, '');
     // Each word (an Arabic phrase reads back in visual order, right to left, so word by word).
     for (const word of names.flatMap((n) => n.split(' '))) expect(squashed).toContain(word);
+
+    // One item from its panel: a second job, its own PDF.
+    await page.goto(`${world.server.url}/b/${boardId}/${boardId}/${itemIds[0]}`);
+    await page.getByTestId('item-panel').waitFor({ timeout: 30_000 });
+    await page.getByTestId('item-pdf-button').click();
+    const itemCard = page.getByTestId('job-card').filter({ hasText: names[0]! });
+    await itemCard.waitFor({ timeout: 30_000 });
+    await expect.poll(() => itemCard.getAttribute('data-state'), { timeout: 90_000 }).toBe('done');
+    const [itemDownload] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), itemCard.getByTestId('job-download').click()]);
+    expect(itemDownload.suggestedFilename()).toBe(`${names[0]}.pdf`);
+    const itemFile = path.join(dir, 'item.pdf');
+    await itemDownload.saveAs(itemFile);
+    const itemText = (await pdfText(fs.readFileSync(itemFile))).text;
+    expect(itemText).toContain(names[0]!);
+    expect(itemText).toContain('Comments');
     await context.close();
   }, 240_000);
 
