@@ -174,7 +174,7 @@ describe('shell rules (issue #17 part 8)', () => {
     await context.close();
   });
 
-  it('drops empty query values on load and serves the web app manifest with its icons', async () => {
+  it('drops empty query values on load, serves the web app manifest with its icons, and offers to install', async () => {
     const { page, context } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/home?empty=&keep=1`);
     await expect.poll(() => new URL(page.url()).search).toBe('?keep=1');
@@ -190,8 +190,22 @@ describe('shell rules (issue #17 part 8)', () => {
       }, icon.src);
       expect(size).toBe(icon.sizes);
     }
+    // The install offer: Chromium's beforeinstallprompt (sent here by hand: headless Chromium never
+    // offers) shows Install app in the sidebar; the click shows the browser's dialog and the button goes.
+    expect(await page.getByTestId('install-app').count()).toBe(0);
+    await page.evaluate(() => {
+      const offer = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+        prompt: async () => void ((window as unknown as { prompted: boolean }).prompted = true),
+        userChoice: Promise.resolve({ outcome: 'accepted' }),
+      });
+      window.dispatchEvent(offer);
+    });
+    await page.getByTestId('install-app').click();
+    await page.getByTestId('install-app').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => (window as unknown as { prompted?: boolean }).prompted)).toBe(true);
     await context.close();
   });
+
   it('shows each problem of a refused registration under its field, in plain words', async () => {
     const context = await world.browser.newContext();
     const page = await context.newPage();
