@@ -8,7 +8,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
-  'checkout', 'activate-ltd', 'trial', 'profile.billing', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
+  'checkout', 'activate-ltd', 'trial', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
   'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect', 'profile.referral',
 ];
 
@@ -32,6 +32,8 @@ export const screens: Record<string, Loader> = {
   'profile.security': () => import('./profile/SecurityPage'),
   'profile.notifications': () => import('./profile/NotificationSettingsPage'),
   'profile.time': () => import('./profile/MyTimePage'),
+  // Issue #18: the plan, trial, usage and plans (decision 0240).
+  'profile.billing': () => import('./billing/BillingPage'),
   'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),
   'profile.twoFactor.recoveryCodes': () => import('./profile/RecoveryCodesPage'),
   'profile.developer': () => import('./profile/developer/DeveloperPage'),
