@@ -29,6 +29,8 @@ export interface BuiltinFile {
   attributes: { id: string; name: string; kind: string; settings: Record<string, unknown> }[];
   views: { name: string; kind: string; settings: Record<string, unknown> }[];
   items: { name: string; values: Record<string, unknown> }[];
+  /** Automations of the template (decision 0226): they name attributes and options by the file's ids, and no people. */
+  automations?: { name: string; trigger: Record<string, unknown>; actions: Record<string, unknown>[] }[];
 }
 
 export const BUILTIN_FILES: readonly BuiltinFile[] = [
@@ -56,6 +58,7 @@ export function builtinContent(file: BuiltinFile): TemplateContent {
     attributes: file.attributes.map((a, index) => ({ id: a.id, folder_id: ROOT, name: a.name, kind: a.kind, position: index + 1, settings: a.settings as TemplateContent['attributes'][number]['settings'] })),
     views: file.views.map((v, index) => ({ id: `v${index + 1}`, folder_id: ROOT, name: v.name, kind: v.kind, position: index, settings: v.settings as TemplateContent['views'][number]['settings'] })),
     items: file.items.map((item, index) => ({ id: `i${index + 1}`, folder_id: ROOT, name: item.name, position: index + 1, values: item.values as TemplateContent['items'][number]['values'] })),
+    automations: (file.automations ?? []).map((a, index) => ({ id: `au${index + 1}`, name: a.name, enabled: true, trigger: a.trigger as Record<string, never>, conditions: [], match: 'all' as const, actions: a.actions as Record<string, never>[], position: index + 1 })),
   };
 }
 

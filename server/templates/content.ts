@@ -200,15 +200,15 @@ export async function instantiate(scope: WriteScope, content: TemplateContent, o
     for (const view of content.views) {
       await save(collections.folder_view, { id: idOf(view.id), folder_id: idOf(view.folder_id), name: view.name, kind: view.kind, visibility: 'shared', position: view.position, settings: replaceStrings(view.settings, ids) });
     }
-    // Automations (decision 0226): their attribute, option and folder keys follow; from a template they land switched
-    // off (they may name people or addresses of another workspace: the user checks them and turns them on).
+    // Automations (decision 0226): their attribute, option and folder keys follow; from a template, one that names
+    // people or an address (of another workspace) lands switched off: the user checks it and turns it on.
     // Someone who may make boards but not automations gets the board without them.
     const mayAutomate = (content.automations?.length ?? 0) > 0 && allowed(scope.viewer, 'MANAGE_AUTOMATIONS', await scope.chain(boardId, boardId));
     for (const automation of mayAutomate ? (content.automations ?? []) : []) {
       await save(collections.automation, {
         id: idOf(automation.id),
         name: automation.name,
-        enabled: opts.sameWorkspace ? automation.enabled : false,
+        enabled: opts.sameWorkspace ? automation.enabled : automation.enabled && !namesPeopleOrAddresses(automation),
         trigger: replaceStrings(automation.trigger, ids),
         conditions: replaceStrings(automation.conditions, ids),
         match: automation.match,
@@ -232,6 +232,11 @@ export async function instantiate(scope: WriteScope, content: TemplateContent, o
     }
   }
   return { boardId, items: items.length };
+}
+
+/** Whether an automation names people (user ids) or an address to call: such a one from a template lands switched off. */
+function namesPeopleOrAddresses(automation: NonNullable<TemplateContent['automations']>[number]): boolean {
+  return /"user_ids"|"url"|"webhook"/.test(JSON.stringify([automation.trigger, automation.actions, automation.conditions]));
 }
 
 /** The board's position after the workspace's last board. */

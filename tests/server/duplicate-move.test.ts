@@ -227,17 +227,30 @@ describe('duplicate and move as board jobs', () => {
     expect(primaryAttributeIdFor(mover.id)).toBeTruthy();
   }, 240_000);
 
-  it('saves automations into a template and makes them, switched off, in a board made from it', async () => {
+  it('saves automations into a template; a board made from it has them, switched off where they name people', async () => {
+    await put('automations', { id: newId(), board_id: b.id, name: 'Tell the lead', enabled: true, trigger: { type: 'item_created' }, conditions: [], match: 'all', actions: [{ type: 'notify', user_ids: [t.full.user.id], on: 'item', message: 'New: {{item.name}}' }], position: 2, row_version: 1 });
     const saved = await api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/template`, { token: t.owner.token, body: { name: 'With rules', with_items: false } });
     expect(saved.statusCode, saved.body).toBe(200);
     const used = await api(server.app, 'POST', `/api/${t.teamId}/templates/${saved.json().data.id}/use`, { token: t.owner.token, body: { name: 'From template' } });
     expect(used.statusCode, used.body).toBe(201);
     const made = used.json().data.board_id as string;
     const automations = await live(t.teamId, made, 'automation');
-    expect(automations).toHaveLength(1);
-    const rule = automations[0]!.data as { enabled: boolean; trigger: { attribute_id: string } };
-    expect(rule.enabled).toBe(false);
+    expect(automations).toHaveLength(2);
+    const byName = new Map(automations.map((a) => [(a.data as { name: string }).name, a.data as { enabled: boolean; trigger: { attribute_id?: string } }]));
+    expect(byName.get('Tell the lead')!.enabled).toBe(false);
+    const move = byName.get('Done → Q1')!;
+    expect(move.enabled).toBe(true);
     const attributes = await live(t.teamId, made, 'attribute');
-    expect(attributes.map((a) => a.id)).toContain(rule.trigger.attribute_id);
+    expect(attributes.map((a) => a.id)).toContain(move.trigger.attribute_id);
+
+    // A built-in template's automations (they name nobody) are on in the new board, about its own attributes.
+    const fromBuiltin = await api(server.app, 'POST', `/api/${t.teamId}/templates/bug-tracker/use`, { token: t.owner.token, body: { name: 'Bugs' } });
+    expect(fromBuiltin.statusCode, fromBuiltin.body).toBe(201);
+    const bugs = fromBuiltin.json().data.board_id as string;
+    const rules = await live(t.teamId, bugs, 'automation');
+    expect(rules).toHaveLength(2);
+    const statusId = (await live(t.teamId, bugs, 'attribute')).find((a) => (a.data as { name: string }).name === 'Status')!.id;
+    for (const rule of rules) expect((rule.data as { enabled: boolean }).enabled).toBe(true);
+    expect(rules.some((r) => JSON.stringify(r.data).includes(statusId))).toBe(true);
   }, 120_000);
 });
