@@ -1,6 +1,8 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { apiCall, apiLogin, PASSWORD, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { readOutbox } from '../server/mail/mailer';
 
 /**
  * Issue #17 parts 6 and 8 in Chromium against the real server: the status banner an operator sets (and
@@ -255,6 +257,65 @@ describe('shell rules (issue #17 part 8)', () => {
     await apiCall(world.server.url, owner, 'PUT', `/api/teams/${world.teamId}`, { name: before });
     await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 20_000 }).toContain(before);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+  it('changes the email address from Security and deletes a workspace after typing DELETE (issue #17 part 1)', async () => {
+    const email = `h7-${Date.now()}@example.test`;
+    const registered = await fetch(`${world.server.url}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, name: 'Hana Seven', password: PASSWORD, grantType: 'password' }) });
+    expect(registered.status).toBeLessThan(300);
+    const context = await world.browser.newContext();
+    const page = await loginIn(context, email);
+    // The address is verified first (the mailed link), as a change of it asks.
+    let link: string | null = null;
+    await expect.poll(async () => {
+      const mails = await readOutbox(path.join(world.server.dataDir, 'outbox'));
+      const mail = mails.reverse().find((m) => m.to === email && /verify-email\?token=/.test(m.text ?? ''));
+      link = mail ? (mail.text ?? '').match(/http\S+\/verify-email\?token=\S+/)![0] : null;
+      return link;
+    }, { timeout: 15_000 }).not.toBeNull();
+    await page.goto(link!.replace(/^https?:\/\/[^/]+/, world.server.url));
+    await page.getByTestId('verified').waitFor();
+    // A workspace of one's own to delete.
+    const token = await apiLogin(world.server.url, email);
+    const team = (await apiCall(world.server.url, token, 'POST', '/api/teams', { name: 'Short lived' })).data as { id: number };
+
+    await page.goto(`${world.server.url}/profile/security`);
+    const form = page.getByTestId('change-email');
+    const next = `h7-new-${Date.now()}@example.test`;
+    await form.getByLabel('New email address').fill('nope');
+    await form.getByRole('button').last().click();
+    await expect.poll(() => page.getByTestId('field-error-email').textContent(), { timeout: 15_000 }).toBe('Enter an email address such as name@example.com.');
+    await form.getByLabel('New email address').fill(next);
+    await form.getByRole('button').last().click();
+    // A sensitive change: the password is asked first, then the user is back on Security.
+    await page.waitForURL(/\/auth\/reauthenticate/);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.waitForURL(/\/profile\/security$/);
+    await form.getByLabel('New email address').fill(next);
+    await form.getByRole('button').last().click();
+    await page.getByText('Your email address was changed. Open the link we sent to the new address to verify it.').waitFor({ timeout: 15_000 });
+    // Other sessions end with the change (the API token of before is refused); the new address signs in.
+    await expect(apiCall(world.server.url, token, 'GET', '/api/me')).rejects.toMatchObject({ status: 401 });
+    const token2 = await apiLogin(world.server.url, next);
+    const me = await apiCall(world.server.url, token2, 'GET', '/api/me');
+    expect((me.data ?? me).email).toBe(next);
+
+    await page.goto(`${world.server.url}/team/${team.id}/settings`);
+    const zone = page.getByTestId('delete-workspace');
+    await zone.waitFor();
+    const button = page.getByTestId('delete-workspace-button');
+    await page.getByTestId('delete-workspace-confirm').fill('delete');
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByTestId('delete-workspace-confirm').fill('DELETE');
+    await button.click();
+    await page.getByText('The workspace Short lived was deleted.').waitFor({ timeout: 15_000 });
+    await page.waitForURL(/\/home$/);
+    const mine = await apiCall(world.server.url, token2, 'GET', '/api/me/workspaces');
+    expect(((mine.data ?? mine) as { id: number }[]).some((w) => w.id === team.id)).toBe(false);
+    // Its address now: a not-found page, not a placeholder.
+    await page.goto(`${world.server.url}/team/${team.id}`);
+    await page.getByTestId('not-found').waitFor();
     await context.close();
   });
 });
