@@ -9,11 +9,13 @@ import type { BoardActions } from '../store/actions';
 export function showUndoToast(actions: BoardActions, message: string): void {
   toast.show(message, {
     kind: 'info',
-    id: 'board-bulk-undo',
+    // One undo toast at a time, shared with trashWithUndo: Undo reverts the latest step, so an older
+    // toast's button would undo the wrong one; the newer toast replaces it.
+    id: 'board-trashed',
     action: {
       label: t`Undo`,
       run: () => {
-        void actions.undo().then((label) => label && toast.show(t`Undone`, { kind: 'success', id: 'board-bulk-undo' }));
+        void actions.undo().then((label) => label && toast.show(t`Undone`, { kind: 'success', id: 'board-trashed' }));
       },
     },
   });
