@@ -5,7 +5,10 @@ import { ApiError } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { isOnTrial, ownedSubscriptions, subscriptionView, type SubscriptionRow, type SubscriptionView } from '../workspaces/subscriptions';
 import { monthOf } from '../../schema/automations';
-import { getPlan, isPaid, limitsOf, listPlans, planView, topPlan, type PlanLimits, type PlanRow, type PlanView } from './plans';
+import { getPlan, isPaid, limitsOf, listPlans, planView, type PlanLimits, type PlanRow, type PlanView } from './plans';
+import { effectiveLimits, subscriptionState, type SubscriptionState } from './limits';
+
+export { effectiveLimits, subscriptionLimits, subscriptionState, workspaceLimits, type SubscriptionState } from './limits';
 
 /**
  * Subscription states and trials (workspace.md §4, §6, §9; issue #18 part 3, decision 0240).
@@ -16,56 +19,6 @@ type Db = Kysely<Database> | Transaction<Database>;
 const DAY = 24 * 60 * 60 * 1000;
 export const TRIAL_DAYS = 14;
 export const TRIAL_EXTENSION_DAYS = 30;
-
-/**
- * - trial: trial_ends_at is ahead;
- * - trial_expired: the trial ended and nothing was bought (read-only; "trial expired, buy a plan");
- * - active: no end date (the free plan, a running paid plan);
- * - cancelled: an end date ahead (running to its end, then read-only);
- * - expired: the end date has passed.
- */
-export type SubscriptionState = 'trial' | 'trial_expired' | 'active' | 'cancelled' | 'expired';
-
-export function subscriptionState(sub: Pick<SubscriptionRow, 'trial_ends_at' | 'ends_at'>, now: Date): SubscriptionState {
-  const t = now.getTime();
-  const trialEnd = sub.trial_ends_at ? new Date(sub.trial_ends_at).getTime() : null;
-  const end = sub.ends_at ? new Date(sub.ends_at).getTime() : null;
-  if (trialEnd !== null && trialEnd > t) return 'trial';
-  if (end === null) return 'active';
-  if (end > t) return 'cancelled';
-  return trialEnd !== null && trialEnd >= end ? 'trial_expired' : 'expired';
-}
-
-/**
- * A subscription's effective limits: BILLING=off gives the top plan's to everyone; otherwise the
- * limits the subscription was given (copied from its plan when it started, so a later catalogue
- * edit does not shrink a running subscription), and the free plan's once it is no longer active.
- * Add-ons will add to these here.
- */
-export async function effectiveLimits(ctx: Pick<AppContext, 'config'>, db: Db, sub: Pick<SubscriptionRow, 'limits' | 'trial_ends_at' | 'ends_at'> | null | undefined, now: Date): Promise<PlanLimits> {
-  if (!ctx.config.billing) {
-    const top = topPlan(await listPlans(db));
-    return limitsOf(top?.limits);
-  }
-  if (!sub) return limitsOf(undefined);
-  const state = subscriptionState(sub, now);
-  if (state === 'trial_expired' || state === 'expired') {
-    const free = await getPlan(db, 'free');
-    return limitsOf(free?.limits);
-  }
-  return limitsOf(sub.limits);
-}
-
-/** The effective limits of the subscription a workspace is on. */
-export async function workspaceLimits(ctx: Pick<AppContext, 'config'>, db: Db, teamId: number, now: Date): Promise<PlanLimits> {
-  const row = await db
-    .selectFrom('teams')
-    .leftJoin('subscriptions', 'subscriptions.id', 'teams.subscription_id')
-    .select(['subscriptions.limits', 'subscriptions.trial_ends_at', 'subscriptions.ends_at', 'subscriptions.id'])
-    .where('teams.id', '=', teamId)
-    .executeTakeFirst();
-  return effectiveLimits(ctx, db, row?.id ? (row as never) : null, now);
-}
 
 export interface TrialInfo {
   plan: string;

@@ -8,7 +8,8 @@ import { createUser, findUserByEmail, normalizeEmail } from '../accounts/service
 import type { UserRow } from '../auth/guard';
 import type { AssignableRole } from '../../schema/permissions';
 import type { TeamRow } from './access';
-import { memberLimitOf, seatsTaken, MEMBER_LIMIT_MESSAGE } from './subscriptions';
+import { seatsTaken, MEMBER_LIMIT_MESSAGE } from './subscriptions';
+import { subscriptionLimits } from '../billing/limits';
 import { memberRows, memberView, type MemberView } from './views';
 import { publishMemberSaved } from './events';
 import { appendMemberEvent } from '../events/member-events';
@@ -82,7 +83,8 @@ export interface InviteOutcome {
 export async function inviteMembers(ctx: AppContext, opts: { team: TeamRow; inviter: UserRow; invitations: InvitationRequest[]; boardId: string | null; invalid: string[] }): Promise<InviteOutcome> {
   const users: MemberView[] = [];
   const errors: string[] = [...opts.invalid];
-  const limit = await memberLimitOf(ctx.db, opts.team.subscription_id);
+  // The effective limit: the top plan's with BILLING=off (decision 0240).
+  const limit = (await subscriptionLimits(ctx, ctx.db, opts.team.subscription_id, ctx.now())).members;
   const seen = new Set<string>();
   for (const invitation of opts.invitations) {
     const email = normalizeEmail(invitation.email);

@@ -51,7 +51,14 @@ export async function ownedSubscriptions(db: Db, userId: number, now: Date, opts
  * spare capacity; call it inside the creating transaction. Over the limit is a 403 of type workspace_limit_exceeded (the client fires
  * workspaceLimitExceeded on it).
  */
-export async function subscriptionForNewWorkspace(db: Db, userId: number, now: Date, wanted?: number): Promise<SubscriptionRow> {
+export async function subscriptionForNewWorkspace(
+  db: Db,
+  userId: number,
+  now: Date,
+  wanted?: number,
+  /** The subscription's workspace limit; the caller passes the effective one (server/billing/limits.ts: BILLING=off). */
+  workspaceLimit: (sub: SubscriptionRow) => Promise<number> = async (sub) => limitOf(sub, 'workspaces'),
+): Promise<SubscriptionRow> {
   // Locking the user's row first makes concurrent creations by one user take turns (also over
   // the free subscription an account without one gets here).
   await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
@@ -63,7 +70,7 @@ export async function subscriptionForNewWorkspace(db: Db, userId: number, now: D
   const active = candidates.filter((s) => isActive(s, now));
   if (active.length === 0) throw new ApiError(403, INACTIVE_SUBSCRIPTION_MESSAGE, 'subscription_inactive');
   for (const sub of active) {
-    if ((await workspacesUsing(db, sub.id)) < limitOf(sub, 'workspaces')) return sub;
+    if ((await workspacesUsing(db, sub.id)) < (await workspaceLimit(sub))) return sub;
   }
   throw new ApiError(403, WORKSPACE_LIMIT_MESSAGE, 'workspace_limit_exceeded');
 }

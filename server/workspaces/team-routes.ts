@@ -9,6 +9,7 @@ import { Permission, type RoleOrGuest } from '../../schema/permissions';
 import { parseTeamId, requireMemberAccess, requireOwner, requireTeamPermission, type TeamRow } from './access';
 import { teamView, verifiedMemberCount, type TeamView } from './views';
 import { ownedSubscriptions, subscriptionForNewWorkspace, subscriptionView } from './subscriptions';
+import { effectiveLimits } from '../billing/limits';
 import { createTeamBody, updateTeamBody } from './validators';
 import { publishTeamDeleted, publishTeamSaved } from './events';
 import { endSubscriptions } from '../realtime/subscriptions';
@@ -38,7 +39,8 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext) {
     const body = parseBody(createTeamBody, request.body);
     const now = ctx.now();
     const team = await ctx.db.transaction().execute(async (trx) => {
-      const subscription = await subscriptionForNewWorkspace(trx, user.id, now, body.subscription_id);
+      // The effective limit: the top plan's with BILLING=off (decision 0240).
+      const subscription = await subscriptionForNewWorkspace(trx, user.id, now, body.subscription_id, async (sub) => (await effectiveLimits(ctx, trx, sub, now)).workspaces);
       const created = await trx
         .insertInto('teams')
         .values({ name: body.name, owner_id: user.id, subscription_id: subscription.id, photo_url: null, use_custom_logo: false, whitelabel_settings: null, domain: null, permissions: JSON.stringify({}), row_version: 1, created_at: now, updated_at: now })

@@ -101,6 +101,17 @@ describe('billing', () => {
       expect(sub).toMatchObject({ deal: 'free', state: 'active', trial: null });
     });
 
+    it('keeps the free plan’s workspace limit with billing on', async () => {
+      const u = await createUserWithToken(server.ctx, { name: 'Olga One' });
+      expect((await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name: 'One' } })).statusCode).toBe(201);
+      const second = await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name: 'Two' } });
+      expect(second.statusCode).toBe(403);
+      expect(second.json().type).toBe('workspace_limit_exceeded');
+      // On a Pro trial the second one is allowed.
+      expect((await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'pro', trial: true } })).statusCode).toBe(200);
+      expect((await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name: 'Two' } })).statusCode).toBe(201);
+    });
+
     it('moves trial → trial_expired on the clock, extends once by 30 days, then refuses a second extension', async () => {
       const u = await createUserWithToken(server.ctx, { name: 'Eve Extend' });
       const started = (await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'business', trial: true } })).json().data;
@@ -184,6 +195,19 @@ describe('BILLING=off', () => {
     const trial = await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'pro', trial: true } });
     expect(trial.statusCode).toBe(422);
     expect(trial.json().type).toBe('billing_off');
+  });
+
+  it('lifts the workspace and member limits of the free plan to the top plan’s', async () => {
+    const u = await createUserWithToken(server.ctx, { name: 'Hugo Host' });
+    for (const name of ['One', 'Two', 'Three']) {
+      const res = await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name } });
+      expect(res.statusCode).toBe(201);
+    }
+    const teamId = (await api(server.app, 'GET', '/api/me/workspaces', { token: u.token })).json().data[0].id;
+    const invitations = Array.from({ length: 7 }, (_, i) => ({ email: `seat${i}.off@example.test`, role: 'full-member' }));
+    const res = await api(server.app, 'POST', `/api/teams/${teamId}/members`, { token: u.token, body: { invitations } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().users).toHaveLength(7); // the free plan seats 5
   });
 
   it('reads BILLING from the environment and refuses a value it does not know', async () => {
