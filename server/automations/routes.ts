@@ -60,6 +60,6 @@ export function automationRoutes(app: FastifyInstance, ctx: AppContext): void {
     const teamId = teamIdParam(request.params.teamId);
     const query = parseBody(usageQuery, request.query);
     await memberOfBoard(ctx, request, teamId, query.board_id);
-    return usageOf(ctx.db, teamId, ctx.now());
+    return usageOf(ctx.db, teamId, ctx.now(), ctx);
   });
 }

@@ -89,7 +89,7 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
     const month = monthOf(now);
     // A first look without a lock: a month already used up stops here, before any work.
     const runs = await monthRuns(trx, team.id, month);
-    const limit = await automationRunsLimit(trx, team.id);
+    const limit = await automationRunsLimit(trx, team.id, ctx);
     const notify: NotifyContext = { db: trx, jobs: inTransaction(jobs, trx), now: () => now };
     if (runs >= limit) {
       await tellLimit(notify, team.id, runs, limit, payload.board_id, month);

@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { monthOf, usageState, type AutomationUsage } from '../../schema/automations';
 import type { Db } from '../sync/store';
 import { limitOf } from '../workspaces/subscriptions';
+import { effectiveLimits } from '../billing/limits';
+import type { AppContext } from '../context';
 
 /**
  * The monthly run count per workspace against the plan's AutomationRunsLimit (workspace.md §4,
@@ -12,8 +14,12 @@ import { limitOf } from '../workspaces/subscriptions';
 export const DEFAULT_AUTOMATION_RUNS_LIMIT = 100;
 export const RUNS_LIMIT_NAME = 'AutomationRunsLimit';
 
-/** The workspace's monthly runs limit, from its subscription's limits. */
-export async function automationRunsLimit(db: Db, teamId: number): Promise<number> {
+/**
+ * The workspace's monthly runs limit, from its subscription's limits; with `ctx` given and
+ * BILLING=off, the top plan's (server/billing/limits.ts, decision 0240).
+ */
+export async function automationRunsLimit(db: Db, teamId: number, ctx?: Pick<AppContext, 'config'>): Promise<number> {
+  if (ctx && !ctx.config.billing) return (await effectiveLimits(ctx, db, null, new Date())).AutomationRunsLimit;
   const row = await db
     .selectFrom('teams')
     .leftJoin('subscriptions', 'subscriptions.id', 'teams.subscription_id')
@@ -91,10 +97,10 @@ export async function ownersAndAdmins(db: Db, teamId: number): Promise<number[]>
 }
 
 /** GET /api/{teamId}/automations/usage: this month's figure. */
-export async function usageOf(db: Db, teamId: number, now: Date): Promise<AutomationUsage> {
+export async function usageOf(db: Db, teamId: number, now: Date, ctx?: Pick<AppContext, 'config'>): Promise<AutomationUsage> {
   const month = monthOf(now);
   const runs = await monthRuns(db, teamId, month);
-  const limit = await automationRunsLimit(db, teamId);
+  const limit = await automationRunsLimit(db, teamId, ctx);
   const boards = await db
     .selectFrom('automation_runs')
     .select(['board_id', (eb) => eb.fn.countAll<string>().as('runs')])

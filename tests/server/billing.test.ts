@@ -208,6 +208,11 @@ describe('BILLING=off', () => {
     const res = await api(server.app, 'POST', `/api/teams/${teamId}/members`, { token: u.token, body: { invitations } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().users).toHaveLength(7); // the free plan seats 5
+    // The automation runs limit is the top plan's too (the free plan's is 100).
+    const { automationRunsLimit, usageOf } = await import('../../server/automations/usage');
+    expect(await automationRunsLimit(server.ctx.db, teamId, server.ctx)).toBe(250000);
+    expect((await usageOf(server.ctx.db, teamId, server.ctx.now(), server.ctx)).limit).toBe(250000);
+    expect(await automationRunsLimit(server.ctx.db, teamId)).toBe(100); // without the config: the stored limit
   });
 
   it('reads BILLING from the environment and refuses a value it does not know', async () => {
