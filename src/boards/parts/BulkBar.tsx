@@ -78,7 +78,8 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
                       const boardItems = (await board.backend.db.records.where('[collection+board_id]').equals(['item', board.boardId]).toArray()) as unknown as Item[];
                       const targetItems = boardItems.filter((i) => i.folder_id === n.folder.id);
                       await board.actions.moveItems(editable, n.folder.id, targetItems);
-                      showUndoToast(board.actions, plural(editable.length, { one: `# item moved to ${n.folder.name}`, other: `# items moved to ${n.folder.name}` }));
+                      const folder = n.folder.name;
+                      showUndoToast(board.actions, plural(editable.length, { one: `# item moved to ${folder}`, other: `# items moved to ${folder}` }));
                       skipped(editable.length);
                       setDialog(null);
                       onDone();
@@ -120,7 +121,9 @@ function BulkEdit({ items, onClose, onDone }: { items: Item[]; onClose: () => vo
           item={items[0]}
           onCommit={async (value) => {
             await board.actions.setValues(items, attribute, value);
-            showUndoToast(board.actions, plural(items.length, { one: `${attribute.name} changed on # item`, other: `${attribute.name} changed on # items` }));
+            // One named placeholder for every plural form, so translations with more forms keep it.
+            const name = attribute.name;
+            showUndoToast(board.actions, plural(items.length, { one: `${name} changed on # item`, other: `${name} changed on # items` }));
             onClose();
             onDone();
           }}
