@@ -1,16 +1,12 @@
-import { sql, type Transaction } from 'kysely';
 import { checkValue, isEmptyValue, newLabel, type AttributeLike } from '../../schema/attributes';
 import { collections } from '../../schema/collections';
 import { cellValue, CsvImportMessages, LABEL_MAX_OPTIONS, type ColumnTarget, type DateFormat } from '../../schema/csv-import';
 import type { BoardJobProblem } from '../../schema/board-jobs';
 import { valueIdFor } from '../../schema/records';
-import type { Database } from '../db/types';
-import { recordEvent } from '../events/outbox';
 import { ApiError } from '../http/errors';
-import { loadTeamAndRole } from '../sync/access';
 import { saveRecord } from '../sync/operations';
-import { WriteScope } from '../sync/scope';
-import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
+import { boardRecords, type LoggedWrite, type WireRecord } from '../sync/store';
+import { importedWrite, lastItemPosition, openBatchScope, openScope, publishEvents, removeJobRecords, writeImported } from './import-steps';
 import { cachedPayload, forgetPayload, parsedPayload, type ParsedCsv } from './csv-parse';
 import type { BoardJobKind, BoardJobRun } from './runner';
 import { loadBoardJobPayload, type BoardJobRow } from './store';
@@ -68,14 +64,6 @@ async function parsed(run: BoardJobRun): Promise<ParsedCsv> {
   return cachedPayload(run.job.id) ?? parsedPayload(run.job.id, (await loadBoardJobPayload(run.ctx.db, run.job.id)) ?? '', opts);
 }
 
-async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
-  const found = await loadTeamAndRole(trx, run.job.team_id, run.job.user_id);
-  if (!found) throw new ApiError(404, 'The workspace is gone.');
-  const scope = new WriteScope(trx, found.team, { id: run.job.user_id, role: found.role, teamId: found.team.id }, run.ctx.now());
-  await scope.lock(mode);
-  return scope;
-}
-
 /** Step 1: the new attributes (with their label options) and where the items go. */
 async function prepare(run: BoardJobRun): Promise<void> {
   const { job } = run;
@@ -112,13 +100,11 @@ async function prepare(run: BoardJobRun): Promise<void> {
     }
     await scope.finish();
     await scope.flushWrites();
-    const last = await sql<{ p: number | null }>`
-      select max((data->>'position')::float8) as p from records
-      where team_id = ${job.team_id} and board_id = ${job.board_id} and collection = 'item' and data->>'folder_id' = ${input.folder_id}`.execute(trx);
-    report({ phase: 'writing', total: csv.rows.length, stateData: { prepared: true, columns, next: 0, position: Number(last.rows[0]?.p ?? 0), created: 0, skipped: 0 } satisfies ImportState });
+    const position0 = await lastItemPosition(trx, job, input.folder_id);
+    report({ phase: 'writing', total: csv.rows.length, stateData: { prepared: true, columns, next: 0, position: position0, created: 0, skipped: 0 } satisfies ImportState });
     return scope.events;
   });
-  await publish(run, events);
+  await publishEvents(run, events);
 }
 
 const LABEL_COLORS = ['#E2E4F0', '#FDE2E1', '#FFF1C2', '#D8F5E1', '#D9ECFF', '#EBDDFB', '#FFE0F0', '#DDF4F4'];
@@ -167,13 +153,9 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
   const prepared = Object.entries(state.columns ?? {}).map(([index, column]) => ({ index: Number(index), column }));
 
   await run.commit(async (trx, report) => {
-    const scope = await openScope(run, trx, 'shared');
-    const chain = await scope.chain(job.board_id, input.folder_id);
-    scope.require('CREATE_ITEM', chain, job.user_id);
-    scope.require('EDIT_ITEM', chain, job.user_id);
+    const scope = await openBatchScope(run, trx, input.folder_id);
     const now = scope.now;
     const stamp = now.toISOString();
-    const via = { board_job_id: job.id };
     const writes: LoggedWrite[] = [];
     const problems: BoardJobProblem[] = [];
     let created = state.created ?? 0;
@@ -181,8 +163,7 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
     // Items get their `item.created` event (hooks, automations and the activity log see every
     // imported item); their values are part of that creation and get none: a million value events
     // would cost as much as the import itself (decision 0161).
-    const add = (collection: string, record: WireRecord) =>
-      writes.push({ collection, record, createdBy: job.user_id, deletedAt: null, op: 'saved', event: collection === 'item' ? recordEvent({ teamId: job.team_id, collection, change: 'saved', record, previous: null, actorId: job.user_id, itemId: record.id, via }) : null });
+    const add = (collection: string, record: WireRecord) => writes.push(importedWrite(job, collection, record));
 
     for (let r = from; r < to; r++) {
       const row = csv.rows[r]!;
@@ -212,11 +193,7 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
         add('value', { id: valueIdFor(itemId, column.id), board_id: job.board_id, item_id: itemId, attribute_id: column.id, value: value.value as never, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp });
       }
     }
-    for (let i = 0; i < writes.length; i += 1000) {
-      const part = writes.slice(i, i + 1000);
-      const written = await writeManyLogged(trx, job.team_id, now, part);
-      if (written !== part.length) throw new Error('Some imported records were changed by someone else while the import ran.');
-    }
+    await writeImported(trx, job.team_id, now, writes);
     const done = to >= csv.rows.length;
     report({
       phase: 'writing',
@@ -245,42 +222,8 @@ function valueOf(column: PreparedColumn, text: string): { ok: true; value: unkno
 
 /** Removes every record the job wrote (ids start with the job id), with tombstones for the replicas. */
 async function cleanup(run: BoardJobRun): Promise<void> {
-  const { job } = run;
-  forgetPayload(job.id);
-  for (;;) {
-    const removed = await run.commit(async (trx) => {
-      const scope = await openScope(run, trx, 'exclusive');
-      const now = scope.now;
-      const { rows } = await sql<{ n: string }>`
-        with doomed as (
-          select collection, id from records
-          where team_id = ${job.team_id} and board_id = ${job.board_id} and collection in ('value', 'item', 'attribute')
-            and id like ${`${job.id}%`}
-          limit 20000
-        ), gone as (
-          delete from records r using doomed d where r.collection = d.collection and r.id = d.id
-          returning r.collection, r.id, r.board_id
-        ), logged as (
-          insert into change_log (team_id, board_id, collection, record_id, op, at)
-          select ${job.team_id}, board_id, collection, id, 'deleted', ${now} from gone
-          returning 1
-        )
-        select count(*) as n from logged`.execute(trx);
-      return Number(rows[0]?.n ?? 0);
-    });
-    if (removed === 0) return;
-  }
-}
-
-async function publish(run: BoardJobRun, events: { channel: string; event: string; data: unknown }[]): Promise<void> {
-  if (!events.length) return;
-  run.ctx.jobs.kick();
-  try {
-    if (run.ctx.broadcaster.publishMany) await run.ctx.broadcaster.publishMany(events);
-    else for (const e of events) await run.ctx.broadcaster.publish(e.channel, e.event, e.data);
-  } catch {
-    // Replicas catch up through /changes.
-  }
+  forgetPayload(run.job.id);
+  await removeJobRecords(run, ['value', 'item', 'attribute']);
 }
 
 export const csvImportKind: BoardJobKind = {

@@ -1,17 +1,12 @@
-import { sql, type Transaction } from 'kysely';
 import { checkValue, findDuplicateAttribute, type AttributeLike } from '../../schema/attributes';
 import { collections } from '../../schema/collections';
 import type { BoardJobProblem } from '../../schema/board-jobs';
 import { valueIdFor } from '../../schema/records';
-import type { Database } from '../db/types';
-import { recordEvent } from '../events/outbox';
-import { ApiError } from '../http/errors';
 import { escapeHtml } from '../http/html-page';
-import { loadTeamAndRole } from '../sync/access';
 import { saveRecord } from '../sync/operations';
 import { sanitizeCommentHtml } from '../sync/sanitize';
-import { WriteScope } from '../sync/scope';
-import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
+import { boardRecords, type LoggedWrite, type WireRecord } from '../sync/store';
+import { importedWrite, lastItemPosition, openBatchScope, openScope, publishEvents, removeJobRecords, writeImported } from '../board-jobs/import-steps';
 import type { BoardJobKind, BoardJobRun } from '../board-jobs/runner';
 import { loadBoardJobPayload, type BoardJobRow } from '../board-jobs/store';
 import type { ImportPlan, PlanAttribute } from './import-plan';
@@ -69,14 +64,6 @@ async function planOf(run: BoardJobRun): Promise<ImportPlan> {
   return plan;
 }
 
-async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
-  const found = await loadTeamAndRole(trx, run.job.team_id, run.job.user_id);
-  if (!found) throw new ApiError(404, 'The workspace is gone.');
-  const scope = new WriteScope(trx, found.team, { id: run.job.user_id, role: found.role, teamId: found.team.id }, run.ctx.now());
-  await scope.lock(mode);
-  return scope;
-}
-
 function settingsFor(jobId: string, index: number, a: PlanAttribute): Record<string, unknown> {
   const options = (a.options ?? []).map((o, n) => ({ id: `${jobId}o${index}x${n}`, name: o.name, color: o.color ?? '#E2E4F0', textColor: '#4C4E69', ...(a.kind === 'status' ? { done: o.done === true } : {}) }));
   switch (a.kind) {
@@ -125,26 +112,16 @@ async function prepare(run: BoardJobRun): Promise<void> {
     }
     await scope.finish();
     await scope.flushWrites();
-    const last = await sql<{ p: number | null }>`
-      select max((data->>'position')::float8) as p from records
-      where team_id = ${job.team_id} and board_id = ${job.board_id} and collection = 'item' and data->>'folder_id' = ${input.folder_id}`.execute(trx);
+    const position0 = await lastItemPosition(trx, job, input.folder_id);
     report({
       phase: 'writing',
       total: plan.items.length,
       problems: plan.skipped.slice(0, 200),
-      stateData: { prepared: true, attributes, folders, next: 0, position: Number(last.rows[0]?.p ?? 0), created: 0, comments: 0 } satisfies PlanState,
+      stateData: { prepared: true, attributes, folders, next: 0, position: position0, created: 0, comments: 0 } satisfies PlanState,
     });
     return scope.events;
   });
-  if (events.length) {
-    run.ctx.jobs.kick();
-    try {
-      if (run.ctx.broadcaster.publishMany) await run.ctx.broadcaster.publishMany(events);
-      else for (const e of events) await run.ctx.broadcaster.publish(e.channel, e.event, e.data);
-    } catch {
-      // Replicas catch up through /changes.
-    }
-  }
+  await publishEvents(run, events);
 }
 
 /** A plan value as the attribute's value (option keys become option ids), checked like the save path does. */
@@ -176,13 +153,9 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
   const from = state.next ?? 0;
   const to = Math.min(from + planBatch.items, plan.items.length);
   await run.commit(async (trx, report) => {
-    const scope = await openScope(run, trx, 'shared');
-    const chain = await scope.chain(job.board_id, input.folder_id);
-    scope.require('CREATE_ITEM', chain, job.user_id);
-    scope.require('EDIT_ITEM', chain, job.user_id);
+    const scope = await openBatchScope(run, trx, input.folder_id);
     const now = scope.now;
     const stamp = now.toISOString();
-    const via = { board_job_id: job.id };
     const writes: LoggedWrite[] = [];
     const problems: BoardJobProblem[] = [];
     let created = state.created ?? 0;
@@ -193,7 +166,7 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
       const folderId = item.folder ? (state.folders?.[item.folder] ?? input.folder_id) : input.folder_id;
       const record: WireRecord = { id: itemId, board_id: job.board_id, folder_id: folderId, name: item.name, position: (folderId === input.folder_id ? (state.position ?? 0) : 0) + n + 1, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp, created_by: job.user_id, deleted_at: null };
       // Items get their `item.created` event (webhooks, automations, the activity log); values and comments are part of it.
-      writes.push({ collection: 'item', record, createdBy: job.user_id, deletedAt: null, op: 'saved', event: recordEvent({ teamId: job.team_id, collection: 'item', change: 'saved', record, previous: null, actorId: job.user_id, itemId, via }) });
+      writes.push(importedWrite(job, 'item', record));
       created++;
       for (const [key, raw] of Object.entries(item.values)) {
         const attribute = state.attributes?.[key];
@@ -204,21 +177,17 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
           continue;
         }
         if (value.value === null) continue;
-        writes.push({ collection: 'value', record: { id: valueIdFor(itemId, attribute.id), board_id: job.board_id, item_id: itemId, attribute_id: attribute.id, value: value.value as never, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp }, createdBy: job.user_id, deletedAt: null, op: 'saved', event: null });
+        writes.push(importedWrite(job, 'value', { id: valueIdFor(itemId, attribute.id), board_id: job.board_id, item_id: itemId, attribute_id: attribute.id, value: value.value as never, row_version: 1, team_id: job.team_id, created_at: stamp, updated_at: stamp }));
       }
       for (const [k, comment] of item.comments.entries()) {
         const html = commentHtml(comment);
         if (!html.replace(/<[^>]*>/g, '').trim()) continue;
         const author = comment.author_id ?? job.user_id;
-        writes.push({ collection: 'comment', record: { id: `${job.id}c${n}x${k}`, board_id: job.board_id, item_id: itemId, parent_id: null, text: { html }, pinned: false, edited_at: null, created_by: author, row_version: 1, team_id: job.team_id, created_at: comment.at && !Number.isNaN(Date.parse(comment.at)) ? new Date(comment.at).toISOString() : stamp, updated_at: stamp }, createdBy: author, deletedAt: null, op: 'saved', event: null });
+        writes.push(importedWrite(job, 'comment', { id: `${job.id}c${n}x${k}`, board_id: job.board_id, item_id: itemId, parent_id: null, text: { html }, pinned: false, edited_at: null, created_by: author, row_version: 1, team_id: job.team_id, created_at: comment.at && !Number.isNaN(Date.parse(comment.at)) ? new Date(comment.at).toISOString() : stamp, updated_at: stamp }, author));
         commentCount++;
       }
     }
-    for (let i = 0; i < writes.length; i += 1000) {
-      const part = writes.slice(i, i + 1000);
-      const written = await writeManyLogged(trx, job.team_id, now, part);
-      if (written !== part.length) throw new Error('Some imported records were changed by someone else while the import ran.');
-    }
+    await writeImported(trx, job.team_id, now, writes);
     const done = to >= plan.items.length;
     report({
       phase: 'writing',
@@ -233,30 +202,8 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
 
 /** Removes every record the job wrote (ids start with the job id), with tombstones for the replicas. */
 async function cleanup(run: BoardJobRun): Promise<void> {
-  const { job } = run;
-  plans.delete(job.id);
-  for (;;) {
-    const removed = await run.commit(async (trx) => {
-      const scope = await openScope(run, trx, 'exclusive');
-      const { rows } = await sql<{ n: string }>`
-        with doomed as (
-          select collection, id from records
-          where team_id = ${job.team_id} and board_id = ${job.board_id} and collection in ('value', 'comment', 'item', 'attribute', 'folder')
-            and id like ${`${job.id}%`}
-          limit 20000
-        ), gone as (
-          delete from records r using doomed d where r.collection = d.collection and r.id = d.id
-          returning r.collection, r.id, r.board_id
-        ), logged as (
-          insert into change_log (team_id, board_id, collection, record_id, op, at)
-          select ${job.team_id}, board_id, collection, id, 'deleted', ${scope.now} from gone
-          returning 1
-        )
-        select count(*) as n from logged`.execute(trx);
-      return Number(rows[0]?.n ?? 0);
-    });
-    if (removed === 0) return;
-  }
+  plans.delete(run.job.id);
+  await removeJobRecords(run, ['value', 'comment', 'item', 'attribute', 'folder']);
 }
 
 function planKind(kind: string): BoardJobKind {

@@ -1,0 +1,99 @@
+import { sql, type Transaction } from 'kysely';
+import type { Database } from '../db/types';
+import { recordEvent } from '../events/outbox';
+import { ApiError } from '../http/errors';
+import { loadTeamAndRole } from '../sync/access';
+import { WriteScope } from '../sync/scope';
+import { writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
+import type { BoardJobRun } from './runner';
+import type { BoardJobRow } from './store';
+
+/**
+ * What the import jobs share (CSV, decision 0161; Trello and Gitlab, decision 0220): the write
+ * scope of a step, the batched writes of a step, and the cleanup that removes every record whose
+ * id starts with the job id.
+ */
+
+/** The job's workspace and its member's role, locked for a step's transaction. */
+export async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
+  const found = await loadTeamAndRole(trx, run.job.team_id, run.job.user_id);
+  if (!found) throw new ApiError(404, 'The workspace is gone.');
+  const scope = new WriteScope(trx, found.team, { id: run.job.user_id, role: found.role, teamId: found.team.id }, run.ctx.now());
+  await scope.lock(mode);
+  return scope;
+}
+
+/** A batch step's scope: the member must still be allowed to create and edit items in the folder. */
+export async function openBatchScope(run: BoardJobRun, trx: Transaction<Database>, folderId: string): Promise<WriteScope> {
+  const { job } = run;
+  const scope = await openScope(run, trx, 'shared');
+  const chain = await scope.chain(job.board_id, folderId);
+  scope.require('CREATE_ITEM', chain, job.user_id);
+  scope.require('EDIT_ITEM', chain, job.user_id);
+  return scope;
+}
+
+/** The highest item position in the folder (imported items go after it). */
+export async function lastItemPosition(trx: Transaction<Database>, job: BoardJobRow, folderId: string): Promise<number> {
+  const last = await sql<{ p: number | null }>`
+    select max((data->>'position')::float8) as p from records
+    where team_id = ${job.team_id} and board_id = ${job.board_id} and collection = 'item' and data->>'folder_id' = ${folderId}`.execute(trx);
+  return Number(last.rows[0]?.p ?? 0);
+}
+
+/**
+ * A new record written by the job. Only items get their `item.created` event (hooks, automations
+ * and the activity log see every imported item); values and comments are part of that creation.
+ */
+export function importedWrite(job: BoardJobRow, collection: string, record: WireRecord, createdBy: number = job.user_id): LoggedWrite {
+  const event = collection === 'item' ? recordEvent({ teamId: job.team_id, collection, change: 'saved', record, previous: null, actorId: job.user_id, itemId: record.id, via: { board_job_id: job.id } }) : null;
+  return { collection, record, createdBy, deletedAt: null, op: 'saved', event };
+}
+
+/** Writes a step's records, 1,000 per statement; a record someone else changed fails the step. */
+export async function writeImported(trx: Transaction<Database>, teamId: number, now: Date, writes: LoggedWrite[]): Promise<void> {
+  for (let i = 0; i < writes.length; i += 1000) {
+    const part = writes.slice(i, i + 1000);
+    const written = await writeManyLogged(trx, teamId, now, part);
+    if (written !== part.length) throw new Error('Some imported records were changed by someone else while the import ran.');
+  }
+}
+
+/** Sends a step's realtime events (replicas catch up through /changes if that fails). */
+export async function publishEvents(run: BoardJobRun, events: { channel: string; event: string; data: unknown }[]): Promise<void> {
+  if (!events.length) return;
+  run.ctx.jobs.kick();
+  try {
+    if (run.ctx.broadcaster.publishMany) await run.ctx.broadcaster.publishMany(events);
+    else for (const e of events) await run.ctx.broadcaster.publish(e.channel, e.event, e.data);
+  } catch {
+    // Replicas catch up through /changes.
+  }
+}
+
+/** Removes every record of these collections the job wrote (ids start with the job id), with tombstones for the replicas. */
+export async function removeJobRecords(run: BoardJobRun, collections: readonly string[]): Promise<void> {
+  const { job } = run;
+  for (;;) {
+    const removed = await run.commit(async (trx) => {
+      const scope = await openScope(run, trx, 'exclusive');
+      const { rows } = await sql<{ n: string }>`
+        with doomed as (
+          select collection, id from records
+          where team_id = ${job.team_id} and board_id = ${job.board_id} and collection in (${sql.join(collections)})
+            and id like ${`${job.id}%`}
+          limit 20000
+        ), gone as (
+          delete from records r using doomed d where r.collection = d.collection and r.id = d.id
+          returning r.collection, r.id, r.board_id
+        ), logged as (
+          insert into change_log (team_id, board_id, collection, record_id, op, at)
+          select ${job.team_id}, board_id, collection, id, 'deleted', ${scope.now} from gone
+          returning 1
+        )
+        select count(*) as n from logged`.execute(trx);
+      return Number(rows[0]?.n ?? 0);
+    });
+    if (removed === 0) return;
+  }
+}
