@@ -45,11 +45,13 @@ export const m0240_plan_catalogue: Migration = {
         limits: { workspaces: 3, members: 25, storage: 50, AutomationRunsLimit: 10000, WhitelabelLimit: 1, proViews: true },
       },
     ];
+    // An existing plan keeps the limits an operator may have set (new names are added); its prices
+    // take the new list shape.
     for (const p of plans) {
       await sql`
         insert into plans (id, version, level, tier, name, prices, limits, is_upgradable, position)
         values (${p.id}, 8, ${p.level}, ${p.tier}, ${p.name}, ${JSON.stringify(p.prices)}::jsonb, ${JSON.stringify(p.limits)}::jsonb, ${p.upgradable}, ${p.position})
-        on conflict (id) do update set prices = excluded.prices, limits = excluded.limits, position = excluded.position,
+        on conflict (id) do update set prices = excluded.prices, limits = excluded.limits || plans.limits, position = excluded.position,
           level = excluded.level, tier = excluded.tier, name = excluded.name, is_upgradable = excluded.is_upgradable`.execute(db);
     }
     await sql`
