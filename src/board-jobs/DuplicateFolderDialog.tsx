@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { api, ApiRequestError } from '../api/client';
-import { showApiError } from '../api/handle-error';
+import { api } from '../api/client';
 import type { BoardJob } from '../../schema/board-jobs';
 import type { DuplicateFolderBody } from '../../schema/templates';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 import { toast } from '../ui/toast-store';
 import { announceJobStarted } from './jobs-flag';
+import { FormError, useServerForm } from './use-server-form';
 
 /**
  * "Duplicate…" of a folder (decision 0226): a copy beside it on the same board, with or without its
@@ -22,24 +22,17 @@ export function DuplicateFolderDialog({ teamId, boardId, folder, onClose }: { te
   const [withValues, setWithValues] = useState(true);
   const [withViews, setWithViews] = useState(true);
   const [withComments, setWithComments] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, submit } = useServerForm();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setError(t`enter the folder name`);
-    setBusy(true);
-    try {
+    await submit(async () => {
       const body: DuplicateFolderBody = { folder_id: folder.id, name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews, with_comments: withItems && withComments, with_automations: false };
       await api.post<{ data: { job: BoardJob; folder_id: string } }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/duplicate-folder`, body);
       announceJobStarted();
       toast.show(t`Duplicating the folder. It appears beside the original when the copy is done.`, { kind: 'success' });
       onClose();
-    } catch (err) {
-      if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
-      else showApiError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal open onClose={onClose} title={t`Duplicate ${folderName}`} size="sm">
@@ -64,11 +57,7 @@ export function DuplicateFolderDialog({ teamId, boardId, folder, onClose }: { te
           <input type="checkbox" checked={withViews} onChange={(e) => setWithViews(e.target.checked)} />
           <Trans>Copy the views</Trans>
         </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <Button type="submit" disabled={busy}>
           <Trans>Duplicate folder</Trans>
         </Button>

@@ -1,13 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { api, ApiRequestError } from '../api/client';
-import { showApiError } from '../api/handle-error';
+import { api } from '../api/client';
 import { useWorkspaces } from '../api/workspaces-cache';
 import type { BoardJob } from '../../schema/board-jobs';
 import { Button } from '../ui/Button';
 import { confirm } from '../ui/confirm-store';
 import { toast } from '../ui/toast-store';
 import { announceJobStarted } from './jobs-flag';
+import { FormError, useServerForm } from './use-server-form';
 
 /**
  * "Move to another workspace" on a board's settings page (decision 0227): the caller's other
@@ -20,25 +20,18 @@ export function MoveBoardSection({ teamId, boardId, boardName, online }: { teamI
   const { list } = useWorkspaces();
   const others = (list ?? []).filter((w) => w.id !== teamId && w.user_role !== 'guest');
   const [target, setTarget] = useState<number | ''>('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, submit } = useServerForm({ fieldStatuses: [422, 409] });
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     const workspace = others.find((w) => w.id === target);
     if (!workspace) return setError(t`choose a workspace`);
     const workspaceName = workspace.name;
     if (!(await confirm({ message: t`Move ${boardName} to ${workspaceName}? People who are not members of ${workspaceName} lose access and are taken off its member lists.` }))) return;
-    setBusy(true);
-    try {
+    await submit(async () => {
       await api.post<{ data: BoardJob }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/move`, { team_id: workspace.id });
       announceJobStarted();
       toast.show(t`Moving the board. It appears in ${workspaceName} when the move is done.`, { kind: 'success' });
-    } catch (err) {
-      if (err instanceof ApiRequestError && (err.status === 422 || err.status === 409)) setError(err.message);
-      else showApiError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   if (list && others.length === 0) return null;
   return (
@@ -58,11 +51,7 @@ export function MoveBoardSection({ teamId, boardId, boardName, online }: { teamI
             ))}
           </select>
         </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <Button type="submit" disabled={busy || !online}>
           <Trans>Move board</Trans>
         </Button>

@@ -2,11 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../schema/routes';
-import { showApiError } from '../api/handle-error';
-import { ApiRequestError } from '../api/client';
 import { Button } from '../ui/Button';
 import { toast } from '../ui/toast-store';
 import { announceJobStarted } from '../board-jobs/jobs-flag';
+import { FormError, useServerForm } from '../board-jobs/use-server-form';
 import { Templates } from './api';
 
 /**
@@ -28,23 +27,16 @@ function SaveAsTemplate({ teamId, boardId, boardName, online }: { teamId: number
   const { t } = useLingui();
   const [name, setName] = useState(boardName);
   const [withItems, setWithItems] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit } = useServerForm();
   const [saved, setSaved] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setError(t`enter the template name`);
-    setBusy(true);
-    try {
+    await submit(async () => {
       const template = await Templates.saveBoard(teamId, boardId, { name: name.trim(), with_items: withItems });
       setSaved(template.id);
       toast.show(t`Saved as a template.`, { kind: 'success' });
-    } catch (err) {
-      if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
-      else showApiError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section className="board-section" aria-labelledby="save-as-template">
@@ -60,11 +52,7 @@ function SaveAsTemplate({ teamId, boardId, boardName, online }: { teamId: number
           <input type="checkbox" checked={withItems} onChange={(e) => setWithItems(e.target.checked)} />
           <Trans>Include the items and their values</Trans>
         </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <Button type="submit" disabled={busy || !online}>
           <Trans>Save as template</Trans>
         </Button>
@@ -88,23 +76,16 @@ function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number
   const [withViews, setWithViews] = useState(true);
   const [withAutomations, setWithAutomations] = useState(true);
   const [withComments, setWithComments] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, submit } = useServerForm();
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!name.trim()) return setError(t`enter the board name`);
-    setBusy(true);
-    try {
+    await submit(async () => {
       await Templates.duplicate(teamId, boardId, { name: name.trim(), with_items: withItems, with_values: withItems && withValues, with_views: withViews, with_automations: withAutomations, with_comments: withItems && withComments });
       // The frame's jobs tray shows its progress (and the cancel) from now on.
       announceJobStarted();
       toast.show(t`Duplicating the board. It appears in the workspace when the copy is done.`, { kind: 'success' });
-    } catch (err) {
-      if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
-      else showApiError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <section className="board-section" aria-labelledby="duplicate-board">
@@ -136,11 +117,7 @@ function DuplicateBoard({ teamId, boardId, boardName, online }: { teamId: number
           <input type="checkbox" checked={withItems && withComments} disabled={!withItems} onChange={(e) => setWithComments(e.target.checked)} data-testid="duplicate-comments" />
           <Trans>Copy the items’ comments</Trans>
         </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError error={error} />
         <Button type="submit" disabled={busy || !online}>
           <Trans>Duplicate board</Trans>
         </Button>

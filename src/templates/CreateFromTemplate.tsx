@@ -3,8 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react';
 import { Trans, useLingui as useMacroLingui } from '@lingui/react/macro';
 import { pathFor } from '../../schema/routes';
-import { ApiRequestError } from '../api/client';
-import { showApiError } from '../api/handle-error';
+import { FormError, useServerForm } from '../board-jobs/use-server-form';
 import { Button } from '../ui/Button';
 import { Templates } from './api';
 import { useTemplate } from './load-template';
@@ -23,23 +22,17 @@ export function CreateFromTemplate({ teamId, templateId, initialName }: { teamId
   const navigate = useNavigate();
   const [loaded] = useTemplate(templateId);
   const [name, setName] = useState<string | null>(initialName ?? null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit } = useServerForm({ busyAfterSuccess: true });
   if (loaded.state !== 'ready') return <TemplateState loaded={loaded} />;
   const template = loaded.template;
   const shown = name ?? templateName(i18n, template);
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!shown.trim()) return setError(t`enter the board name`);
-    setBusy(true);
-    try {
+    await submit(async () => {
       const made = await Templates.use(teamId, template.id, shown.trim());
       await navigate({ href: pathFor('board', { rootId: made.board_id }) });
-    } catch (err) {
-      if (err instanceof ApiRequestError && err.status === 422) setError(err.message);
-      else showApiError(err);
-      setBusy(false);
-    }
+    });
   };
   return (
     <form className="board-form" data-testid="create-board-form" noValidate onSubmit={onSubmit}>
@@ -55,11 +48,7 @@ export function CreateFromTemplate({ teamId, templateId, initialName }: { teamId
         <Trans>Board name</Trans>
         <input autoFocus name="name" value={shown} aria-invalid={error ? true : undefined} onChange={(e) => (setName(e.target.value), setError(null))} />
       </label>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError error={error} />
       <div className="board-form-actions">
         <Button type="button" variant="secondary" onClick={() => void navigate({ href: pathFor('team.boards', { teamId }) })}>
           <Trans>Cancel</Trans>
