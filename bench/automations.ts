@@ -14,20 +14,10 @@
  * The server runs in this process (HTTP over loopback, the job runner started as in production).
  * Prints; never fails.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { nanoid } from 'nanoid';
-import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import type { AppContext } from '../server/context';
-import { openDatabase } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
-import { issueTokens } from '../server/auth/tokens';
-import { createJobs } from '../server/jobs/index';
+import { putRecord, seedWorkspace, startBenchServer } from './seed';
 
 const SAVES = Number(process.argv[2] ?? 1000);
 const PER_SECOND = Number(process.argv[3] ?? 200);
@@ -47,44 +37,24 @@ function seen(data: unknown): void {
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const url = process.env.DATABASE_URL ?? null;
-  const handle = await openDatabase(url ? { databaseUrl: url } : { databaseUrl: null, pglite: new PGlite() });
-  await migrate(handle.db);
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex') }), webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: {
+  const { dataDir, handle, ctx, app, base } = await startBenchServer({
+    databaseUrl: process.env.DATABASE_URL ?? null,
+    broadcaster: () => ({
       async publish(_channel, _event, data) {
         seen(data);
       },
       async publishMany(events) {
         for (const e of events) seen(e.data);
       },
-    },
-    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind, pollMs: 50 }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    }),
+  });
 
-  const at = new Date();
-  const owner = await ctx.db
-    .insertInto('users')
-    .values({ email: `bench-${nanoid(6)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: at, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
   // A plan whose monthly runs do not stop the bench.
-  const sub = await ctx.db.insertInto('subscriptions').values({ user_id: owner.id, deal: 'business', limits: JSON.stringify({ AutomationRunsLimit: 10_000_000 }), trial_ends_at: null, ends_at: null, version: 8, created_at: at }).returning('id').executeTakeFirstOrThrow();
-  const team = await ctx.db.insertInto('teams').values({ name: 'Bench', owner_id: owner.id, subscription_id: sub.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: owner.id, role: 'owner', verified_at: at, invited_by: null, created_at: at }).execute();
-  const token = (await issueTokens(ctx.db, owner.id, at)).access_token;
-  const put = async (route: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${base}/api/${team.id}/${route}/${encodeURIComponent(String(body.id))}`, { method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  };
+  const { team, token } = await seedWorkspace(ctx, {
+    subscription: async (ownerId, at) =>
+      (await ctx.db.insertInto('subscriptions').values({ user_id: ownerId, deal: 'business', limits: JSON.stringify({ AutomationRunsLimit: 10_000_000 }), trial_ends_at: null, ends_at: null, version: 8, created_at: at }).returning('id').executeTakeFirstOrThrow()).id,
+  });
+  const put = putRecord(base, team.id, token);
 
   const boardId = nanoid();
   await put('folders', { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 });

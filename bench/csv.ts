@@ -10,20 +10,9 @@
  * 10 columns ≤ 60 s, export of a 100,000-item board ≤ 10 s. PGlite by default; PostgreSQL when
  * DATABASE_URL names a scratch database. Prints figures beside the budgets; never fails.
  */
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { nanoid } from 'nanoid';
-import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import { silentBroadcaster, type AppContext } from '../server/context';
-import { openDatabase } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
-import { issueTokens } from '../server/auth/tokens';
-import { createJobs } from '../server/jobs/index';
+import { putRecord, seedWorkspace, startBenchServer } from './seed';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
 const COLUMNS = Math.max(2, Number(process.argv[3] ?? 10));
@@ -53,38 +42,13 @@ function makeCsv(rows: number, columns: number): { csv: string; mapping: unknown
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const url = process.env.DATABASE_URL ?? null;
-  const handle = await openDatabase(url ? { databaseUrl: url } : { databaseUrl: null, pglite: new PGlite() });
-  await migrate(handle.db);
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex') }), webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: silentBroadcaster,
-    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind, pollMs: 50 }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { handle, ctx, app, base } = await startBenchServer({ databaseUrl: process.env.DATABASE_URL ?? null });
   await ctx.jobs.prepare();
   ctx.jobs.start();
 
-  const at = new Date();
-  const owner = await ctx.db
-    .insertInto('users')
-    .values({ email: `bench-${nanoid(6)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: at, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const team = await ctx.db.insertInto('teams').values({ name: 'Bench', owner_id: owner.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: owner.id, role: 'owner', verified_at: at, invited_by: null, created_at: at }).execute();
-  const token = (await issueTokens(ctx.db, owner.id, at)).access_token;
+  const { team, token } = await seedWorkspace(ctx);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const put = async (route: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${base}/api/${team.id}/${route}/${encodeURIComponent(String(body.id))}`, { method: 'PUT', headers, body: JSON.stringify(body) });
-    if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
-  };
+  const put = putRecord(base, team.id, token);
   const boardId = nanoid();
   const viewId = nanoid();
   await put('folders', { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 });

@@ -20,22 +20,13 @@
  * Budget: p95 ≤ 500 ms at 50 saves/s. Server and client share this process.
  * Prints figures; never fails the run.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { nanoid } from 'nanoid';
 import Pusher from 'pusher-js';
-import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import type { AppContext } from '../server/context';
-import { openDatabase } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
 import { issueTokens } from '../server/auth/tokens';
 import { createBroadcaster } from '../server/realtime/broadcaster';
-import { createJobs } from '../server/jobs/index';
+import { benchUser, insertBenchTeam, startBenchServer } from './seed';
 import { NotificationEvents, type Notification } from '../schema/notifications';
 import { createRealtime, type PusherConstructor } from '../sync-worker/realtime';
 
@@ -48,33 +39,13 @@ const BUDGET_P95_MS = 500;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const handle = await openDatabase(DATABASE_URL ? { databaseUrl: DATABASE_URL } : { databaseUrl: null, pglite: new PGlite() });
-  await migrate(handle.db);
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex') }), webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: createBroadcaster(config, {}),
-    jobs: createJobs(handle.db, { now: () => new Date() }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
-  const base = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { dataDir, handle, config, ctx, app, base } = await startBenchServer({ databaseUrl: DATABASE_URL, broadcaster: (config) => createBroadcaster(config, {}), jobs: 'plain' });
   const port = Number(new URL(base).port);
 
   const at = new Date();
-  const user = (name: string) => ({ email: `${name}-${nanoid(6)}@example.test`, name, password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: at, created_at: at, updated_at: at });
+  const user = (name: string) => benchUser(`${name}-${nanoid(6)}@example.test`, name, at);
   const [writer, reader] = await ctx.db.insertInto('users').values([user('Writer'), user('Reader')]).returning('id').execute();
-  const team = await ctx.db.insertInto('teams').values({ name: 'Bench', owner_id: writer!.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  await ctx.db
-    .insertInto('team_members')
-    .values([
-      { team_id: team.id, user_id: writer!.id, role: 'owner', verified_at: at, invited_by: null, created_at: at },
-      { team_id: team.id, user_id: reader!.id, role: 'full-member', verified_at: at, invited_by: null, created_at: at },
-    ])
-    .execute();
+  const team = await insertBenchTeam(ctx, writer!.id, at, { members: [{ userId: reader!.id, role: 'full-member' }] });
   const writerToken = (await issueTokens(ctx.db, writer!.id, at)).access_token;
   const readerToken = (await issueTokens(ctx.db, reader!.id, at)).access_token;
   const put = async (route: string, body: Record<string, unknown> | Record<string, unknown>[]) => {

@@ -14,22 +14,12 @@
  * asked one, and the load average (this machine is shared and busy: figures are only comparable
  * at similar load). Budget: p95 delivery delay ≤ 2 s at 1,000 saves/s. Prints; never fails.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { nanoid } from 'nanoid';
-import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import { silentBroadcaster, type AppContext } from '../server/context';
-import { openDatabase } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
-import { issueTokens } from '../server/auth/tokens';
-import { createJobs } from '../server/jobs/index';
+import { seedWorkspace, startBenchServer } from './seed';
 
 const SAVES = Number(process.argv[2] ?? 3000);
 const PER_SECOND = Number(process.argv[3] ?? 1000);
@@ -40,21 +30,7 @@ const BUDGET_P95_MS = 2000;
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const handle = await openDatabase(DATABASE_URL ? { databaseUrl: DATABASE_URL } : { databaseUrl: null, pglite: new PGlite() });
-  await migrate(handle.db);
-  const base = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex'), WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' });
-  const config = { ...base, webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: silentBroadcaster,
-    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind, pollMs: 50 }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
-  const api = await app.listen({ host: '127.0.0.1', port: 0 });
+  const { dataDir, handle, ctx, app, base: api } = await startBenchServer({ databaseUrl: DATABASE_URL, env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
 
   // The receiver: notes when each item's delivery arrived (by the item id in the body).
   const arrived = new Map<string, number>();
@@ -76,15 +52,7 @@ async function main() {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const target = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-  const at = new Date();
-  const owner = await ctx.db
-    .insertInto('users')
-    .values({ email: `hooks-${nanoid(6)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: at, created_at: at, updated_at: at })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const team = await ctx.db.insertInto('teams').values({ name: 'Bench', owner_id: owner.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: at, updated_at: at }).returning('id').executeTakeFirstOrThrow();
-  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: owner.id, role: 'owner', verified_at: at, invited_by: null, created_at: at }).execute();
-  const token = (await issueTokens(ctx.db, owner.id, at)).access_token;
+  const { team, token } = await seedWorkspace(ctx, { emailPrefix: 'hooks' });
   const call = async (method: 'PUT', route: string, body: unknown) => {
     const res = await fetch(`${api}${route}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
