@@ -11,8 +11,7 @@
  * DATABASE_URL names a scratch database. Prints figures beside the budgets; never fails.
  */
 import os from 'node:os';
-import { nanoid } from 'nanoid';
-import { putRecord, seedWorkspace, startBenchServer } from './seed';
+import { putBoardWithView, putRecord, seedWorkspace, startBenchServer } from './seed';
 
 const ROWS = Number(process.argv[2] ?? 100_000);
 const COLUMNS = Math.max(2, Number(process.argv[3] ?? 10));
@@ -49,10 +48,7 @@ async function main() {
   const { team, token } = await seedWorkspace(ctx);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const put = putRecord(base, team.id, token);
-  const boardId = nanoid();
-  const viewId = nanoid();
-  await put('folders', { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 });
-  await put('folder-views', { id: viewId, board_id: boardId, folder_id: boardId, name: 'All', kind: 'table', row_version: 1, settings: {} });
+  const { boardId, viewId } = await putBoardWithView(put);
 
   const { csv, mapping } = makeCsv(ROWS, COLUMNS);
   console.log(`CSV import/export bench on ${handle.kind}: ${ROWS} rows × ${COLUMNS} columns, ${(csv.length / 1024 / 1024).toFixed(1)} MB; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);

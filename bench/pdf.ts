@@ -12,7 +12,7 @@
  */
 import os from 'node:os';
 import { nanoid } from 'nanoid';
-import { putRecord, seedWorkspace, startBenchServer } from './seed';
+import { putBoardWithView, putRecord, seedWorkspace, startBenchServer } from './seed';
 
 const ITEMS = Number(process.argv[2] ?? 1000);
 const DUPLICATE_ITEMS = Number(process.argv[3] ?? 2000);
@@ -46,10 +46,7 @@ async function main() {
   const { team, token } = await seedWorkspace(ctx);
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const put = putRecord(base, team.id, token);
-  const boardId = nanoid();
-  const viewId = nanoid();
-  await put('folders', { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 });
-  await put('folder-views', { id: viewId, board_id: boardId, folder_id: boardId, name: 'All', kind: 'table', row_version: 1, settings: {} });
+  const { boardId, viewId } = await putBoardWithView(put);
 
   type Job = { state: string; done: number; total: number; error: string | null; result: Record<string, unknown> | null };
   const until = async (jobId: string): Promise<Job> => {

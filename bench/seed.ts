@@ -88,3 +88,12 @@ export function putRecord(base: string, teamId: number, token: string) {
     if (res.status !== 200) throw new Error(`${route}: ${res.status} ${await res.text()}`);
   };
 }
+
+/** A board "Bench board" with one table view "All", saved through `put` (see putRecord). */
+export async function putBoardWithView(put: ReturnType<typeof putRecord>): Promise<{ boardId: string; viewId: string }> {
+  const boardId = nanoid();
+  const viewId = nanoid();
+  await put('folders', { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 });
+  await put('folder-views', { id: viewId, board_id: boardId, folder_id: boardId, name: 'All', kind: 'table', row_version: 1, settings: {} });
+  return { boardId, viewId };
+}
