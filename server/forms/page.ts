@@ -4,6 +4,8 @@ import type { PublicField, PublicForm } from '../../schema/public-form';
 import type { AppContext } from '../context';
 import type { DatabaseThrottle } from '../accounts/rate-limit';
 import { ApiError } from '../http/errors';
+import { contentSecurityPolicy } from '../http/security-headers';
+import type { BotCheckWidget } from './bot-check-config';
 import { escapeHtml as esc, htmlPage, sendPage, visitorOf, type Visitor } from '../http/html-page';
 import { FormMessages } from './answers';
 import type { LoadedForm } from './load';
@@ -21,6 +23,10 @@ import { acceptAnswers, FORM_MAX_FILES, multipartProblem, openForm, type FormBod
  *
  * Field names: `q:{attributeId}` (repeated for a multi-choice label; `:start`/`:end` for a date
  * range), files in `f:{attributeId}`, the bot-check widget's token in any field named `*-response`.
+ *
+ * With a bot-check widget configured (BOT_CHECK_SCRIPT_URL + BOT_CHECK_WIDGET_CLASS, decision 0211)
+ * the form carries the provider's element and script, and this page alone lets that one origin in
+ * its Content-Security-Policy (script, frame, connect); with JavaScript off it says the form needs it.
  */
 
 type Answers = Record<string, unknown>;
@@ -148,22 +154,29 @@ function question(visitor: Visitor, field: PublicField, index: number, shown: Sh
   }
 }
 
-function formPage(visitor: Visitor, form: PublicForm, shown: Shown, action: string): string {
+function formPage(visitor: Visitor, form: PublicForm, shown: Shown, action: string, widget: BotCheckWidget | null): string {
   const { l10n } = visitor;
   const firstProblem = form.fields.findIndex((f) => shown.problems[f.attribute_id]);
   const error = shown.error
     ? `<p class="error" role="alert" data-testid="public-form-error"${firstProblem < 0 ? ' tabindex="-1" autofocus' : ''}>${esc(problemText(visitor, shown.error))}</p>`
     : '';
-  const bot = form.bot_check_sitekey ? `<div class="bot-check" data-sitekey="${esc(form.bot_check_sitekey)}" data-testid="public-form-bot-check"></div>` : '';
+  const bot = !form.bot_check_sitekey
+    ? ''
+    : widget
+      ? `<div class="bot-check" data-testid="public-form-bot-check"><div class="${esc(widget.className)}" data-sitekey="${esc(form.bot_check_sitekey)}"></div></div>`
+      : `<div class="bot-check" data-sitekey="${esc(form.bot_check_sitekey)}" data-testid="public-form-bot-check"></div>`;
+  // Said before the questions, so nobody fills the form in only to be refused.
+  const needsJs = form.bot_check_sitekey && widget ? `<noscript><p class="error" data-testid="public-form-needs-js">${esc(l10n('This form needs JavaScript for its bot check. Turn JavaScript on, then load the page again.'))}</p></noscript>` : '';
+  const script = form.bot_check_sitekey && widget ? `\n<script src="${esc(widget.scriptUrl)}" async defer></script>` : '';
   const body = `<main data-testid="public-form"><form class="card" method="post" action="${esc(action)}" enctype="multipart/form-data" novalidate aria-labelledby="public-form-title">
 <h1 id="public-form-title">${esc(form.title)}</h1>
 ${form.description ? `<p class="description">${esc(form.description)}</p>` : ''}
 <p class="note">${esc(l10n('Questions marked * must be answered.'))}</p>
-${error}
+${needsJs}${error}
 ${form.fields.map((f, i) => question(visitor, f, i, shown, i === firstProblem)).join('\n')}
 ${bot}
 <button type="submit" data-testid="public-form-submit">${esc(l10n('Send'))}</button>
-</form></main>`;
+</form></main>${script}`;
   return htmlPage(visitor, form.title, body);
 }
 
@@ -228,6 +241,28 @@ async function readPagePost(request: FastifyRequest, form: LoadedForm): Promise<
   return out;
 }
 
+/**
+ * The form page with the bot-check widget: the server's policy (decision 0092) plus the provider's
+ * origin for its script, the challenge frame and the script's own requests; nothing inline.
+ */
+export function widgetPolicy(config: AppContext['config'], widget: BotCheckWidget): string {
+  const directives = contentSecurityPolicy(config);
+  const add = (name: string) => (directives[name] = [...(directives[name] ?? ["'self'"]), widget.origin]);
+  add('script-src');
+  add('frame-src');
+  add('connect-src');
+  return Object.entries(directives)
+    .map(([name, values]) => `${name} ${values.join(' ')}`)
+    .join(';');
+}
+
+/** Sends the form page; with the widget shown, under the policy that lets its origin in. */
+const sendFormPage = (reply: FastifyReply, ctx: AppContext, status: number, visitor: Visitor, form: PublicForm, shown: Shown, action: string) => {
+  const widget = form.bot_check_sitekey ? (ctx.config.botCheck?.widget ?? null) : null;
+  if (widget) reply.header('content-security-policy', widgetPolicy(ctx.config, widget));
+  return sendPage(reply, status, formPage(visitor, form, shown, action, widget));
+};
+
 export function formPageRoutes(app: FastifyInstance, ctx: AppContext, throttle: DatabaseThrottle): void {
   type Req = { Params: { formId: string }; Querystring: { sent?: string; lang?: string } };
   const self = (formId: string, visitor: Visitor, request: FastifyRequest<Req>, extra = '') => {
@@ -248,7 +283,7 @@ export function formPageRoutes(app: FastifyInstance, ctx: AppContext, throttle: 
     }
     const shownForm = publicFormOf(form, ctx.config.botCheck?.sitekey ?? null);
     if (request.query.sent === '1') return sendPage(reply, 200, sentPage(visitor, form, shownForm.title, self(form.id, visitor, request)));
-    return sendPage(reply, 200, formPage(visitor, shownForm, { answers: {}, problems: {}, error: null }, self(form.id, visitor, request)));
+    return sendFormPage(reply, ctx, 200, visitor, shownForm, { answers: {}, problems: {}, error: null }, self(form.id, visitor, request));
   });
 
   app.post<Req>('/form/:formId', async (request, reply: FastifyReply) => {
@@ -272,7 +307,7 @@ export function formPageRoutes(app: FastifyInstance, ctx: AppContext, throttle: 
       const answers = (read as FormBody | null)?.answers ?? {};
       const shownForm = publicFormOf(form, ctx.config.botCheck?.sitekey ?? null);
       const filesSent = new Set(((read as FormBody | null)?.files ?? []).map((f) => f.field));
-      return sendPage(reply, error.status, formPage(visitor, shownForm, { answers, problems, error: error.message, filesSent }, self(form.id, visitor, request)));
+      return sendFormPage(reply, ctx, error.status, visitor, shownForm, { answers, problems, error: error.message, filesSent }, self(form.id, visitor, request));
     }
     return reply.status(303).header('location', self(form.id, visitor, request, 'sent=1')).header('cache-control', 'no-store').send();
   });

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { attribute, board, folder, newId, teamWithRoles, type TeamFixture } from './sync-fixtures';
 import { FORM_LIMITS } from '../../server/forms/routes';
+import { loadBotCheckConfig } from '../../server/forms/bot-check-config';
+import { loadConfig } from '../../server/config';
+import { ConfigError } from '../../server/secrets';
 
 /**
  * The public form as the server's own HTML page (issue #13, decision 0210): /form/{id} works
@@ -211,6 +214,70 @@ describe('public form page (server-rendered)', () => {
     } finally {
       server.ctx.config.botCheck = null;
       await new Promise((resolve) => provider.close(resolve));
+    }
+  });
+
+  it('with the widget configured (decision 0211), loads the provider’s script and lets only its origin in, on this page only', async () => {
+    const widget = { scriptUrl: 'https://challenges.example.net/widget/api.js', origin: 'https://challenges.example.net', className: 'cf-turnstile' };
+    const plain = await api(server.app, 'GET', `/form/${formId}`);
+    server.ctx.config.botCheck = { sitekey: 'site-key-3', secret: 's', verifyUrl: 'http://127.0.0.1:9/siteverify', widget };
+    try {
+      const page = await api(server.app, 'GET', `/form/${formId}?lang=de`);
+      expect(page.body).toContain('<div class="cf-turnstile" data-sitekey="site-key-3"></div>');
+      expect(page.body).toContain('<script src="https://challenges.example.net/widget/api.js" async defer></script>');
+      expect(page.body).toMatch(/<noscript><p class="error" data-testid="public-form-needs-js">Dieses Formular braucht JavaScript/);
+      // Still nothing inline: the one script is the provider's, by address.
+      expect(page.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/i);
+      const csp = String(page.headers['content-security-policy']);
+      const directive = (name: string) => csp.split(';').find((d) => d.trim().startsWith(`${name} `))?.trim();
+      expect(directive('script-src')).toBe("script-src 'self' https://challenges.example.net");
+      expect(directive('frame-src')).toBe("frame-src 'self' https://challenges.example.net");
+      expect(directive('connect-src')).toBe("connect-src 'self' https://challenges.example.net");
+      expect(csp).not.toContain('unsafe-inline');
+      // Everything else as on every other response.
+      const rest = (policy: string) => policy.split(';').filter((d) => !/^(script|frame|connect)-src /.test(d.trim())).map((d) => d.trim()).join(';');
+      expect(rest(csp)).toBe(rest(String(plain.headers['content-security-policy'])));
+      // A refused answer shows the form again, widget and policy included.
+      const refused = await post(formId, [[`q:${nameId}`, 'No token'], [`q:${email.id}`, 'a@example.com']]);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.body).toContain('The bot check did not pass. Please try again.');
+      expect(refused.body).toContain('class="cf-turnstile"');
+      expect(String(refused.headers['content-security-policy'])).toContain("script-src 'self' https://challenges.example.net");
+      // Other pages and the API keep the server's own policy.
+      for (const other of ['/public-page.css', '/api/app-vars', `/api/forms/${formId}`]) {
+        expect(String((await api(server.app, 'GET', other)).headers['content-security-policy'])).not.toContain('challenges.example.net');
+      }
+    } finally {
+      server.ctx.config.botCheck = null;
+    }
+    // Without it: no widget, no script, the policy of every page.
+    expect(plain.body).not.toContain('cf-turnstile');
+    expect(plain.body).not.toContain('<script');
+    expect(plain.body).not.toContain('public-form-needs-js');
+    expect(String(plain.headers['content-security-policy'])).not.toContain('example.net');
+  });
+
+  it('refuses a bad widget configuration at start', () => {
+    const three = { BOT_CHECK_SITEKEY: 'k', BOT_CHECK_SECRET: 's', BOT_CHECK_VERIFY_URL: 'https://verify.example.net/siteverify' };
+    const widget = { BOT_CHECK_SCRIPT_URL: 'https://challenges.example.net/api.js', BOT_CHECK_WIDGET_CLASS: 'cf-turnstile' };
+    expect(loadBotCheckConfig({ ...three, ...widget })?.widget).toEqual({ scriptUrl: 'https://challenges.example.net/api.js', origin: 'https://challenges.example.net', className: 'cf-turnstile' });
+    expect(loadBotCheckConfig({ ...three })?.widget).toBeNull();
+    expect(loadBotCheckConfig({ ...three, ...widget, BOT_CHECK_SCRIPT_URL: 'http://127.0.0.1:4000/api.js' })?.widget?.origin).toBe('http://127.0.0.1:4000');
+    expect(loadBotCheckConfig({ ...three, ...widget, BOT_CHECK_SCRIPT_URL: 'http://localhost:4000/api.js' })?.widget?.origin).toBe('http://localhost:4000');
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ ...widget }, /need BOT_CHECK_SITEKEY/],
+      [{ ...three, BOT_CHECK_SCRIPT_URL: widget.BOT_CHECK_SCRIPT_URL }, /go together/],
+      [{ ...three, BOT_CHECK_WIDGET_CLASS: 'cf-turnstile' }, /go together/],
+      [{ ...three, ...widget, BOT_CHECK_SCRIPT_URL: 'http://challenges.example.net/api.js' }, /https/],
+      [{ ...three, ...widget, BOT_CHECK_SCRIPT_URL: 'javascript:alert(1)' }, /https/],
+      [{ ...three, ...widget, BOT_CHECK_SCRIPT_URL: 'api.js' }, /full https address/],
+      [{ ...three, ...widget, BOT_CHECK_SCRIPT_URL: 'https://user:pw@challenges.example.net/api.js' }, /user name/],
+      [{ ...three, ...widget, BOT_CHECK_WIDGET_CLASS: 'a" onload="x' }, /one class name/],
+      [{ ...widget, BOT_CHECK_SITEKEY: 'k' }, /all three/],
+    ];
+    for (const [env, message] of refused) {
+      expect(() => loadConfig({ NODE_ENV: 'test', ...env }), JSON.stringify(env)).toThrow(ConfigError);
+      expect(() => loadConfig({ NODE_ENV: 'test', ...env })).toThrow(message);
     }
   });
 });
