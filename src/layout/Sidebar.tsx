@@ -1,11 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Clock, Code, House, LayoutGrid, Plus, Settings, Shield, User, Users, X } from 'lucide-react';
+import { Clock, Code, CreditCard, House, LayoutGrid, Plus, Settings, Shield, User, Users, X } from 'lucide-react';
 import { pathFor } from '../../schema/routes';
 import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
 import { LogoutButton, LogoutRemovingCopyButton } from './LogoutButton';
 import { InstallAppButton } from './InstallAppButton';
+import { appVars } from '../app-vars';
 import { BoardsNav } from '../boards/BoardsNav';
 import { StorageKeys } from '../storage/local-store';
 import { useStored } from '../storage/use-stored';
@@ -87,6 +88,15 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
             <Trans>My time</Trans>
           </Link>
         </li>
+        {/* Hidden on an instance without billing (BILLING=off, decision 0240). */}
+        {appVars.get().billing !== false && (
+          <li>
+            <Link to={pathFor('profile.billing')} activeProps={{ 'aria-current': 'page' }}>
+              <CreditCard size={16} aria-hidden="true" />
+              <Trans>Billing</Trans>
+            </Link>
+          </li>
+        )}
         <li>
           <Link to={pathFor('profile.developer')} activeProps={{ 'aria-current': 'page' }}>
             <Code size={16} aria-hidden="true" />
