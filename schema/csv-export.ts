@@ -23,9 +23,9 @@ export function readableValue(attribute: AttributeRef, value: unknown, lookup: E
   switch (attribute.kind) {
     case 'status':
     case 'label': {
-      const options = settingsOf(attribute.kind === 'status' ? 'status' : 'label', attribute.settings).options;
+      const names = optionNames(attribute);
       const ids = Array.isArray(value) ? value : [value];
-      return ids.map((id) => options.find((o) => o.id === id)?.name ?? '').filter(Boolean).join(LIST_SEPARATOR);
+      return ids.map((id) => names.get(id) ?? '').filter(Boolean).join(LIST_SEPARATOR);
     }
     case 'members':
       return (value as number[]).map((id) => lookup.userName(id) ?? '').filter(Boolean).join(LIST_SEPARATOR);
@@ -44,6 +44,27 @@ export function readableValue(attribute: AttributeRef, value: unknown, lookup: E
     default:
       return typeof value === 'string' ? value : Array.isArray(value) ? value.join(LIST_SEPARATOR) : JSON.stringify(value);
   }
+}
+
+/**
+ * Option names by id (the first option of an id wins, as a search from the start finds it),
+ * remembered per settings object: an export asks for every cell, and reading the settings each
+ * time cost more than the rest of the cell. Settings are read, never changed, while exporting.
+ */
+const optionNamesBySettings = new WeakMap<object, Map<string, Map<unknown, string>>>();
+function optionNames(attribute: AttributeRef): Map<unknown, string> {
+  const kind = attribute.kind === 'status' ? 'status' : 'label';
+  const settings = attribute.settings;
+  const byKind = typeof settings === 'object' && settings !== null ? (optionNamesBySettings.get(settings) ?? new Map<string, Map<unknown, string>>()) : null;
+  const known = byKind?.get(kind);
+  if (known) return known;
+  const names = new Map<unknown, string>();
+  for (const o of settingsOf(kind, settings).options) if (!names.has(o.id)) names.set(o.id, o.name);
+  if (byKind) {
+    byKind.set(kind, names);
+    optionNamesBySettings.set(settings as object, byKind);
+  }
+  return names;
 }
 
 /** The byte order mark spreadsheet apps need to read UTF-8. */

@@ -123,6 +123,18 @@ describe('board jobs: CSV import and export', () => {
     expect(lines[0]).toBe('Name,Team,Score,Joined');
     // Blue is every third person from the second: scores 2, 8, 14, … highest first.
     expect(lines.slice(1)).toEqual(['Person 20,Blue,38,2024-03-20', 'Person 17,Blue,32,2024-03-17', 'Person 14,Blue,26,2024-03-14', 'Person 11,Blue,20,2024-03-11', 'Person 8,Blue,14,2024-03-08', 'Person 5,Blue,8,2024-03-05', 'Person 2,Blue,2,2024-03-02']);
+
+    // The export reads only the values it needs: those of hidden columns still decide the rows and their order.
+    const byHidden = newId();
+    await save('folder-views', {
+      id: byHidden, board_id: b.id, folder_id: target.id, name: 'By hidden', kind: 'table', row_version: 1,
+      settings: { filters: [{ attribute_id: idOf('Email'), op: 'contains', value: 'p1' }], sort: [{ attribute_id: idOf('Score'), direction: 'desc' }], hidden_columns: [idOf('Email'), idOf('Score')] },
+    });
+    const hidden = await api(server.app, 'GET', `/api/${t.teamId}/boards/${b.id}/exports/csv?view_id=${byHidden}`, { token: t.owner.token });
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    const hiddenLines = hidden.body.slice(1).trimEnd().split('\r\n');
+    expect(hiddenLines[0]).toBe('Name,Joined,Team');
+    expect(hiddenLines.slice(1).map((l) => l.split(',')[0])).toEqual(['Person 20', 'Person 19', 'Person 18', 'Person 17', 'Person 16', 'Person 15', 'Person 14', 'Person 13', 'Person 12', 'Person 11', 'Person 2']);
   });
 
   it('shows progress batch by batch, and a cancel removes everything the import wrote', async () => {
