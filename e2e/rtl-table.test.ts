@@ -40,9 +40,9 @@ function difference(a: PNG, b: PNG): number {
 type Box = { x: number; y: number; width: number; height: number };
 const box = async (page: Page, selector: string): Promise<Box> => (await page.locator(selector).first().boundingBox())!;
 
-async function openBoard(locale: 'en' | 'ar') {
+async function openBoard(locale: 'en' | 'ar', viewport = { width: 820, height: 700 }) {
   await apiCall(world.server.url, token, 'PUT', '/api/me', { locale });
-  const context = await world.browser.newContext({ viewport: { width: 820, height: 700 } });
+  const context = await world.browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(world.server.url + '/login');
   await page.locator('input[type=email]').fill(USERS.owner);
@@ -125,7 +125,9 @@ for (const locale of ['en', 'ar'] as const) {
   const rtl = locale === 'ar';
   describe(`the table's keys and resize ${rtl ? 'right to left (Arabic)' : 'left to right (English)'}`, () => {
     it('moves with the arrow key toward the next column as seen, and widens a column dragged outward by its edge', async () => {
-      const { context, page } = await openBoard(locale);
+      // A desktop-wide window: at 820 px the unpinned part of the pane is narrower than dnd-kit's
+      // edge zone, so any drag there scrolled the pane and the column grew with the scroll.
+      const { context, page } = await openBoard(locale, { width: 1400, height: 860 });
       const heads = page.locator('.table-header > [role="columnheader"][data-attribute-id]');
       const second = await heads.nth(1).getAttribute('data-attribute-id');
       // The name cell of the first row, then the arrow pointing away from the start edge.
@@ -135,13 +137,13 @@ for (const locale of ['en', 'ar'] as const) {
       await expect.poll(() => page.locator('.table-row').first().locator('.table-cell.is-active').getAttribute('data-attribute-id')).toBe(second);
 
       // The resize handle sits on the column's end edge; dragging it outward (right in LTR, left in RTL) widens it.
-      // Its edge brought near the pane's far end, clear of the pinned columns at the start.
+      // Its edge brought to the middle of the pane: clear of the pinned columns at the start and of
+      // the edge zone that scrolls the pane during a drag.
       await heads.nth(1).locator('.col-resize').evaluate((handle) => {
         const el = document.querySelector<HTMLElement>('.table-scroll')!;
         const pane = el.getBoundingClientRect();
         const at = handle.getBoundingClientRect();
-        const rtlPane = getComputedStyle(el).direction === 'rtl';
-        el.scrollLeft += at.x - (rtlPane ? pane.x + 24 : pane.x + pane.width - 24);
+        el.scrollLeft += at.x - (pane.x + pane.width * 0.6);
       });
       await page.waitForTimeout(200);
       const handle = (await heads.nth(1).locator('.col-resize').boundingBox())!;
