@@ -113,7 +113,8 @@ describe('comments', () => {
     await page.goto(`${world.server.url}/team/${world.teamId}/boards/${boardId}/activity`);
     const boardLines = page.getByTestId('activity-line');
     await boardLines.filter({ hasText: 'changed the item' }).first().waitFor();
-    expect(await boardLines.filter({ hasText: 'changed the item' }).first().getByRole('link', { name: 'Discuss this' }).count()).toBe(1);
+    // The item's link carries its current name (read from the replica, which the rename reaches live).
+    await expect.poll(() => boardLines.filter({ hasText: 'changed the item' }).first().getByRole('link', { name: 'Discuss this' }).count()).toBe(1);
     // Finn did nothing on this board.
     await page.getByLabel('Person').selectOption({ label: 'Finn Full' });
     await page.getByText('No activity matches these filters.').waitFor();

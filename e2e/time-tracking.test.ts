@@ -47,6 +47,13 @@ describe('time tracking', () => {
     const other = await context.newPage();
     await other.goto(`${proxy.url}/b/${boardId}`);
     await other.getByTestId('table-view').waitFor({ timeout: 30_000 });
+    // The frame's running-timers part is a chunk loaded when a timer runs: offline it comes from the
+    // service worker's precache, so the cut waits for that worker to be in control (on a loaded
+    // machine its install could still be caching when the network went).
+    await other.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    });
 
     proxy.cut();
     await start.click();
