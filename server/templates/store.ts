@@ -5,6 +5,8 @@ import { ApiError } from '../http/errors';
 import { appendEvents, registerEventFloor } from '../events/outbox';
 import { contentCounts, TEMPLATE_ID, TemplateMessages, type TemplateContent, type TemplateDetail, type TemplateSummary } from '../../schema/templates';
 import { builtinContent, builtinSummary, findBuiltin, BUILTIN_FILES } from './builtin';
+import { localiseTemplate } from './localise';
+import { serverLocale } from '../i18n/catalogs';
 
 /**
  * Custom templates in the database and who may see them (decision 0165):
@@ -87,7 +89,11 @@ export async function visibleRow(db: Db, id: string, userId: number): Promise<Te
 /** A template this user may open, with its content; 404 "not available or not shared" otherwise. */
 export async function openTemplate(db: Db, id: string, userId: number): Promise<TemplateDetail> {
   const builtin = findBuiltin(id);
-  if (builtin) return { ...builtinSummary(builtin), content: builtinContent(builtin), mine: false };
+  if (builtin) {
+    // A built-in's content comes in the reader's language (issue #16): the preview and the board made from it.
+    const user = await db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst();
+    return { ...builtinSummary(builtin), content: localiseTemplate(builtinContent(builtin), serverLocale(user?.locale)), mine: false };
+  }
   const row = await visibleRow(db, id, userId);
   if (!row) throw notAvailable();
   const [summary] = await summaries(db, [row], userId);
