@@ -70,7 +70,8 @@ export async function signedInPage(world: BoardWorld, email: string, baseUrl = w
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL(/\/home$/);
+  // A memory-hard password check on a loaded 2-core runner took over 30 s once.
+  await page.waitForURL(/\/home$/, { timeout: 60_000 });
   return { context, page, errors };
 }
 

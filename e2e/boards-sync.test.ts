@@ -7,8 +7,18 @@ import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, rowBy
 const SAME_AS_SERVER = 'Updates overlapped, causing a hiccup. Please verify the latest data is correct.';
 
 async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
   const input = page.getByRole('textbox', { name: 'Edit Item' });
+  // A double-click can land while the frame's connectivity line appears (the network was just cut)
+  // and the row moves under the pointer: try again until the editor opens.
+  for (let attempt = 1; ; attempt++) {
+    await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
+    try {
+      await input.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
   await input.fill(to);
   await input.press('Enter');
 }
