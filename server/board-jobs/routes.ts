@@ -17,7 +17,7 @@ import { parseCsv } from './csv-parse';
 import { CSV_IMPORT_KIND, IMPORTABLE_EXISTING, type CsvImportInput } from './csv-import';
 import { exportView } from './csv-export';
 import { translatedJob } from './texts';
-import { translator } from '../i18n/catalogs';
+import { localeSettingOf, translator } from '../i18n/catalogs';
 
 /**
  * Board jobs and CSV import/export (docs/api/board-jobs.md, decision 0160/0161):
@@ -49,7 +49,7 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     const since = new Date(ctx.now().getTime() - 7 * 24 * 3600_000);
     const rows = await ctx.db.selectFrom('board_jobs').selectAll().where('user_id', '=', userId).where('created_at', '>=', since).orderBy('created_at', 'desc').limit(20).execute();
     // Problems and failure reasons in the reader's language (decision 0225).
-    const l10n = translator(await localeOf(ctx, userId));
+    const l10n = translator(await localeSettingOf(ctx.db, userId));
     const jobs = rows.map((row) => translatedJob(toWire(row), l10n));
     return { data: [...jobs.filter((j) => !j.finished_at), ...jobs.filter((j) => j.finished_at)] };
   });
@@ -59,7 +59,7 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     const id = parseBody(boardJobIdParam, request.params.jobId);
     const row = await loadBoardJob(ctx.db, id);
     if (!row || row.user_id !== userId) throw notFound();
-    return { data: translatedJob(toWire(row), translator(await localeOf(ctx, userId))) };
+    return { data: translatedJob(toWire(row), translator(await localeSettingOf(ctx.db, userId))) };
   });
 
   app.post<JobParams>('/api/me/board-jobs/:jobId/cancel', { config: { docs: { summary: 'Cancels one of your board jobs; what it wrote is removed', tag: 'board-jobs' } } }, async (request) => {
@@ -107,10 +107,6 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
       .header('x-rows', String(exported.rows))
       .send(Readable.from(exported.parts()));
   });
-}
-
-async function localeOf(ctx: AppContext, userId: number): Promise<string | null> {
-  return (await ctx.db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst())?.locale ?? null;
 }
 
 async function isFolderOf(ctx: AppContext, teamId: number, boardId: string, folderId: string): Promise<boolean> {

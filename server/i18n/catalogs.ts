@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { setupI18n, type I18n } from '@lingui/core';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { LOCALES, type Locale } from '../../schema/constants';
+import type { Db } from '../sync/store';
 
 /**
  * The server's own texts in the recipient's language (decision 0155): notification mails and Web
@@ -38,6 +39,11 @@ function load(): I18n {
   }
   instance = i18n;
   return i18n;
+}
+
+/** A user's stored locale setting ("de-DE"; null when none or no such user), for serverLocale and translator. */
+export async function localeSettingOf(db: Db, userId: number): Promise<string | null> {
+  return (await db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst())?.locale ?? null;
 }
 
 /** The catalog for a user's locale setting ("de-DE" → de, "sr-Latn" → sr, unknown → en). */

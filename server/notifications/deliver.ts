@@ -8,7 +8,7 @@ import { usersWanting } from './settings';
 import { toWire, type NotificationRow } from './store';
 import { vapidKeys } from './vapid';
 import { judgeNames } from './judge-names';
-import { translator } from '../i18n/catalogs';
+import { localeSettingOf, translator } from '../i18n/catalogs';
 
 /**
  * After new notifications commit: each goes to its user's open tabs ("notification saved" on
@@ -75,9 +75,9 @@ export async function pushToDevice(ctx: AppContext, payload: PushJobPayload): Pr
   const sub = await ctx.db.selectFrom('push_subscriptions').select(['id', 'user_id', 'token']).where('id', '=', payload.subscription_id).executeTakeFirst();
   if (!sub || sub.user_id !== row.user_id) return;
   // In the recipient's language, with names judged by the read rule now (the push may run later).
-  const user = await ctx.db.selectFrom('users').select('locale').where('id', '=', row.user_id).executeTakeFirst();
+  const locale = await localeSettingOf(ctx.db, row.user_id);
   const [notification] = await judgeNames(ctx.db, row.user_id, [toWire(row)]);
-  const result = await sendPush(vapidKeys(ctx.config), JSON.parse(sub.token) as PushSubscriptionJson, pushPayload(notification!, translator(user?.locale)));
+  const result = await sendPush(vapidKeys(ctx.config), JSON.parse(sub.token) as PushSubscriptionJson, pushPayload(notification!, translator(locale)));
   if (result.outcome === 'gone') {
     await ctx.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
     return;

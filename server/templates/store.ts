@@ -6,7 +6,7 @@ import { appendEvents, registerEventFloor } from '../events/outbox';
 import { contentCounts, TEMPLATE_ID, TemplateMessages, type TemplateContent, type TemplateDetail, type TemplateSummary } from '../../schema/templates';
 import { builtinContent, builtinSummary, findBuiltin, BUILTIN_FILES } from './builtin';
 import { localiseTemplate } from './localise';
-import { serverLocale } from '../i18n/catalogs';
+import { localeSettingOf, serverLocale } from '../i18n/catalogs';
 
 /**
  * Custom templates in the database and who may see them (decision 0165):
@@ -91,8 +91,8 @@ export async function openTemplate(db: Db, id: string, userId: number): Promise<
   const builtin = findBuiltin(id);
   if (builtin) {
     // A built-in's content comes in the reader's language (issue #16): the preview and the board made from it.
-    const user = await db.selectFrom('users').select('locale').where('id', '=', userId).executeTakeFirst();
-    return { ...builtinSummary(builtin), content: localiseTemplate(builtinContent(builtin), serverLocale(user?.locale)), mine: false };
+    const locale = serverLocale(await localeSettingOf(db, userId));
+    return { ...builtinSummary(builtin), content: localiseTemplate(builtinContent(builtin), locale), mine: false };
   }
   const row = await visibleRow(db, id, userId);
   if (!row) throw notAvailable();
