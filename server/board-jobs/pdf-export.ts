@@ -16,7 +16,10 @@ import { boardJobIdParam } from '../../schema/board-jobs';
 import { readableValue } from '../../schema/csv-export';
 import type { FilterOp } from '../../schema/views';
 import { lookupFor, readShownView, safeFileName, type ShownAttribute } from './csv-export';
-import { columnsThatFit, renderItemPdf, renderTablePdf, type PdfFrame } from './pdf/render';
+import type { PdfFrame } from './pdf/render';
+
+/** The PDF writer and its fonts (pdfkit, fontkit, bidi-js: ~0.4 s to load) on the first export, not at every server start. */
+const pdfRender = () => import('./pdf/render');
 import { registerBoardJobKind, startBoardJob, type BoardJobKind, type BoardJobRun } from './runner';
 import { loadBoardJob, saveProgress, toWire } from './store';
 
@@ -159,6 +162,7 @@ async function exportViewPdf(run: BoardJobRun, input: PdfInput): Promise<void> {
   }
   frame.subtitle = [...subtitle, ...frame.subtitle];
 
+  const { columnsThatFit, renderTablePdf } = await pdfRender();
   const max = columnsThatFit();
   const columns = shown.columns.slice(0, max);
   const leftOut = shown.columns.length - columns.length;
@@ -212,6 +216,7 @@ async function exportItemPdf(run: BoardJobRun, input: PdfInput): Promise<void> {
   const folderName = String(folders.get(folderId)?.name ?? '');
   const { frame, l10n, locale } = await frameFor(ctx, ctx.db, run, String(item.name ?? ''), [folderName && folderName !== boardName ? `${boardName} › ${folderName}` : boardName]);
   const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const { renderItemPdf } = await pdfRender();
   const pdf = await renderItemPdf(frame, {
     fields: [
       ...attributes.map((a) => ({ name: String(a.name ?? ''), value: cellText(l10n, a, readableValue(a, byAttribute.get(a.id) ?? null, lookup)) })),
