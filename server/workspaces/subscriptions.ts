@@ -85,12 +85,6 @@ export async function seatsTaken(db: Db, teamId: number): Promise<number> {
   return Number(row.n);
 }
 
-export async function memberLimitOf(db: Db, subscriptionId: number | null): Promise<number> {
-  if (subscriptionId === null) return 0;
-  const sub = await db.selectFrom('subscriptions').select(['limits']).where('id', '=', subscriptionId).executeTakeFirst();
-  return limitOf(sub, 'members');
-}
-
 export interface SubscriptionView {
   id: number;
   user_id: number;
