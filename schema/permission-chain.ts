@@ -72,9 +72,12 @@ export function chainTo<F extends ChainFolder>(workspace: ChainWorkspace, folder
   return [workspaceLevel(workspace), ...path.map(folderLevel)];
 }
 
-/** The one question: may this user do `permission` on the resource at the end of the chain. */
-export function allowedOn(user: PermissionUser, permission: PermissionName | string, chain: readonly PermissionLevel[], createdBy?: number | null): boolean {
-  return explain({ permission: permission as PermissionName, user, chain, createdBy }).allowed;
+/**
+ * The one question: may this user do `permission` on the resource at the end of the chain.
+ * `preview` (the app's pretend mode, decision 0280) answers yes to everything.
+ */
+export function allowedOn(user: PermissionUser, permission: PermissionName | string, chain: readonly PermissionLevel[], createdBy?: number | null, preview = false): boolean {
+  return explain({ permission: permission as PermissionName, user, chain, createdBy, preview }).allowed;
 }
 
 /** The view permission of the chain's last level (VIEW_BOARD for a board, VIEW_FOLDER for a folder). */

@@ -7,8 +7,13 @@
  *
  * No realtime here: a visitor cannot subscribe to channels (workspace.md §6); it catches up board
  * by board through /changes (`readsPerBoard`).
+ *
+ * Preview (pretend) tabs run this engine too (decision 0280): with `preview` set it opens its own
+ * database (never the user's replica), applies edits there only (the engine's preview mode queues
+ * nothing), and its transport lets only GET out: any other method is answered here, unsent.
  */
 import { nanoid } from 'nanoid';
+import { Messages } from '../schema/messages';
 import { systemClock, type Clock } from './clock';
 import { openUserDb, type IdbFactories } from './db';
 import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
@@ -28,7 +33,23 @@ export interface InTabEngineOptions {
   clock?: Clock;
   online?: boolean;
   idb?: IdbFactories;
+  /**
+   * Preview (pretend) mode: the engine's database is `cairn-{preview.database}` instead of the
+   * user's, edits stay in it, and nothing but GET requests leaves the tab.
+   */
+  preview?: { database: string };
 }
+
+/** The error a preview engine's transport throws for a write it will not send. */
+export class PreviewWriteRefused extends Error {
+  constructor(readonly method: string) {
+    super(`Preview mode sends no ${method} request.`);
+    this.name = 'PreviewWriteRefused';
+  }
+}
+
+/** The answer a preview engine gives, unsent, to an online-only write (schema/messages.ts previewMode). */
+export const PREVIEW_REFUSAL = { status: 403, ok: false, body: { message: Messages.previewMode, type: 'preview' } } as const;
 
 /** The same commands as the worker's Comlink API, for the one board backend (src/boards/store). */
 export interface InTabEngine {
@@ -48,8 +69,13 @@ export interface InTabEngine {
 export async function createInTabEngine(options: InTabEngineOptions): Promise<InTabEngine> {
   const clock = options.clock ?? systemClock;
   const events = new Emitter();
-  const db = await openUserDb(options.userId ?? 'guest', options.idb);
-  const baseFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const preview = options.preview ?? null;
+  const db = await openUserDb(preview ? preview.database : (options.userId ?? 'guest'), options.idb);
+  const anyFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  // A preview tab reads from the server but never writes to it: the last gate before the network.
+  const baseFetch: FetchLike = preview
+    ? (input, init) => ((init.method ?? 'GET').toUpperCase() === 'GET' ? anyFetch(input, init) : Promise.reject(new PreviewWriteRefused(init.method ?? '')))
+    : anyFetch;
   // Every call carries the session's current token (the tab refreshes it; we only read it).
   const authorizedFetch: FetchLike = (input, init) => {
     const headers = new Headers(init.headers);
@@ -66,6 +92,8 @@ export async function createInTabEngine(options: InTabEngineOptions): Promise<In
     newId: () => nanoid(),
     swUuid: 'tab-' + nanoid(8),
     onResult: ({ method, ok, networkError }) => {
+      // A write the preview gate kept in the tab is no sign of a dead network.
+      if (networkError && preview && method.toLowerCase() !== 'get') return;
       if (networkError) engine?.connection.networkFailure();
       else if (ok) engine?.connection.requestSucceeded(method);
     },
@@ -88,6 +116,7 @@ export async function createInTabEngine(options: InTabEngineOptions): Promise<In
     readsPerBoard: () => options.userId === null,
   });
   const sync = engine;
+  if (preview) sync.setPreview(true);
   return {
     engine: sync,
     apply: (name, args, applyOptions) => (syncToken(), sync.apply(name, args, applyOptions ?? {})),
@@ -96,6 +125,7 @@ export async function createInTabEngine(options: InTabEngineOptions): Promise<In
     openBoard: (teamId, boardId) => (syncToken(), sync.openBoard(teamId, boardId)),
     async request(method, path, body) {
       syncToken();
+      if (preview && method.toLowerCase() !== 'get') return { ...PREVIEW_REFUSAL, body: { ...PREVIEW_REFUSAL.body } };
       if (!sync.connection.online) throw new OfflineError();
       const response = await http.request(method, path, body === undefined ? {} : { body });
       return { status: response.status, ok: response.ok, body: response.body };

@@ -19,6 +19,7 @@ import { RunningTimersSlot } from './RunningTimersSlot';
 import { BoardJobsSlot } from './BoardJobsSlot';
 import { StatusBanner } from './StatusBanner';
 import { ShellRulesHost } from './ShellRulesHost';
+import { PreviewBadge } from './PreviewBadge';
 
 /**
  * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
@@ -80,6 +81,7 @@ export function RootLayout() {
       <BoardJobsSlot />
       {status === 'signedIn' && <PaletteHost />}
       <ShellRulesHost />
+      <PreviewBadge />
       <UiHost />
     </div>
   );

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { NotificationsEvent, SyncConnection } from '../../sync-worker/client';
 import { workerSignedInAs } from '../api/worker-session';
 import { NotificationsApi } from './api';
+import { previewMode } from '../navigation/preview-instance';
 
 /**
  * This tab's view of the worker's notifications (sync-worker/notifications.ts): the unread count
@@ -85,6 +86,8 @@ export function useUnreadCount(): number | null {
 
 export async function markNotifications(ids: string[], read: boolean): Promise<boolean> {
   if (ids.length === 0) return true;
+  // Preview (pretend) mode changes nothing on the server, and the worker would (decision 0280).
+  if (previewMode.on) return false;
   if (connection) return connection.api.markNotifications(ids, read).catch(() => false);
   // No worker session in this tab yet: the server still hears it; the count follows its event.
   return NotificationsApi.mark(ids, read).then(
@@ -94,6 +97,7 @@ export async function markNotifications(ids: string[], read: boolean): Promise<b
 }
 
 export async function markAllNotificationsRead(): Promise<boolean> {
+  if (previewMode.on) return false;
   if (connection) return connection.api.markAllNotificationsRead().catch(() => false);
   return NotificationsApi.markAllRead().then(
     () => true,

@@ -30,7 +30,12 @@ export interface BoardAccess {
   can(permission: PermissionName, folderId: string, createdBy?: number | null): boolean;
 }
 
-export function boardAccess(workspace: Workspace, viewer: Viewer, folders: readonly AccessFolder[]): BoardAccess {
+/**
+ * `preview`: the tab is in preview (pretend) mode, where every permission answers allowed
+ * (shell.md, workspace.md §4) — its edits stay in the tab's own preview engine (decision 0280).
+ */
+export function boardAccess(workspace: Workspace, viewer: Viewer, folders: readonly AccessFolder[], options: { preview?: boolean } = {}): BoardAccess {
+  if (options.preview) return { can: () => true };
   const byId = new Map(folders.map((f) => [f.id, f]));
   const cache = new Map<string, PermissionLevel[] | null>();
   return {

@@ -201,8 +201,11 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   const tree = useMemo(() => buildFolderTree((folders ?? []) as Folder[], boardId), [folders, boardId]);
   const attributes = useMemo(() => sortByPosition((attributesRaw ?? []).filter((a) => !a.deleted_at)), [attributesRaw]);
   const access = useMemo(
-    () => boardAccess(info?.workspace ?? { id: teamId, owner_id: null, permissions: {} }, info?.viewer ?? { id: backend.userId, role: backend.userId === null ? 'guest' : 'guest' }, folders ?? []),
-    [info, teamId, backend.userId, folders],
+    () =>
+      boardAccess(info?.workspace ?? { id: teamId, owner_id: null, permissions: {} }, info?.viewer ?? { id: backend.userId, role: backend.userId === null ? 'guest' : 'guest' }, folders ?? [], {
+        preview: backend.preview,
+      }),
+    [info, teamId, backend.userId, backend.preview, folders],
   );
   const folderId = params.folderId && tree.byId.has(params.folderId) ? params.folderId : boardId;
   const board = tree.root?.folder;
@@ -224,7 +227,8 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   );
   const openFolder = useCallback((id: string) => void navigate({ href: id === boardId ? pathFor('board', { rootId: boardId }) : pathFor('folder', { rootId: boardId, folderId: id }) }), [navigate, boardId]);
 
-  const readOnly = backend.userId === null;
+  // Preview (pretend) mode allows everything, a visitor's preview too (decision 0280).
+  const readOnly = backend.userId === null && !backend.preview;
   const can = useCallback(
     (permission: PermissionName, at = folderId, createdBy?: number | null) => !readOnly && access.can(permission, at, createdBy),
     [readOnly, access, folderId],

@@ -24,6 +24,9 @@ export function useBoardMeta(backend: BoardBackend) {
   const folders = useFolders(boardId);
   const info = useWorkspaceInfo(teamId, backend.userId);
   const board = folders?.find((f) => f.id === boardId) as Folder | undefined;
-  const access = useMemo(() => boardAccess(info?.workspace ?? { id: teamId, owner_id: null, permissions: {} }, info?.viewer ?? { id: backend.userId, role: 'guest' }, folders ?? []), [info, teamId, backend.userId, folders]);
+  const access = useMemo(
+    () => boardAccess(info?.workspace ?? { id: teamId, owner_id: null, permissions: {} }, info?.viewer ?? { id: backend.userId, role: 'guest' }, folders ?? [], { preview: backend.preview }),
+    [info, teamId, backend.userId, backend.preview, folders],
+  );
   return { teamId, boardId, board, folders, info, access, loading: !opened && !board };
 }

@@ -13,6 +13,8 @@ import type { PendingWrites } from './pending';
 export interface BoardBackend {
   /** The signed-in user; null for an anonymous visitor of a public board (read-only). */
   userId: number | null;
+  /** A preview (pretend) tab's own engine (preview-backend.ts): edits stay in the tab, every permission is allowed. */
+  preview?: boolean;
   db: CairnDexie;
   /** This tab's writes not yet in the replica, shown by the live hooks at once (pending.ts). */
   pending?: PendingWrites;

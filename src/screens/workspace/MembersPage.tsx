@@ -16,6 +16,7 @@ import { SubmitButton, useAction } from '../forms';
 import { FormError } from '../auth/AuthFrame';
 import { ASSIGNABLE_ROLES, RoleLabel, ROLE_LABELS } from './roles';
 import { useLoad, useTeamId } from './use-team';
+import { previewMode } from '../../navigation/preview-instance';
 
 
 /**
@@ -92,7 +93,8 @@ export default function MembersPage() {
   });
 
   const myRole = team.data?.user_role;
-  const canManage = myRole === 'owner' || myRole === 'admin';
+  // Preview (pretend) mode allows everything; its writes are refused by the API client (decision 0280).
+  const canManage = previewMode.on || myRole === 'owner' || myRole === 'admin';
   const onInvite = (event: FormEvent) => {
     event.preventDefault();
     void invite();

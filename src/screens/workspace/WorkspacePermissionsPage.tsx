@@ -16,6 +16,7 @@ import { ROLE_LABELS } from './roles';
 import { WorkspaceNotFound } from './WorkspaceNotFound';
 import { useTeamId } from './use-team';
 import { useTeamVersion } from '../../navigation/team-events';
+import { previewMode } from '../../navigation/preview-instance';
 import './workspace.css';
 
 /**
@@ -107,7 +108,8 @@ function PermissionsForm({ team, record, onSaved }: { team: Workspace; record: P
   const level = (perms: PermissionEntries): PermissionLevel[] => [{ type: 'workspace', id: team.id, permissions: perms, created_by: team.owner_id }];
   const savedChain = useMemo(() => level(record.permissions ?? {}), [record]); // eslint-disable-line react-hooks/exhaustive-deps
   const role = team.user_role ?? 'guest';
-  const canManage = role === 'owner' || explain({ permission: 'MANAGE_PERMISSIONS', user: { id: -2, role: role as Role }, chain: savedChain }).allowed;
+  // Preview (pretend) mode allows everything; its saves are refused by the API client (decision 0280).
+  const canManage = role === 'owner' || explain({ permission: 'MANAGE_PERMISSIONS', user: { id: -2, role: role as Role }, chain: savedChain, preview: previewMode.on }).allowed;
   const chain = level(entries);
   const effective = (permission: PermissionName, r: Role) => {
     if (explain({ permission, user: { id: -1, role: r }, chain, createdBy: -3 }).allowed) return 'yes';

@@ -1,0 +1,41 @@
+import { useSyncExternalStore } from 'react';
+import { Trans } from '@lingui/react/macro';
+import { Eye } from 'lucide-react';
+import { previewMode } from '../navigation/preview-instance';
+import './preview-badge.css';
+
+/** The address of this page without `pretend`: a full load there starts a normal session of the app. */
+export function previewExitHref(location: { pathname: string; search: string; hash: string }): string {
+  const params = new URLSearchParams(location.search);
+  params.delete('pretend');
+  // Bare flags (`?hide_header`) stay bare.
+  const query = params.toString().replace(/=(?=&|$)/g, '');
+  return `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
+}
+
+const subscribe = (listener: () => void) => previewMode.subscribe(listener);
+const isOn = () => previewMode.on;
+
+/**
+ * The frame's "Preview" badge (decision 0280): shown for as long as the tab is in preview (pretend)
+ * mode, with the way out. Preview mode lives in the page's memory, so leaving it is a full load of
+ * the same address without `pretend`; the tab's preview database goes with the page.
+ */
+export function PreviewBadge() {
+  const on = useSyncExternalStore(subscribe, isOn, isOn);
+  if (!on) return null;
+  return (
+    <div className="shell-preview-badge" role="status" data-testid="preview-badge">
+      <Eye size={14} aria-hidden="true" />
+      <strong>
+        <Trans>Preview</Trans>
+      </strong>
+      <span className="shell-preview-badge-note">
+        <Trans>Changes stay in this tab and are not saved.</Trans>
+      </span>
+      <button type="button" className="shell-preview-badge-exit" data-testid="preview-exit" onClick={() => window.location.assign(previewExitHref(window.location))}>
+        <Trans>Leave preview</Trans>
+      </button>
+    </div>
+  );
+}
