@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { anonymousPage, apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+
+/**
+ * Preview (pretend) mode in the BUILT app (decision 0280): a `?pretend` tab runs its own engine
+ * over its own database, so its edits show at once there, never reach the server and never reach
+ * the user's other tabs, which keep saving through the shared worker. Every permission is open in
+ * preview (an anonymous visitor of a public board may edit there too), and a badge leads out.
+ */
+
+async function rename(page: Page, from: string, to: string) {
+  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
+  const input = page.getByRole('textbox', { name: 'Edit Item' });
+  await input.fill(to);
+  await input.press('Enter');
+}
+
+/** Every request of the page that could change something on the server (session upkeep and error reports aside). */
+function watchWrites(page: Page): string[] {
+  const writes: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (request.method() === 'GET' || !url.pathname.startsWith('/api/')) return;
+    if (url.pathname === '/api/auth/refresh' || url.pathname === '/api/log') return;
+    writes.push(`${request.method()} ${url.pathname}`);
+  });
+  return writes;
+}
+
+describe('preview mode', () => {
+  let world: BoardWorld;
+  let owner: string;
+  let boardId: string;
+  let context: BrowserContext;
+  let normal: Page;
+
+  beforeAll(async () => {
+    world = await startWorld();
+    owner = await apiLogin(world.server.url, USERS.owner);
+    boardId = await createBoardByApi(world, owner, 'Preview board');
+    await createItemByApi(world, owner, boardId, 'Shared item');
+    await createItemByApi(world, owner, boardId, 'Real item');
+    ({ context, page: normal } = await signedInPage(world, USERS.owner));
+  }, 120_000);
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await world?.close();
+  });
+
+  const serverNames = async (): Promise<string[]> => (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/items?board_id=${boardId}`)).data.map((i: { name: string }) => i.name).sort();
+
+  it('a preview tab keeps its edits to itself while a normal tab of the same browser saves', async () => {
+    await normal.goto(`${world.server.url}/b/${boardId}`);
+    await rowByName(normal, 'Shared item').waitFor({ timeout: 20_000 });
+    expect(await normal.getByTestId('preview-badge').count()).toBe(0);
+
+    const preview = await context.newPage();
+    const writes = watchWrites(preview);
+    await preview.goto(`${world.server.url}/b/${boardId}?pretend`);
+    await preview.getByTestId('preview-badge').waitFor();
+    await rowByName(preview, 'Shared item').waitFor({ timeout: 20_000 });
+
+    // Edited in preview: shown there at once, sent nowhere.
+    await rename(preview, 'Shared item', 'Shared item, preview only');
+    await rowByName(preview, 'Shared item, preview only').waitFor({ timeout: 5_000 });
+
+    // Edited in the normal tab: reaches the server through the shared worker as always.
+    await rename(normal, 'Real item', 'Real item, saved');
+    await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Real item, saved'));
+    // The normal tab's edit went out after the preview's: had the preview's been sent, it would be there too.
+    expect(await serverNames()).toEqual(['Real item, saved', 'Shared item']);
+    await rowByName(normal, 'Shared item').waitFor();
+    expect(await rowByName(normal, 'Shared item, preview only').count()).toBe(0);
+    expect(writes).toEqual([]);
+
+    // Leaving preview: the same address without `pretend`, the server's data, no badge.
+    await preview.getByTestId('preview-exit').click();
+    await preview.waitForURL((url) => !url.search.includes('pretend'));
+    await rowByName(preview, 'Shared item').waitFor({ timeout: 20_000 });
+    expect(await preview.getByTestId('preview-badge').count()).toBe(0);
+    expect(await rowByName(preview, 'Shared item, preview only').count()).toBe(0);
+    // The preview tab's own database went with the page.
+    await expect.poll(async () => (await preview.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''))).filter((n) => n.startsWith('cairn-preview-'))).toEqual([]);
+    await preview.close();
+  }, 120_000);
+
+  it('opens every permission: an anonymous visitor of a public board may edit in preview, and nothing is saved', async () => {
+    const board = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: { id: string }) => f.id === boardId);
+    await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folders/${boardId}`, { ...board, is_public: true, row_version: board.row_version + 1 });
+    const guest = await anonymousPage(world);
+    try {
+      // Without preview a visitor only reads.
+      await guest.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}`);
+      await guest.page.getByTestId('board-readonly').waitFor({ timeout: 20_000 });
+      // With preview everything is allowed, and stays in the tab.
+      const writes = watchWrites(guest.page);
+      await guest.page.goto(`${world.server.url}/b/${boardId}?team=${world.teamId}&pretend`);
+      await guest.page.getByTestId('preview-badge').waitFor();
+      await rowByName(guest.page, 'Shared item').waitFor({ timeout: 20_000 });
+      expect(await guest.page.getByTestId('board-readonly').count()).toBe(0);
+      await rename(guest.page, 'Shared item', 'Shared item, by a visitor');
+      await rowByName(guest.page, 'Shared item, by a visitor').waitFor({ timeout: 5_000 });
+      expect(writes).toEqual([]);
+      expect(await serverNames()).toEqual(['Real item, saved', 'Shared item']);
+    } finally {
+      await guest.context.close();
+    }
+  }, 90_000);
+});
