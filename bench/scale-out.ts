@@ -11,18 +11,22 @@
  *    (signed subscriptions), one save through API server 1, delivery of the hub's `changed` to every
  *    client: p50/p95/p99/max from the save's request; hub memory per connection (its /metrics RSS).
  * 3. `/changes` catch-up: 10,000 changes written, then 100 members reconnecting at once (a
- *    thundering herd after a deploy; each its own user and token, the clients spread over
- *    HERD_THREADS=4 worker threads) read from their old cursor through the balancer until
- *    `has_more` is false: p50/p95/max per client (budget p95 ≤ 2 s), the errors if any, the API
- *    servers' CPU seconds for the herd, and one client alone first (the floor). Then the same herd
- *    again, cold, with clients that take each page's bytes without decoding or parsing them (the
- *    servers' and the network's part: real clients parse on their own devices, not on these cores).
+ *    thundering herd after a deploy; each its own user and token) read from their old cursor until
+ *    `has_more` is false: p50/p95/p99 per client (budget p95 ≤ 2 s), the errors if any, and the
+ *    CPU-seconds the herd cost the servers (API servers, PostgreSQL) and the harness (the clients,
+ *    the balancer), with one client alone first (the floor). Twice, each cold: clients parsing every
+ *    page like the sync worker, then clients taking each page's bytes without JSON.parse (what the
+ *    servers and the network take; real clients parse on their own devices). The load generator —
+ *    node:http clients in HERD_THREADS=2 threads started before the herd, nginx with
+ *    deploy/nginx.conf in front (BALANCER=nginx|direct|node) — is bench/herd-harness.ts (decision
+ *    0285). The last lines are the figures in one line each:
+ *      herd 100×10000: p50 … p95 … p99 … (budget 2000 ms) servers X CPU-s, harness Y CPU-s
  *
  * PostgreSQL: a private cluster (port CAIRN_SCALE_PG_PORT, default 54345) unless PG_SERVER_URL names
  * a server to create a scratch database on. Prints figures; never fails.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import os from 'node:os';
+import path from 'node:path';
 import WebSocket from 'ws';
 import { nanoid } from 'nanoid';
 import { startPostgres } from '../scripts/setup-lib.mjs';
@@ -30,6 +34,7 @@ import { createDatabase, startCluster, type Cluster } from '../scripts/scale/clu
 import { openDatabase } from '../server/db/index';
 import { issueTokens } from '../server/auth/tokens';
 import { signSubscription } from '../server/realtime/signature';
+import { herdLine, postmasterPid, runHerd, startBalancer, treeCpuSeconds, type HerdClient, type HerdMode } from './herd-harness';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -150,7 +155,7 @@ async function fanout(cluster: Cluster, token: string, teamId: number, boardId: 
   for (const c of clients) c.ws.terminate();
 }
 
-async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>, boardId: string) {
+async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>, boardId: string, databaseUrl: string) {
   const { token, teamId } = f;
   const headers = { 'content-type': 'application/json', authorization: `Bearer ${token}` };
   const start = (await json(await fetch(`${cluster.apis[0]!.url}/api/${teamId}/changes?after=0&board_id=${boardId}`, { headers }))).cursor as number;
@@ -165,56 +170,67 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
     written += size;
   }
   console.log(`  wrote ${CHANGES} changes in ${((performance.now() - t0) / 1000).toFixed(1)} s (batches of 500 over both servers)`);
-  /** One client's catch-up, page by page: the floor the herd is compared with. */
-  const alone = async () => {
-    const began = performance.now();
-    let cursor = start;
-    for (;;) {
-      const page = await json(await fetch(`${cluster.balancerUrl}/api/${teamId}/changes?after=${cursor}&board_id=${boardId}`, { headers }));
-      cursor = page.cursor;
-      if (!page.has_more) break;
+  const balancer = await startBalancer(root, cluster);
+  const postmaster = postmasterPid(databaseUrl);
+  try {
+    const clientsOf = (tokens: string[]): HerdClient[] => tokens.map((t, n) => ({ base: `${balancer.urlFor(n)}/api/${teamId}/changes`, boardId, start, token: t }));
+    const nothing = { before: () => undefined, after: () => undefined };
+    /** One client's catch-up, page by page, parsing like the worker: the floor the herd is compared with. */
+    const alone = async () => (await runHerd(clientsOf([token]), 1, 'parse', nothing)).times[0] ?? NaN;
+    console.log(`  balancer: ${balancer.kind}${balancer.kind === 'nginx' ? ' (deploy/nginx.conf)' : balancer.kind === 'direct' ? ' (clients spread over the API servers, as an L4 balancer does)' : ' (the cluster\'s Node TCP round robin)'}; clients: node:http, one keep-alive connection each, gzip, ${HERD_THREADS} client thread${HERD_THREADS > 1 ? 's' : ''}`);
+    console.log(`  one client alone (the floor): ${ms(await alone())} (then again: ${ms(await alone())})`);
+    // A herd is many people, not one: each client is another member of the workspace with their own
+    // token (so each request is authorised and judged for its reader).
+    const tokens = await members(f, CLIENTS);
+    const lines: string[] = [];
+    for (const mode of HERD_MODES) {
+      // The servers keep a page they read for a few seconds (server/sync/changes.ts RETAIN_MS): wait
+      // them out, so each herd starts as cold as after a deploy.
+      await new Promise((r) => setTimeout(r, 6_000));
+      let apiBefore: number[] = [], pgBefore = NaN, lbBefore = NaN, benchBefore = process.cpuUsage(), loadBefore = '';
+      let apiCpu: number[] = [], pgCpu = NaN, lbCpu = 0, benchCpu = 0;
+      const began = performance.now();
+      const result = await runHerd(clientsOf(tokens), HERD_THREADS, mode, {
+        async before() {
+          loadBefore = loadavg();
+          apiBefore = await Promise.all(cluster.apis.map((api) => cpuSeconds(cluster, api.url)));
+          pgBefore = treeCpuSeconds(postmaster);
+          lbBefore = balancer.pids().reduce((sum, pid) => sum + treeCpuSeconds(pid), 0);
+          benchBefore = process.cpuUsage();
+        },
+        async after() {
+          const bench = process.cpuUsage(benchBefore);
+          benchCpu = (bench.user + bench.system) / 1e6;
+          lbCpu = balancer.pids().reduce((sum, pid) => sum + treeCpuSeconds(pid), 0) - lbBefore;
+          pgCpu = treeCpuSeconds(postmaster) - pgBefore;
+          apiCpu = (await Promise.all(cluster.apis.map((api) => cpuSeconds(cluster, api.url)))).map((c, i) => c - apiBefore[i]!);
+        },
+      });
+      const wall = performance.now() - began;
+      const short = result.seen.filter((n) => n < CHANGES).length;
+      const failed = result.errors.length + short;
+      for (const error of result.errors.slice(0, 3)) console.log(`    error: ${error.slice(0, 300)}`);
+      const api = apiCpu.reduce((a, b) => a + b, 0);
+      const servers = api + (Number.isNaN(pgCpu) ? 0 : pgCpu);
+      const harness = benchCpu + lbCpu;
+      const label = mode === 'parse' ? 'clients parsing every page like the sync worker' : 'clients taking each page\'s bytes (gunzipped, changes counted) without JSON.parse';
+      console.log(`  ${CLIENTS} members at once, each catching up ${CHANGES} changes, ${label} (${result.requests} requests, ${(wall / 1000).toFixed(1)} s in all, load average ${loadBefore} before, ${loadavg()} after): ${summary(result.times)}${failed ? `, ${failed} failed` : ''}`);
+      console.log(`    CPU-seconds: API servers ${apiCpu.map((c) => c.toFixed(2)).join(' + ')} (their /metrics), PostgreSQL ${Number.isNaN(pgCpu) ? 'n/a (not a cluster of this machine)' : pgCpu.toFixed(2)} (/proc); harness: clients ${benchCpu.toFixed(2)} (this process)${balancer.kind === 'nginx' ? `, nginx ${lbCpu.toFixed(2)}` : balancer.kind === 'node' ? ' (with the Node balancer in it)' : ''}`);
+      lines.push(herdLine({ label: mode === 'parse' ? '' : ' (no JSON.parse)', clients: CLIENTS, changes: CHANGES, times: result.times, servers, harness, failed }));
     }
-    return performance.now() - began;
-  };
-  console.log(`  one client alone (the floor): ${ms(await alone())} (then again: ${ms(await alone())})`);
-  // The servers keep a page they read for a few seconds (server/sync/changes.ts RETAIN_MS): wait
-  // them out, so the herd starts as cold as after a deploy.
-  await new Promise((r) => setTimeout(r, 6_000));
-  console.log(`  load average before the herd: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-  // A herd is many people, not one: each client is another member of the workspace with their own
-  // token (so each request is authorised and judged for its reader), and the clients run in
-  // HERD_THREADS worker threads — on real devices each client parses its pages on its own CPU, not
-  // in one event loop with ninety-nine others.
-  const tokens = await members(f, CLIENTS);
-  const herd = async (bytesOnly: boolean) => {
-    const cpuBefore = await Promise.all(cluster.apis.map((api) => cpuSeconds(cluster, api.url)));
-    const pgBefore = postgresCpuSeconds();
-    const benchBefore = process.cpuUsage();
-    const began = performance.now();
-    const results = await Promise.all(
-      Array.from({ length: HERD_THREADS }, (_, n) => herdThread({ url: `${cluster.balancerUrl}/api/${teamId}/changes`, boardId, start, tokens: tokens.filter((_, i) => i % HERD_THREADS === n), bytesOnly })),
-    );
-    const wall = performance.now() - began;
-    const benchCpu = process.cpuUsage(benchBefore);
-    const pgCpu = postgresCpuSeconds() - pgBefore;
-    const cpuAfter = await Promise.all(cluster.apis.map((api) => cpuSeconds(cluster, api.url)));
-    const times = results.flatMap((r) => r.times);
-    const errors = results.reduce((sum, r) => sum + r.errors + r.times.filter((_, i) => r.seen[i]! < CHANGES).length, 0);
-    const requests = results.reduce((sum, r) => sum + r.requests, 0);
-    const s = [...times].sort((a, b) => a - b);
-    const p95 = percentile(s, 95);
-    console.log(`  ${bytesOnly ? 'clients not parsing the pages: ' : ''}${CLIENTS} members at once, each catching up ${CHANGES} changes through the balancer (${requests} requests, ${HERD_THREADS} client threads, ${(wall / 1000).toFixed(1)} s in all): ${summary(times)}${errors ? `, ${errors} failed` : ''}`);
-    console.log(`    CPU seconds the herd cost: API servers ${cpuAfter.map((c, i) => `${(c - cpuBefore[i]!).toFixed(1)}`).join(' + ')} (their /metrics), PostgreSQL ${pgCpu.toFixed(1)} (/proc), the clients and the balancer ${((benchCpu.user + benchCpu.system) / 1e6).toFixed(1)} (this process)`);
-    console.log(`    load average after the herd: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
-    console.log(`    budget p95 ≤ 2000 ms: ${p95 <= 2000 ? 'within' : 'OVER'}`);
-  };
-  await herd(false);
-  // Again, cold, with clients that take the bytes without parsing them: the servers' and the network's part.
-  await new Promise((r) => setTimeout(r, 6_000));
-  await herd(true);
+    console.log('');
+    for (const line of lines) console.log(line);
+  } finally {
+    await balancer.stop();
+  }
 }
 
-const HERD_THREADS = Number(process.env.HERD_THREADS) || 4;
+/** HERD_THREADS client threads (2 by default: one per core of the test machine). */
+const HERD_THREADS = Number(process.env.HERD_THREADS) || 2;
+/** HERD_MODES=parse,bytes (default both): clients parsing like the worker, then clients not parsing. */
+const HERD_MODES = (process.env.HERD_MODES ?? 'parse,bytes').split(',').filter((m): m is HerdMode => m === 'parse' || m === 'bytes');
+const loadavg = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 /** `count` members of the bench workspace (full members), each with their own access token. */
 async function members(f: Awaited<ReturnType<typeof fixtures>>, count: number): Promise<string[]> {
@@ -232,96 +248,9 @@ async function members(f: Awaited<ReturnType<typeof fixtures>>, count: number): 
   return tokens;
 }
 
-/**
- * CPU seconds used so far by the private PostgreSQL cluster (its postmaster, the live backends, and
- * the backends that ended): from /proc, Linux only; NaN with PG_SERVER_URL (not our cluster).
- */
-function postgresCpuSeconds(): number {
-  if (process.env.PG_SERVER_URL) return NaN;
-  try {
-    const port = Number(process.env.CAIRN_SCALE_PG_PORT) || 54345;
-    const postmaster = Number(readFileSync(`/tmp/cairn-test-pg-${port}/postmaster.pid`, 'utf8').split('\n')[0]);
-    let ticks = 0;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue;
-      }
-      // Fields after "(comm)": state ppid … utime(14) stime(15) cutime(16) cstime(17), 1-based.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const pid = Number(entry);
-      const ppid = Number(fields[1]);
-      if (pid === postmaster) ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-      else if (ppid === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return ticks / 100;
-  } catch {
-    return NaN;
-  }
-}
-
 async function cpuSeconds(cluster: Cluster, base: string): Promise<number> {
   const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } })).text();
   return Number(/^cairn_process_cpu_seconds_total (\S+)/m.exec(text)?.[1] ?? NaN);
-}
-
-/** One worker thread's share of the herd: every client starts at once and pages until has_more is false. */
-const HERD_WORKER = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { url, boardId, start, tokens, bytesOnly } = workerData;
-const MARK = Buffer.from('{"collection":');
-// bytesOnly: the page's bytes (gzip undone by fetch), the cursor read from its tail and the changes
-// counted by their opening bytes, no text decoding or JSON of 1.7 MB: what the servers and the
-// network take, with less of the clients' own work (on real devices, each on its own CPU).
-async function readPage(res) {
-  if (!bytesOnly) {
-    const text = await res.text();
-    if (!res.ok) throw new Error(res.status + ' ' + text.slice(0, 200));
-    const page = JSON.parse(text);
-    return { count: page.data.length, cursor: page.cursor, has_more: page.has_more };
-  }
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (!res.ok) throw new Error(res.status + ' ' + bytes.toString('utf8', 0, 200));
-  let count = 0;
-  for (let at = bytes.indexOf(MARK); at !== -1; at = bytes.indexOf(MARK, at + MARK.length)) count += 1;
-  const tail = JSON.parse('{' + bytes.toString('utf8', bytes.lastIndexOf('"cursor":')));
-  return { count, cursor: tail.cursor, has_more: tail.has_more };
-}
-(async () => {
-  const times = [], seen = [];
-  let errors = 0, requests = 0;
-  await Promise.all(tokens.map(async (token) => {
-    const began = performance.now();
-    let cursor = start, count = 0;
-    try {
-      for (;;) {
-        requests += 1;
-        const headers = { authorization: 'Bearer ' + token };
-        const page = await readPage(await fetch(url + '?after=' + cursor + '&board_id=' + boardId, { headers }));
-        count += page.count;
-        cursor = page.cursor;
-        if (!page.has_more) break;
-      }
-      times.push(performance.now() - began);
-      seen.push(count);
-    } catch (error) {
-      errors += 1;
-      console.error(String(error));
-    }
-  }));
-  parentPort.postMessage({ times, seen, errors, requests });
-})();
-`;
-
-function herdThread(data: { url: string; boardId: string; start: number; tokens: string[]; bytesOnly: boolean }): Promise<{ times: number[]; seen: number[]; errors: number; requests: number }> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(HERD_WORKER, { eval: true, workerData: data });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-  });
 }
 
 async function main() {
@@ -346,7 +275,7 @@ async function main() {
       await fanout(cluster, f.token, f.teamId, boardId);
     }
     console.log('\n/changes catch-up after a deploy:');
-    await catchUp(cluster, f, boardId);
+    await catchUp(cluster, f, boardId, database.url);
     console.log(`\nload average at the end: ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   } finally {
     await f.handle.close();
