@@ -6,6 +6,7 @@ import { connectivity } from '../connectivity/instance';
 import { canRefresh, isExpired, readToken, type AccessToken } from './token';
 import { CHALLENGE_FAILED, isChallenge, obtainClearance } from '../navigation/challenge';
 import { previewMode } from '../navigation/preview-instance';
+import { sendsInPreview } from '../navigation/preview';
 
 /**
  * HTTP client for the calls that are not synced data (accounts, workspaces, members, profile).
@@ -186,7 +187,7 @@ export async function request<T = unknown>(method: 'GET' | 'POST' | 'PUT' | 'DEL
     // Actions fail at once while offline; the screens say so (shell.md §8).
     throw new ApiRequestError(OFFLINE_STATUS, { message: Messages.offlineAction, type: 'offline' });
   }
-  if (previewMode.on && method !== 'GET') {
+  if (previewMode.on && !sendsInPreview(method, path)) {
     // Preview (pretend) mode never changes anything on the server (shell.md §4, §8).
     throw new ApiRequestError(403, { message: Messages.previewMode, type: 'preview' });
   }

@@ -2,16 +2,8 @@ import { useSyncExternalStore } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { Eye } from 'lucide-react';
 import { previewMode } from '../navigation/preview-instance';
+import { previewExitHref } from '../navigation/preview';
 import './preview-badge.css';
-
-/** The address of this page without `pretend`: a full load there starts a normal session of the app. */
-export function previewExitHref(location: { pathname: string; search: string; hash: string }): string {
-  const params = new URLSearchParams(location.search);
-  params.delete('pretend');
-  // Bare flags (`?hide_header`) stay bare.
-  const query = params.toString().replace(/=(?=&|$)/g, '');
-  return `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
-}
 
 const subscribe = (listener: () => void) => previewMode.subscribe(listener);
 const isOn = () => previewMode.on;

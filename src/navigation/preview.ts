@@ -29,3 +29,25 @@ export function createPreviewMode(): PreviewMode {
     },
   };
 }
+
+/**
+ * The non-GET calls preview mode still lets the shell send (decision 0280): signing in and out and
+ * unlocking a password-protected public board to read it. They change no user data, and without
+ * them a preview tab of a signed-out visitor could show nothing.
+ */
+const SENT_IN_PREVIEW = [/^\/api\/auth\/(login|logout)$/, /^\/api\/boards\/[^/]+\/unlock$/];
+
+export function sendsInPreview(method: string, path: string): boolean {
+  if (method.toUpperCase() === 'GET') return true;
+  const pathname = path.split('?')[0]!;
+  return SENT_IN_PREVIEW.some((pattern) => pattern.test(pathname));
+}
+
+/** The address of this page without `pretend`: a full load there leaves preview mode (the badge's way out). */
+export function previewExitHref(location: { pathname: string; search: string; hash: string }): string {
+  const params = new URLSearchParams(location.search);
+  params.delete('pretend');
+  // Bare flags (`?hide_header`) stay bare.
+  const query = params.toString().replace(/=(?=&|$)/g, '');
+  return `${location.pathname}${query ? `?${query}` : ''}${location.hash}`;
+}
