@@ -35,4 +35,14 @@ export const Messages = {
   planNotFound: 'Plan not found. Please contact support.',
   planNoLongerAvailable: 'This plan is no longer available.',
   buyingNotAvailable: 'Buying a plan is not available on this server yet.',
+  // Lifetime deals, add-ons, cancellation (server/billing, decision 0255).
+  ltdCodeUnknown: 'This lifetime-deal code is not valid.',
+  ltdCodeUsed: 'This lifetime-deal code has already been used.',
+  addonsNotAllowed: 'This subscription cannot get add-ons. Add-ons are for lifetime-deal subscriptions.',
+  addonUnknown: 'This add-on is not offered.',
+  cancelReasonRequired: 'Select at least one reason for leaving.',
+  nothingToCancel: 'This subscription has nothing to cancel.',
+  alreadyCancelled: 'This subscription is already cancelled.',
+  cancelCouponUsed: 'You have already used a cancellation offer.',
+  cancelOfferNotApplicable: 'This offer does not apply to this subscription.',
 } as const;

@@ -125,6 +125,16 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/subscription': signedIn, // start a trial on the caller's own subscription
   'POST /api/subscription/:id': signedIn, // a subscription of someone else's is a 422, like an unknown one
   'GET /api/plans': anyone, // the plan catalogue is public
+  'GET /api/ltd-codes/:code': anyone, // whether a lifetime-deal code is unused (the activation screen, signed out too)
+  'POST /api/ltd-codes/:code/redeem': signedIn, // onto the caller's own subscription
+  'GET /api/subscriptions/:id/add-ons': signedIn, // own subscriptions only (someone else's is a 422)
+  'POST /api/subscriptions/:ltdId/add-ons': signedIn,
+  'POST /api/subscriptions/:ltdId/add-ons/:oldAddonId': signedIn,
+  'DELETE /api/subscriptions/:ltdId/add-ons/:id': signedIn,
+  'GET /api/subscription/:id/cancellation': signedIn,
+  'POST /api/subscription/:id/cancel': signedIn,
+  'POST /api/subscription/:id/resume': signedIn,
+  'POST /api/subscription/:id/cancellation-coupon': signedIn, // once per user
   'POST /api/teams': signedIn,
   'POST /api/teams/invitations/accept': signedIn,
   'GET /api/teams/:id': member,

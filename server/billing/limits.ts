@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import type { AppContext } from '../context';
 import { getPlan, limitsOf, listPlans, topPlan, type PlanLimits } from './plans';
+import { addonLimitsFor } from './addons';
 
 /**
  * Subscription states and effective limits (workspace.md §4, §9; decision 0240). Kept apart from
@@ -48,7 +49,8 @@ export async function effectiveLimits(ctx: Pick<AppContext, 'config'>, db: Db, s
     const free = await getPlan(db, 'free');
     return limitsOf(free?.limits);
   }
-  return limitsOf(sub.limits);
+  // Add-ons of a lifetime-deal subscription add to its own limits (decision 0255).
+  return addonLimitsFor(db, (sub as { id?: number }).id, limitsOf(sub.limits));
 }
 
 /** The effective limits of the subscription a workspace is on. */
@@ -64,6 +66,6 @@ export async function workspaceLimits(ctx: Pick<AppContext, 'config'>, db: Db, t
 
 /** The effective limits of a subscription by id (null: no subscription, the defaults, or the top plan's with BILLING=off). */
 export async function subscriptionLimits(ctx: Pick<AppContext, 'config'>, db: Db, subscriptionId: number | null, now: Date): Promise<PlanLimits> {
-  const sub = subscriptionId === null ? undefined : await db.selectFrom('subscriptions').select(['limits', 'trial_ends_at', 'ends_at']).where('id', '=', subscriptionId).executeTakeFirst();
+  const sub = subscriptionId === null ? undefined : await db.selectFrom('subscriptions').select(['id', 'limits', 'trial_ends_at', 'ends_at']).where('id', '=', subscriptionId).executeTakeFirst();
   return effectiveLimits(ctx, db, sub ?? null, now);
 }
