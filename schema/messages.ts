@@ -27,6 +27,11 @@ export const Messages = {
   noPermissionFor: (type: string) => `there is no permission for ${type}`,
   fileTooLarge: (limitMb: number) => `The file is too large. It must be under ${limitMb} MB.`,
   storageFull: "The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.",
+  // Pro-only views and referral (decision 0260).
+  proViewNeedsUpgrade: 'This view is part of the Pro plan. Ask the workspace owner to upgrade the plan to use it.',
+  referralEmailsInvalid: 'Enter emails separated by commas, spaces or new lines.',
+  referralCodeTaken: 'This referral code is taken. Choose another.',
+  referralCodeUnknown: 'This referral link is not valid.',
   // Subscriptions and plans (workspace.md §5, §8; server/billing).
   trialNotEligible: 'You are not eligible for a trial. A trial is not allowed if you are already on a paid plan.',
   trialNeedsPaidPlan: 'A trial is only for a paid plan.',

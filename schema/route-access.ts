@@ -125,6 +125,12 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/subscription': signedIn, // start a trial on the caller's own subscription
   'POST /api/subscription/:id': signedIn, // a subscription of someone else's is a 422, like an unknown one
   'GET /api/plans': anyone, // the plan catalogue is public
+  // Referral (decision 0260): the caller's own code, link, invitations and earnings.
+  'GET /api/referral': signedIn,
+  'POST /api/referral': signedIn, // a new random code
+  'PUT /api/referral': signedIn, // a code of one's choosing
+  'POST /api/referral/invite': signedIn, // mails the caller's link
+  'GET /api/:teamId/referral': member, // the caller's link, from inside a workspace
   'GET /api/ltd-codes/:code': anyone, // whether a lifetime-deal code is unused (the activation screen, signed out too)
   'POST /api/ltd-codes/:code/redeem': signedIn, // onto the caller's own subscription
   'GET /api/subscriptions/:id/add-ons': signedIn, // own subscriptions only (someone else's is a 422)

@@ -11,6 +11,14 @@ import { z } from 'zod';
 export const VIEW_KINDS = ['table', 'column', 'calendar', 'gantt', 'list', 'chart', 'form', 'docs'] as const;
 export type ViewKind = (typeof VIEW_KINDS)[number];
 
+/**
+ * The Pro-only view kinds (workspace.md §1 "some Pro-only", decision 0260): a workspace whose
+ * effective plan has no `proViews` cannot create or change them (the server refuses, the app
+ * shows an upgrade message and a Pro badge in the add-view menu).
+ */
+export const PRO_VIEW_KINDS: readonly ViewKind[] = ['gantt', 'chart'];
+export const isProViewKind = (kind: unknown): boolean => typeof kind === 'string' && (PRO_VIEW_KINDS as readonly string[]).includes(kind);
+
 export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export const sortRule = z.object({
   /** An attribute id, or "name" for the primary (the item's name), "created_at" for creation time. */

@@ -23,6 +23,8 @@ import { pageStylesRoute } from './http/html-page';
 import { docsModule } from './docs/module';
 import { shellRoutes } from './shell/routes';
 import { billingModule } from './billing/module';
+import { referralModule } from './referral/routes';
+import { limitsModule } from './billing/limits-module';
 
 /** A domain module: registers its routes on the app with the shared context. */
 export type Module = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -43,6 +45,10 @@ export const modules: Module[] = [
   workspacesRoutes,
   // Plans, subscription states and trials (decision 0240).
   billingModule,
+  // Referral programme: links, invitations, 20 % credits of paid invoices (decision 0260).
+  referralModule,
+  // Storage warnings at 80 % / 100 % of the plan, from upload events (decision 0260).
+  limitsModule,
   syncRoutes,
   boardAccessRoutes,
   notificationsModule,

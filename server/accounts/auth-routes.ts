@@ -23,6 +23,7 @@ import {
   verifyEmailBody,
 } from './validators';
 import { deleteSessionDeviceTokens } from '../notifications/push';
+import { attributeSignup } from '../referral/service';
 
 export const INVALID_CREDENTIALS = 'These credentials do not match our records.';
 export const SESSION_EXPIRED = 'Your session has expired. Please sign in again.';
@@ -100,6 +101,8 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
       user = await createUser(ctx, { email: body.email, name: body.name, password: body.password, locale: body.locale, source: body.source });
       await mailVerification(user);
     }
+    // The referral link the person came through, if any (decision 0260).
+    await attributeSignup(ctx.db, user.id, body.referral, ctx.now());
     const tokens = await issueTokens(ctx.db, user.id, ctx.now());
     reply.status(201);
     return { intended, user: profileOf(user), ...(invitation ? { invitation } : {}), ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };

@@ -55,6 +55,8 @@ export const registerBody = z
     source: z.string({ error: 'must be a string' }).max(255, 'must be at most 255 characters').nullish(),
     /** The token of an invitation mail: registering claims the invited (pending) account. */
     invitation: z.string({ error: 'must be a string' }).min(1).max(512).optional(),
+    /** The code of the referral link the person came through (decision 0260); an unknown one is ignored. */
+    referral: z.string({ error: 'must be a string' }).max(64, 'must be at most 64 characters').optional(),
     grantType: z.literal('password', { error: 'must be "password" when given' }).optional(),
     intended: intendedField.optional(),
   })

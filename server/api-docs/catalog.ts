@@ -10,6 +10,7 @@ import { hookSaveBody } from '../../schema/hooks';
 import { logBody } from '../shell/routes';
 import { duplicateBoardBody, editTemplateBody, saveAsTemplateBody, shareTemplateBody, useTemplateBody } from '../../schema/templates';
 import { subscribeBody } from '../billing/routes';
+import * as referral from '../referral/service';
 
 /**
  * Descriptions of the routes that existed before routes carried their own (`config.docs`;
@@ -74,6 +75,11 @@ export const CATALOG: Record<string, RouteDocs> = {
   'POST /api/subscription': { tag: 'Billing', summary: 'Start a 14-day trial of a paid plan ({plan, trial: true})', body: subscribeBody, auth: 'bearer' },
   'POST /api/subscription/:id': { tag: 'Billing', summary: 'Start a trial on this subscription, or extend its trial once by 30 days', body: subscribeBody, auth: 'bearer' },
   'GET /api/plans': { tag: 'Billing', summary: 'The plan catalogue: prices, limits, whether upgradable', auth: 'none' },
+  'GET /api/referral': { tag: 'Referral', summary: 'Your referral code and link, sign-ups, invitations and earnings (20 % of every paid invoice)', auth: 'bearer' },
+  'POST /api/referral': { tag: 'Referral', summary: 'Make a new random referral code (links with the old one stop counting)', auth: 'bearer' },
+  'PUT /api/referral': { tag: 'Referral', summary: 'Choose your referral code', body: referral.putBody, auth: 'bearer' },
+  'POST /api/referral/invite': { tag: 'Referral', summary: 'Mail your referral link to up to 20 addresses (separated by commas, spaces or new lines)', body: referral.inviteBody, auth: 'bearer' },
+  'GET /api/:teamId/referral': { tag: 'Referral', summary: 'Your referral link ({link}), for a member of the workspace' },
   'POST /api/teams': { tag: 'Workspaces', summary: 'Create a workspace', body: workspaces.createTeamBody },
   'POST /api/teams/invitations/accept': { tag: 'Workspaces', summary: 'Accept an invitation', body: workspaces.acceptBody },
   'GET /api/teams/:id': { tag: 'Workspaces', summary: 'A workspace' },

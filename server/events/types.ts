@@ -13,10 +13,13 @@ import type { JobQueue } from '../jobs/types';
  * restored (out of it), deleted (removed for good, cascades included).
  * Members: member.added, member.updated (role), member.removed.
  * Templates: template.shared (team_id = the workspace it was shared with, record_id = the template).
+ * Storage: storage.changed (an upload counted against a workspace; before/after {used, limit} in
+ *   bytes of its subscription, server/billing/storage-limit.ts).
+ * Billing: invoice.paid (after: {invoice_id, user_id, subscription_id, amount, currency}).
  */
 type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click' | 'doc_update';
 type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
-export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed' | 'template.shared';
+export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed' | 'template.shared' | 'storage.changed' | 'invoice.paid';
 
 export interface DomainEvent {
   /** bigint as a string; increasing in commit-safe order (consumers see them in id order). */

@@ -5,8 +5,10 @@
  *   server tries to sweep unreferenced uploads. Only one server sweeps at a time (advisory lock).
  * - FILE_GRACE_HOURS (default 168 = 7 days): how long a file must have been seen unreferenced
  *   before it is removed, so an undo, a queued offline save or a restore can still claim it.
- * - WORKSPACE_STORAGE_LIMIT_MB (default 10240 = 10 GB): bytes of uploads one workspace may hold;
- *   an upload over it is refused with 413 storage_full. Later this comes from the plan.
+ * - WORKSPACE_STORAGE_LIMIT_MB (unset = no cap of its own): bytes of uploads one workspace may
+ *   hold, an extra cap beside the plan's storage limit (decision 0260: the plan's `storage` GB
+ *   holds for all the workspaces of a subscription); an upload over either is refused with 413
+ *   storage_full.
  * - S3_BUCKET (unset = files on the local disk under DATA_DIR/uploads): store uploads in this
  *   bucket of an S3-compatible service instead (decision 0190), with S3_ENDPOINT (unset = AWS),
  *   S3_REGION (default us-east-1), S3_ACCESS_KEY_ID + S3_SECRET_ACCESS_KEY (both or neither:
@@ -22,7 +24,8 @@ import { ConfigError } from '../secrets';
 export interface FilesConfig {
   sweepIntervalMs: number;
   graceMs: number;
-  workspaceStorageLimitBytes: number;
+  /** Null: no per-workspace cap (the plan's storage limit still holds). */
+  workspaceStorageLimitBytes: number | null;
   /** Object storage; null = the local disk. */
   s3: S3Config | null;
   downloads: 'stream' | 'redirect';
@@ -62,7 +65,7 @@ export function loadFilesConfig(env: NodeJS.ProcessEnv = process.env): FilesConf
   return {
     sweepIntervalMs: nonNegative(env, 'FILE_SWEEP_INTERVAL_MINUTES', 60) * MINUTE,
     graceMs: nonNegative(env, 'FILE_GRACE_HOURS', 168) * HOUR,
-    workspaceStorageLimitBytes: Math.floor(nonNegative(env, 'WORKSPACE_STORAGE_LIMIT_MB', 10 * 1024) * MB),
+    workspaceStorageLimitBytes: env.WORKSPACE_STORAGE_LIMIT_MB ? Math.floor(nonNegative(env, 'WORKSPACE_STORAGE_LIMIT_MB', 0) * MB) : null,
     s3,
     downloads,
     signedUrlSeconds: Math.max(1, Math.floor(nonNegative(env, 'FILE_SIGNED_URL_SECONDS', 300))),

@@ -5,7 +5,8 @@ import { IMAGE_TYPES, fileStore, uploadKey, type ImageExt } from './storage';
 import { attachmentRoutes } from './attachments';
 import { requireUser } from '../auth/guard';
 import { parseTeamId, requireMemberAccess } from '../workspaces/access';
-import { storageUsed } from './storage-figure';
+import { storageUsed, storageUsedBySubscription } from './storage-figure';
+import { storageLimitOf } from '../billing/storage-limit';
 
 /** `attachment` with the original name (`?name=` of the link), ASCII fallback plus RFC 5987 UTF-8. */
 function contentDisposition(name: string | undefined): string {
@@ -18,12 +19,16 @@ function contentDisposition(name: string | undefined): string {
 export function filesRoutes(app: FastifyInstance, ctx: AppContext) {
   attachmentRoutes(app, ctx);
 
-  /** GET /api/teams/{id}/usage: the workspace's storage figure and limit, for its members. */
+  /** GET /api/teams/{id}/usage: the workspace's storage figure, its limit (the plan's, or the smaller per-workspace cap) and its subscription's figure, for its members. */
   app.get<{ Params: { id: string } }>('/api/teams/:id/usage', async (request) => {
     const user = await requireUser(ctx.db, request);
     const teamId = parseTeamId(request.params.id);
     await requireMemberAccess(ctx, user, teamId);
-    return { data: { storage_used: await storageUsed(ctx.db, teamId), storage_limit: ctx.config.files.workspaceStorageLimitBytes } };
+    const plan = await storageLimitOf(ctx, ctx.db, teamId, ctx.now());
+    const cap = ctx.config.files.workspaceStorageLimitBytes;
+    // The plan's limit holds for the subscription's workspaces together (decision 0260).
+    const subscriptionUsed = plan.subscriptionId === null ? null : await storageUsedBySubscription(ctx.db, plan.subscriptionId);
+    return { data: { storage_used: await storageUsed(ctx.db, teamId), storage_limit: cap === null ? plan.limit : Math.min(cap, plan.limit), subscription_storage_used: subscriptionUsed } };
   });
 
   /**

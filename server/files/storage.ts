@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../context';
-import { releaseStorage, reserveStorage } from './storage-figure';
+import { releaseStorage } from './storage-figure';
+import { reserveWorkspaceStorage } from '../billing/storage-limit';
 import { fileStoreFor, type FileStore } from './store';
 import { FOLDER, isUploadKey } from './keys';
 
@@ -27,8 +28,8 @@ export function uploadKey(relative: string): string | null {
 
 /**
  * Stores the bytes and answers the URL to serve them at. With `teamId` the bytes count against
- * that workspace's storage figure, and an upload that would pass its limit is refused (413
- * storage_full) before anything is written.
+ * that workspace's storage figure, and an upload that would pass its plan's storage (decision
+ * 0260) is refused (413 storage_full) before anything is written.
  */
 export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, ext: string, opts: { teamId?: number | null } = {}): Promise<string> {
   if (!FOLDER.test(folder)) throw new Error(`Bad upload folder ${folder}`);
@@ -36,7 +37,7 @@ export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, 
   const relative = `${folder}/${name}`;
   const teamId = opts.teamId ?? null;
   await ctx.db.transaction().execute(async (trx) => {
-    if (teamId !== null) await reserveStorage(trx, teamId, data.length, ctx.config.files.workspaceStorageLimitBytes);
+    if (teamId !== null) await reserveWorkspaceStorage(ctx, trx, teamId, data.length, relative, ctx.now());
     await trx.insertInto('uploads').values({ path: relative, team_id: teamId, size: data.length, created_at: ctx.now(), unreferenced_since: null }).execute();
   });
   try {

@@ -2,7 +2,8 @@ import { boardChannel, type CollectionDefinition, type SyncedCollectionName } fr
 import { sql } from 'kysely';
 import { entryProblems, type PermissionLevel } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
-import { isViewKind, VIEW_KINDS, viewSettingsProblems } from '../../schema/views';
+import { isProViewKind, isViewKind, VIEW_KINDS, viewSettingsProblems } from '../../schema/views';
+import { proViewRefused } from '../billing/pro-views';
 import { unauthorized, validation } from '../http/errors';
 import { folderLevel } from './access';
 import { chainOf } from './operations';
@@ -128,6 +129,8 @@ const folderViewRules: CollectionRules = {
   },
   async authorize(ctx, byDefault) {
     const { scope, record, existing } = ctx;
+    // A Pro-only kind needs a plan with Pro views (decision 0260); removing one stays allowed.
+    if (isProViewKind(record.kind) && scope.proViews && !(await scope.proViews())) throw proViewRefused();
     await checkPublishing(ctx);
     const isOwner = record.owner_id === scope.userId;
     if (record.visibility === 'personal' && (changed(ctx, 'visibility') || !existing) && !isOwner) throw unauthorized();

@@ -45,6 +45,8 @@ export class WriteScope {
   readonly events: PendingEvent[] = [];
   /** Set when an automation writes (server/automations): goes on every domain event of this scope. */
   via: Record<string, unknown> | null = null;
+  /** Whether the workspace's plan allows Pro-only views (server/billing/pro-views.ts); null: not asked (server-made writes: templates, imports). */
+  proViews: (() => Promise<boolean>) | null = null;
   private readonly boardFolders = new Map<string, Map<string, FolderRecord>>();
   private readonly records = new Map<string, StoredRecord | null>();
   private readonly journal: [string, StoredRecord | null | undefined][] = [];

@@ -10,6 +10,7 @@ import { registerFloor, teamLock } from './cursor';
 import { claimKeySql, idempotencyKeyOf, purgeExpiredKeys, storedResponse, storeResponseSql, type StoredResponse } from './idempotency';
 import { DeferredWritesOvertaken, WriteScope, type LockMode, type PendingEvent } from './scope';
 import { RollbackWith } from './batch';
+import { proViewsAllowed } from '../billing/pro-views';
 
 /**
  * Runs one write request: signed-in user, team, one DB transaction holding the team lock in the
@@ -44,6 +45,7 @@ export async function runWrite(
         return storedResponse(trx, userId, key, signature);
       }
       const scope = new WriteScope(trx, opened.team, { id: userId, role: opened.role, teamId }, now, { locked: mode, mayDefer });
+      scope.proViews = () => proViewsAllowed(ctx, trx, teamId, now);
       // Plain saves write at the end, together with the key's response: one round trip.
       scope.deferWrites();
       const result = await work(scope);

@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
-import { isActive, isOnTrial, limitOf } from './subscriptions';
-import { runsLimitOf } from '../automations/usage';
+import { isActive, isOnTrial } from './subscriptions';
+import { effectiveLimits } from '../billing/limits';
 import { parseTeamId, requireMemberAccess } from './access';
 
 /**
  * GET /api/{teamId}/features (workspace.md §7, §10: "feature flags load per workspace from the
  * features call") → {data: {plan, on_trial, active, flags}} for members. The flags follow from the
- * workspace's subscription: its plan level (Pro views), its limits (automations, white label).
+ * workspace's subscription's effective limits (server/billing/limits.ts: proViews, automation
+ * runs, white label).
  * The client reads them to grey out what the plan does not include, never to hide a screen.
  */
 
@@ -34,17 +35,17 @@ export async function featuresOf(ctx: AppContext, subscriptionId: number | null)
   const now = ctx.now();
   const active = sub ? isActive(sub, now) : false;
   const onTrial = sub ? isOnTrial(sub, now) : false;
-  // A trial is the paid plan for its duration; an ended subscription keeps only the free set.
-  const paid = active && (onTrial || (plan?.level ?? 0) > 0);
+  // The effective limits (decision 0260): BILLING=off gives the top plan's, an ended subscription
+  // the free plan's, add-ons add to them; a workspace on no subscription is not under a plan.
+  const limits = sub || !ctx.config.billing ? await effectiveLimits(ctx, ctx.db, sub ?? null, now) : null;
   return {
     plan: plan?.id ?? null,
     on_trial: onTrial,
     active,
     flags: {
-      pro_views: paid,
-      // The same limit the automation runner applies (a plan that names none gets the free plan's).
-      automations: active && runsLimitOf(sub) > 0,
-      white_label: active && limitOf(sub, 'WhitelabelLimit') > 0,
+      pro_views: limits ? limits.proViews : true,
+      automations: limits ? limits.AutomationRunsLimit > 0 : true,
+      white_label: limits ? limits.WhitelabelLimit > 0 : false,
       time_tracking: true,
       webhooks: true,
     },

@@ -142,6 +142,7 @@ export function teamRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!user) return { data: [] };
     const now = ctx.now();
     const subs = await ownedSubscriptions(ctx.db, user.id, now);
-    return { data: await Promise.all(subs.map((s) => subscriptionView(ctx.db, s, now))) };
+    // Limits are the effective ones (decision 0260): BILLING=off, an ended subscription, add-ons.
+    return { data: await Promise.all(subs.map(async (s) => ({ ...(await subscriptionView(ctx.db, s, now)), limits: await effectiveLimits(ctx, ctx.db, s, now) }))) };
   });
 }

@@ -19,6 +19,10 @@ const known = new Map<string, MessageDescriptor>([
   [Messages.challengeFailed, msg`Unable to obtain pre-clearance`],
   [Messages.confirmDefault, msg`Are you sure?`],
   [Messages.storageFull, msg`The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.`],
+  [Messages.proViewNeedsUpgrade, msg`This view is part of the Pro plan. Ask the workspace owner to upgrade the plan to use it.`],
+  [Messages.referralEmailsInvalid, msg`Enter emails separated by commas, spaces or new lines.`],
+  [Messages.referralCodeTaken, msg`This referral code is taken. Choose another.`],
+  [Messages.referralCodeUnknown, msg`This referral link is not valid.`],
 ]);
 
 /** The prefix of 422 messages; the rest (field details from the server) stays as sent. */

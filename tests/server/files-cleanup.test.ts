@@ -111,7 +111,8 @@ describe.each(['local', 's3'] as const)('files (%s store): clean-up of unreferen
     await uploaded(w.teamId, w.i.id, 234);
     expect(await figure(w.teamId)).toBe(1234);
     const usage = (await api(server.app, 'GET', `/api/teams/${w.teamId}/usage`, { token: owner.token })).json().data;
-    expect(usage).toEqual({ storage_used: 1234, storage_limit: server.ctx.config.files.workspaceStorageLimitBytes });
+    // A workspace on no subscription is not under a plan (decision 0260): no limit but the per-workspace cap.
+    expect(usage).toEqual({ storage_used: 1234, storage_limit: server.ctx.config.files.workspaceStorageLimitBytes ?? Number.MAX_SAFE_INTEGER, subscription_storage_used: null });
     const stranger = await createUserWithToken(server.ctx);
     expect((await api(server.app, 'GET', `/api/teams/${w.teamId}/usage`, { token: stranger.token })).statusCode).toBe(403);
     expect((await api(server.app, 'GET', `/api/teams/${w.teamId}/usage`)).statusCode).toBe(401);
@@ -288,14 +289,15 @@ describe.each(['local', 's3'] as const)('files (%s store): clean-up of unreferen
 
   it('reads its settings from the environment and refuses nonsense at start', () => {
     const defaults = { s3: null, downloads: 'stream', signedUrlSeconds: 300 };
-    expect(loadFilesConfig({})).toEqual({ sweepIntervalMs: 60 * 60_000, graceMs: 168 * HOUR, workspaceStorageLimitBytes: 10 * 1024 * 1024 * 1024, ...defaults });
+    // Unset: no per-workspace cap; the plan's storage limit holds (decision 0260).
+    expect(loadFilesConfig({})).toEqual({ sweepIntervalMs: 60 * 60_000, graceMs: 168 * HOUR, workspaceStorageLimitBytes: null, ...defaults });
     expect(loadFilesConfig({ FILE_SWEEP_INTERVAL_MINUTES: '0', FILE_GRACE_HOURS: '1', WORKSPACE_STORAGE_LIMIT_MB: '2' })).toEqual({ sweepIntervalMs: 0, graceMs: HOUR, workspaceStorageLimitBytes: 2 * 1024 * 1024, ...defaults });
     expect(() => loadFilesConfig({ FILE_GRACE_HOURS: '-1' })).toThrow(/FILE_GRACE_HOURS must be a number of 0 or more/);
     expect(() => loadFilesConfig({ WORKSPACE_STORAGE_LIMIT_MB: 'lots' })).toThrow(/WORKSPACE_STORAGE_LIMIT_MB/);
   });
 
   describe('the storage limit', () => {
-    let limit: number;
+    let limit: number | null;
     beforeAll(() => {
       limit = server.ctx.config.files.workspaceStorageLimitBytes;
     });

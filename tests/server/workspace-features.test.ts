@@ -36,13 +36,16 @@ describe('workspaces: features', () => {
     const flags = async () => (await api(server.app, 'GET', `/api/${teamId}/features`, { token: owner.token })).json().data;
 
     const trialEnd = new Date(Date.now() + 7 * 86_400_000);
-    await server.ctx.db.updateTable('subscriptions').set({ trial_ends_at: trialEnd }).where('id', '=', team.subscription_id!).execute();
+    // A trial takes the plan's limits (decision 0240); the flags read the effective limits (decision 0260).
+    const pro = { workspaces: 5, members: 50, storage: 100, AutomationRunsLimit: 25000, WhitelabelLimit: 0, proViews: true };
+    await server.ctx.db.updateTable('subscriptions').set({ trial_ends_at: trialEnd, ends_at: trialEnd, deal: 'pro', limits: JSON.stringify(pro) }).where('id', '=', team.subscription_id!).execute();
     expect(await flags()).toMatchObject({ on_trial: true, flags: { pro_views: true } });
 
-    await server.ctx.db.updateTable('subscriptions').set({ trial_ends_at: null, deal: 'business', limits: JSON.stringify({ workspaces: 20, AutomationRunsLimit: 250000, WhitelabelLimit: 1 }) }).where('id', '=', team.subscription_id!).execute();
+    await server.ctx.db.updateTable('subscriptions').set({ trial_ends_at: null, ends_at: null, deal: 'business', limits: JSON.stringify({ workspaces: 20, AutomationRunsLimit: 250000, WhitelabelLimit: 1, proViews: true }) }).where('id', '=', team.subscription_id!).execute();
     expect(await flags()).toMatchObject({ plan: 'business', flags: { pro_views: true, white_label: true } });
 
+    // Ended: the free plan's limits (no Pro views, no white label; the free plan's automation runs).
     await server.ctx.db.updateTable('subscriptions').set({ ends_at: new Date(Date.now() - 1000) }).where('id', '=', team.subscription_id!).execute();
-    expect(await flags()).toMatchObject({ active: false, flags: { pro_views: false, automations: false, white_label: false } });
+    expect(await flags()).toMatchObject({ active: false, flags: { pro_views: false, automations: true, white_label: false } });
   });
 });

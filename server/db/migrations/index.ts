@@ -22,6 +22,7 @@ import { m0160_board_jobs } from './0160_board_jobs';
 import { m0225_board_job_files } from './0225_board_job_files';
 import { m0230_shell_settings } from './0230_shell_settings';
 import { m0240_plan_catalogue } from './0240_plan_catalogue';
+import { m0260_referral } from './0260_referral';
 import { m0255_ltd_addons_cancellation } from './0255_ltd_addons_cancellation';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
@@ -50,4 +51,5 @@ export const migrations: Migration[] = [
   m0230_shell_settings,
   m0240_plan_catalogue,
   m0255_ltd_addons_cancellation,
+  m0260_referral,
 ];

@@ -1,0 +1,266 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { createTestServer, api, type TestServer } from '../helpers/test-server';
+import { createUserWithToken } from '../helpers/users';
+import { attribute, board, item, newId } from './sync-fixtures';
+import { Messages } from '../../schema/messages';
+import { appendEvents, registerEventFloor } from '../../server/events/outbox';
+import { GB, storageLevel } from '../../server/billing/storage-limit';
+import { parseEmails } from '../../server/referral/service';
+
+/**
+ * Plan limits everywhere and the referral programme (issue #18, decision 0260), on PGlite and
+ * PostgreSQL: storage by plan (warning at 80 % by the storage-limits consumer once per crossing,
+ * uploads refused at 100 %), Pro-only views refused on a plan without them, the old subscription
+ * and features calls on effective limits, referral links, attribution at sign-up, invitations,
+ * and 20 % of a paid invoice credited exactly once.
+ */
+
+type Signed = Awaited<ReturnType<typeof createUserWithToken>>;
+
+describe('plan limits and referral', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await createTestServer();
+  });
+  afterAll(() => server.close());
+
+  /** A workspace made through the API (so on the owner's free subscription) with a board, an item and a files attribute. */
+  async function workspace(owner: Signed) {
+    const created = await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Limits' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const teamId = created.json().data.id as number;
+    const b = board();
+    const i = item(b.id);
+    const files = attribute(b.id, { kind: 'attachments', name: 'Files' });
+    for (const [route, rec] of [['folders', b], ['items', i], ['attributes', files]] as const) {
+      const res = await api(server.app, 'PUT', `/api/${teamId}/${route}/${rec.id}`, { token: owner.token, body: rec });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const team = await server.ctx.db.selectFrom('teams').select('subscription_id').where('id', '=', teamId).executeTakeFirstOrThrow();
+    return { teamId, b, i, subscriptionId: team.subscription_id! };
+  }
+
+  function upload(teamId: number, itemId: string, size: number, token: string) {
+    const boundary = '----cairn' + Math.random().toString(16).slice(2);
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="f.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.alloc(size, 7),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return server.app.inject({ method: 'POST', url: `/api/${teamId}/attachments?item_id=${itemId}`, payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` } });
+  }
+
+  /** Stands for earlier uploads: sets the workspace's figure (the sum of its upload rows in real use). */
+  async function setFigure(teamId: number, bytes: number) {
+    await sql`insert into workspace_storage (team_id, bytes_used) values (${teamId}, ${bytes}) on conflict (team_id) do update set bytes_used = excluded.bytes_used`.execute(server.ctx.db);
+  }
+
+  async function storageNotes(userId: number) {
+    await server.ctx.jobs.drain();
+    return server.ctx.db
+      .selectFrom('notifications')
+      .select(['notification_type', 'usage', 'limit', 'team_id'])
+      .where('user_id', '=', userId)
+      .where('notification_type', 'in', ['storage_warning', 'storage_exceeded'])
+      .orderBy('id')
+      .execute();
+  }
+
+  describe('storage by plan', () => {
+    it('warns once at 80 % (not at 79 %), refuses uploads past 100 % with the spec’s text, warns again after a new crossing', async () => {
+      const owner = await createUserWithToken(server.ctx);
+      const w = await workspace(owner);
+      // The free plan: 1 GB for all the workspaces of the subscription.
+      const limit = 1 * GB;
+      const at79 = Math.floor(limit * 0.79);
+      const at80 = Math.ceil(limit * 0.8);
+
+      await setFigure(w.teamId, at79 - 100);
+      expect((await upload(w.teamId, w.i.id, 100, owner.token)).statusCode).toBe(200);
+      expect(await storageNotes(owner.user.id)).toEqual([]);
+
+      await setFigure(w.teamId, at80 - 100);
+      expect((await upload(w.teamId, w.i.id, 100, owner.token)).statusCode).toBe(200);
+      const warned = await storageNotes(owner.user.id);
+      expect(warned).toEqual([{ notification_type: 'storage_warning', usage: at80, limit, team_id: w.teamId }]);
+
+      // Still between 80 % and 100 %: no second warning.
+      expect((await upload(w.teamId, w.i.id, 100, owner.token)).statusCode).toBe(200);
+      expect(await storageNotes(owner.user.id)).toHaveLength(1);
+
+      // Exactly 100 % is allowed and tells the owner storage is full; one byte more is refused.
+      await setFigure(w.teamId, limit - 100);
+      expect((await upload(w.teamId, w.i.id, 100, owner.token)).statusCode).toBe(200);
+      const refused = await upload(w.teamId, w.i.id, 1, owner.token);
+      expect(refused.statusCode).toBe(413);
+      expect(refused.json()).toEqual({ message: Messages.storageFull, type: 'storage_full' });
+      const notes = await storageNotes(owner.user.id);
+      expect(notes.map((n) => n.notification_type)).toEqual(['storage_warning', 'storage_exceeded']);
+      expect(notes[1]).toMatchObject({ usage: limit, limit });
+
+      // Freed below 80 % and crossed again: a new warning.
+      await setFigure(w.teamId, at80 - 100);
+      expect((await upload(w.teamId, w.i.id, 100, owner.token)).statusCode).toBe(200);
+      expect((await storageNotes(owner.user.id)).map((n) => n.notification_type)).toEqual(['storage_warning', 'storage_exceeded', 'storage_warning']);
+
+      // The notification list carries usage and limit.
+      const list = (await api(server.app, 'GET', '/api/notifications', { token: owner.token })).json().data as any[];
+      expect(list.find((n) => n.notification_type === 'storage_warning')).toMatchObject({ usage: at80, limit });
+    });
+
+    it('counts all the workspaces of a subscription together, and a bigger plan has more room', async () => {
+      const owner = await createUserWithToken(server.ctx);
+      const a = await workspace(owner);
+      await server.ctx.db.updateTable('subscriptions').set({ limits: JSON.stringify({ workspaces: 5, members: 50, storage: 1, AutomationRunsLimit: 100, WhitelabelLimit: 0, proViews: false }) }).where('id', '=', a.subscriptionId).execute();
+      const b = await workspace(owner);
+      expect(b.subscriptionId).toBe(a.subscriptionId);
+      await setFigure(a.teamId, GB - 50);
+      expect((await upload(b.teamId, b.i.id, 100, owner.token)).statusCode).toBe(413);
+      const usage = (await api(server.app, 'GET', `/api/teams/${b.teamId}/usage`, { token: owner.token })).json().data;
+      expect(usage).toEqual({ storage_used: 0, storage_limit: GB, subscription_storage_used: GB - 50 });
+      // On Pro (100 GB) the same upload fits.
+      await server.ctx.db.updateTable('subscriptions').set({ limits: JSON.stringify({ workspaces: 5, members: 50, storage: 100, AutomationRunsLimit: 25000, WhitelabelLimit: 0, proViews: true }) }).where('id', '=', a.subscriptionId).execute();
+      expect((await upload(b.teamId, b.i.id, 100, owner.token)).statusCode).toBe(200);
+    });
+
+    it('names the thresholds at 79 / 80 / 100 %', () => {
+      expect(storageLevel(79, 100)).toBe(0);
+      expect(storageLevel(80, 100)).toBe(1);
+      expect(storageLevel(99, 100)).toBe(1);
+      expect(storageLevel(100, 100)).toBe(2);
+    });
+  });
+
+  describe('Pro-only views', () => {
+    const view = (boardId: string, kind: string) => ({ id: newId(), board_id: boardId, folder_id: boardId, name: kind, kind, settings: {}, row_version: 1 });
+
+    it('refuses a Gantt or Chart view on the free plan, allows it on a trial of Pro, refuses changing it once the trial ended', async () => {
+      const owner = await createUserWithToken(server.ctx);
+      const w = await workspace(owner);
+      const put = (rec: Record<string, unknown> & { id: string }) => api(server.app, 'PUT', `/api/${w.teamId}/folder-views/${rec.id}`, { token: owner.token, body: rec });
+      expect((await put(view(w.b.id, 'table'))).statusCode).toBe(200);
+      for (const kind of ['gantt', 'chart']) {
+        const refused = await put(view(w.b.id, kind));
+        expect(refused.statusCode, kind).toBe(403);
+        expect(refused.json()).toMatchObject({ message: Messages.proViewNeedsUpgrade, type: 'pro_view' });
+      }
+      const features = async () => (await api(server.app, 'GET', `/api/${w.teamId}/features`, { token: owner.token })).json().data.flags;
+      expect((await features()).pro_views).toBe(false);
+
+      const trial = await api(server.app, 'POST', '/api/subscription', { token: owner.token, body: { plan: 'pro', trial: true } });
+      expect(trial.statusCode, trial.body).toBe(200);
+      expect((await features()).pro_views).toBe(true);
+      const gantt = view(w.b.id, 'gantt');
+      expect((await put(gantt)).statusCode).toBe(200);
+
+      // The trial ended: the free plan's limits again. The view stays; changing it is refused, removing it is not.
+      await server.ctx.db.updateTable('subscriptions').set({ trial_ends_at: new Date(Date.now() - 1000), ends_at: new Date(Date.now() - 1000) }).where('id', '=', w.subscriptionId).execute();
+      expect((await features()).pro_views).toBe(false);
+      expect((await put({ ...gantt, name: 'Renamed', row_version: 2 })).statusCode).toBe(403);
+      expect((await api(server.app, 'DELETE', `/api/${w.teamId}/folder-views/${gantt.id}`, { token: owner.token })).statusCode).toBe(200);
+
+      // GET /api/subscription answers the effective limits (the free plan's now), not the stored Pro ones.
+      const subs = (await api(server.app, 'GET', '/api/subscription', { token: owner.token })).json().data as any[];
+      expect(subs.find((s) => s.id === w.subscriptionId).limits).toMatchObject({ proViews: false, storage: 1, workspaces: 1 });
+    });
+
+    it('allows Pro views to everyone with BILLING=off', async () => {
+      const owner = await createUserWithToken(server.ctx);
+      const w = await workspace(owner);
+      server.ctx.config.billing = false;
+      try {
+        const v = view(w.b.id, 'chart');
+        expect((await api(server.app, 'PUT', `/api/${w.teamId}/folder-views/${v.id}`, { token: owner.token, body: v })).statusCode).toBe(200);
+        const subs = (await api(server.app, 'GET', '/api/subscription', { token: owner.token })).json().data as any[];
+        expect(subs[0].limits).toMatchObject({ proViews: true, workspaces: 20 });
+      } finally {
+        server.ctx.config.billing = true;
+      }
+    });
+  });
+
+  describe('referral', () => {
+    async function paid(teamId: number, invoiceId: string, userId: number, amount: number, currency = 'USD') {
+      await server.ctx.db.transaction().execute(async (trx) => {
+        await registerEventFloor(trx);
+        await appendEvents(trx, [{ team_id: teamId, board_id: null, type: 'invoice.paid', collection: null, record_id: invoiceId, item_id: null, actor_id: null, before: null, after: { invoice_id: invoiceId, user_id: userId, subscription_id: null, amount, currency } }], server.ctx.now());
+      });
+      await server.ctx.jobs.drain();
+    }
+
+    it('gives a link, attributes a sign-up through it and credits 20 % of each paid invoice exactly once', async () => {
+      const alice = await createUserWithToken(server.ctx);
+      const w = await workspace(alice);
+      const mine = (await api(server.app, 'GET', '/api/referral', { token: alice.token })).json().data;
+      expect(mine).toMatchObject({ rate: 0.2, signups: 0, earnings: [], credits: [] });
+      expect(mine.link).toBe(`${server.ctx.config.publicUrl.replace(/\/+$/, '')}/register?ref=${mine.code}`);
+      // The same link from inside a workspace; only for its members.
+      expect((await api(server.app, 'GET', `/api/${w.teamId}/referral`, { token: alice.token })).json()).toEqual({ data: { link: mine.link } });
+      const stranger = await createUserWithToken(server.ctx);
+      expect((await api(server.app, 'GET', `/api/${w.teamId}/referral`, { token: stranger.token })).statusCode).toBe(403);
+      expect((await api(server.app, 'GET', '/api/referral')).statusCode).toBe(401);
+
+      const email = `bob-${newId().slice(0, 6)}@example.test`.toLowerCase();
+      const reg = await api(server.app, 'POST', '/api/auth/register', { body: { email, name: 'Bob', password: 'bob-password-1', referral: mine.code, grantType: 'password' } });
+      expect(reg.statusCode, reg.body).toBe(201);
+      const bob = await server.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+      // A stale code does not stop a sign-up.
+      expect((await api(server.app, 'POST', '/api/auth/register', { body: { email: `c-${email}`, name: 'C', password: 'c-password-12', referral: 'no-such-code' } })).statusCode).toBe(201);
+      expect((await api(server.app, 'GET', '/api/referral', { token: alice.token })).json().data.signups).toBe(1);
+
+      await paid(w.teamId, `inv-${bob.id}-1`, bob.id, 1000);
+      await paid(w.teamId, `inv-${bob.id}-1`, bob.id, 1000); // delivered again: no second credit
+      await paid(w.teamId, `inv-${bob.id}-2`, bob.id, 2999);
+      await paid(w.teamId, `inv-${stranger.user.id}-1`, stranger.user.id, 5000); // not referred: nothing
+      const after = (await api(server.app, 'GET', '/api/referral', { token: alice.token })).json().data;
+      expect(after.credits.map((c: any) => [c.invoice_id, c.amount]).sort()).toEqual([[`inv-${bob.id}-1`, 200], [`inv-${bob.id}-2`, 600]]);
+      expect(after.earnings).toEqual([{ currency: 'USD', amount: 800 }]);
+    });
+
+    it('lets the user choose a code or make a new one; a taken or malformed one is refused', async () => {
+      const a = await createUserWithToken(server.ctx);
+      const b = await createUserWithToken(server.ctx);
+      const code = `team-${newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+      const set = await api(server.app, 'PUT', '/api/referral', { token: a.token, body: { code } });
+      expect(set.statusCode, set.body).toBe(200);
+      expect(set.json().data.code).toBe(code);
+      const taken = await api(server.app, 'PUT', '/api/referral', { token: b.token, body: { code } });
+      expect(taken.statusCode).toBe(422);
+      expect(taken.json().message).toBe(Messages.referralCodeTaken);
+      expect((await api(server.app, 'PUT', '/api/referral', { token: b.token, body: { code: 'a b' } })).statusCode).toBe(422);
+      const renewed = (await api(server.app, 'POST', '/api/referral', { token: a.token })).json().data;
+      expect(renewed.code).not.toBe(code);
+    });
+
+    it('mails invitations with the link in the inviter’s language and refuses addresses it cannot read', async () => {
+      const inviter = await createUserWithToken(server.ctx, { name: 'Ines' });
+      await server.ctx.db.updateTable('users').set({ locale: 'de' }).where('id', '=', inviter.user.id).execute();
+      const tag = newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+      const bad = await api(server.app, 'POST', '/api/referral/invite', { token: inviter.token, body: { emails: `ok-${tag}@example.test, not-an-address` } });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().message).toContain(Messages.referralEmailsInvalid);
+      expect((await server.outbox()).some((m) => m.to === `ok-${tag}@example.test`)).toBe(false);
+      expect((await api(server.app, 'POST', '/api/referral/invite', { token: inviter.token, body: { emails: ' ' } })).statusCode).toBe(422);
+
+      const res = await api(server.app, 'POST', '/api/referral/invite', { token: inviter.token, body: { emails: `one-${tag}@example.test, two-${tag}@example.test\nthree-${tag}@example.test  ${inviter.user.email}` } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().data.sent).toEqual([`one-${tag}@example.test`, `two-${tag}@example.test`, `three-${tag}@example.test`]);
+      expect(res.json().data.skipped).toEqual([{ email: inviter.user.email.toLowerCase(), reason: 'own_address' }]);
+      const link = (await api(server.app, 'GET', '/api/referral', { token: inviter.token })).json().data.link;
+      const mail = (await server.outbox()).find((m) => m.to === `two-${tag}@example.test`)!;
+      expect(mail.text).toContain(link);
+      // German (decision 0155): not the English subject.
+      expect(mail.subject).toContain('Ines');
+      expect(mail.subject).not.toBe('Ines invites you to Cairn');
+      const view = (await api(server.app, 'GET', '/api/referral', { token: inviter.token })).json().data;
+      expect(view.invitations.map((i: any) => i.email).sort()).toEqual([`one-${tag}@example.test`, `three-${tag}@example.test`, `two-${tag}@example.test`]);
+    });
+
+    it('splits addresses on commas, spaces, semicolons and new lines, at most 20', () => {
+      expect(parseEmails('a@x.test,b@x.test  c@x.test\nd@x.test;A@x.test')).toEqual(['a@x.test', 'b@x.test', 'c@x.test', 'd@x.test']);
+      expect(parseEmails(['a@x.test', 'b@x.test'])).toEqual(['a@x.test', 'b@x.test']);
+      expect(() => parseEmails(Array.from({ length: 21 }, (_, i) => `p${i}@x.test`).join(' '))).toThrow(/at most 20/);
+    });
+  });
+});
