@@ -1,33 +1,20 @@
-import { useSyncExternalStore } from 'react';
-import { Trans } from '@lingui/react/macro';
-import { Eye } from 'lucide-react';
+import { Suspense, useSyncExternalStore } from 'react';
+import { lazyRetry } from '../ui/lazy-retry';
 import { previewMode } from '../navigation/preview-instance';
-import { previewExitHref } from '../navigation/preview';
-import './preview-badge.css';
+
+/** The badge itself is loaded only by a preview tab (the app shell's first load stays as it was). */
+const PreviewBadgeContent = lazyRetry(() => import('./PreviewBadgeContent'));
 
 const subscribe = (listener: () => void) => previewMode.subscribe(listener);
 const isOn = () => previewMode.on;
 
-/**
- * The frame's "Preview" badge (decision 0280): shown for as long as the tab is in preview (pretend)
- * mode, with the way out. Preview mode lives in the page's memory, so leaving it is a full load of
- * the same address without `pretend`; the tab's preview database goes with the page.
- */
+/** The frame's "Preview" badge slot: shown for as long as the tab is in preview (pretend) mode (decision 0280). */
 export function PreviewBadge() {
   const on = useSyncExternalStore(subscribe, isOn, isOn);
   if (!on) return null;
   return (
-    <div className="shell-preview-badge" role="status" data-testid="preview-badge">
-      <Eye size={14} aria-hidden="true" />
-      <strong>
-        <Trans>Preview</Trans>
-      </strong>
-      <span className="shell-preview-badge-note">
-        <Trans>Changes stay in this tab and are not saved.</Trans>
-      </span>
-      <button type="button" className="shell-preview-badge-exit" data-testid="preview-exit" onClick={() => window.location.assign(previewExitHref(window.location))}>
-        <Trans>Leave preview</Trans>
-      </button>
-    </div>
+    <Suspense fallback={null}>
+      <PreviewBadgeContent />
+    </Suspense>
   );
 }
