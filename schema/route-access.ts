@@ -146,6 +146,13 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/teams/:id': member,
   'PUT /api/teams/:id': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
   'DELETE /api/teams/:id': { caller: 'owner' },
+  // White label (decision 0265): the owner controls it (workspace.md §6); changes also need an eligible plan (422 otherwise).
+  'GET /api/teams/whitelabel/:id': { caller: 'owner' },
+  'PUT /api/teams/whitelabel/:id': { caller: 'owner' },
+  'POST /api/teams/whitelabel/:id/assets': { caller: 'owner' },
+  'POST /api/teams/whitelabel/:id/verify': { caller: 'owner' },
+  'POST /api/teams/whitelabel/:id/test-mail': { caller: 'owner' },
+  'GET /api/tenant.css': anyone, // the colours and font of the request's host (a white-labelled domain), before first paint
   'POST /api/teams/:id/photo': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
   'DELETE /api/teams/:id/photo': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
   'GET /api/teams/:id/members': member,

@@ -11,6 +11,7 @@ import { acceptEmptyJsonBodies } from './http/json-body';
 import { installNulGuard } from './http/nul-guard';
 import { installDepthGuard } from './http/depth-guard';
 import { modules } from './modules';
+import { sendTenantIndex } from './whitelabel/tenant';
 import { isAppPath } from '../schema/routes';
 import { Messages } from '../schema/messages';
 import { PHOTO_MAX_BYTES } from '../schema/constants';
@@ -62,7 +63,7 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0]!;
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/apps/') || url.startsWith('/app/');
     const isAsset = /\.[a-z0-9]{1,8}$/i.test(url);
@@ -70,6 +71,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
     if (!isApi && (!isAsset || isAppPath(url)) && request.method === 'GET' && hasWeb) {
       // Unknown app paths still get the app (it renders the not-found page) but with status 404.
       const status = isAppPath(url) ? 200 : 404;
+      // A white-labelled domain gets its name, icons and colours in the page itself (decision 0265).
+      if (await sendTenantIndex(ctx, request, reply, indexHtml, status)) return reply;
       return reply.status(status).type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
     }
     return reply.status(404).send({ message: Messages.notFound, type: 'not_found' });

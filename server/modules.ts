@@ -23,6 +23,7 @@ import { pageStylesRoute } from './http/html-page';
 import { docsModule } from './docs/module';
 import { shellRoutes } from './shell/routes';
 import { billingModule } from './billing/module';
+import { whitelabelModule } from './whitelabel/module';
 import { referralModule } from './referral/routes';
 import { limitsModule } from './billing/limits-module';
 
@@ -45,6 +46,8 @@ export const modules: Module[] = [
   workspacesRoutes,
   // Plans, subscription states and trials (decision 0240).
   billingModule,
+  // White label: settings, assets, domain, SMTP, tenant by Host (decision 0265).
+  whitelabelModule,
   // Referral programme: links, invitations, 20 % credits of paid invoices (decision 0260).
   referralModule,
   // Storage warnings at 80 % / 100 % of the plan, from upload events (decision 0260).

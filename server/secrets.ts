@@ -52,7 +52,7 @@ export function realtimeSecret(env: NodeJS.ProcessEnv, dataDir: string): string 
   return checkSecret(readOrCreateSecretFile(file), file);
 }
 
-function readOrCreateSecretFile(file: string): string {
+export function readOrCreateSecretFile(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8').trim();
   } catch (error) {

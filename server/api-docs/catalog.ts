@@ -10,6 +10,7 @@ import { hookSaveBody } from '../../schema/hooks';
 import { logBody } from '../shell/routes';
 import { duplicateBoardBody, editTemplateBody, saveAsTemplateBody, shareTemplateBody, useTemplateBody } from '../../schema/templates';
 import { subscribeBody } from '../billing/routes';
+import * as whitelabel from '../../schema/whitelabel';
 import * as referral from '../referral/service';
 
 /**
@@ -87,6 +88,12 @@ export const CATALOG: Record<string, RouteDocs> = {
   'DELETE /api/teams/:id': { tag: 'Workspaces', summary: 'Delete a workspace (owner; needs a recent password confirmation)' },
   'POST /api/teams/:id/photo': { tag: 'Workspaces', summary: 'Upload the workspace logo', bodyType: 'multipart/form-data' },
   'DELETE /api/teams/:id/photo': { tag: 'Workspaces', summary: 'Remove the workspace logo' },
+  'GET /api/teams/whitelabel/:id': { tag: 'White label', summary: 'The workspace’s white label: settings, images, domain, SMTP (owner)', description: 'Also whether the workspace may use white label (`eligible`, `reason`). The SMTP password is never answered.' },
+  'PUT /api/teams/whitelabel/:id': { tag: 'White label', summary: 'Change the white-label settings, domain or SMTP server (owner)', description: 'Settings keys `app.name`, `app.customization.font` (an https web-font stylesheet), `app.customization.colors.{name}`; null removes one. A new domain must be verified again. 422 “White label needs a lifetime-deal workspace.” when the plan does not include it.', body: whitelabel.whitelabelBody },
+  'POST /api/teams/whitelabel/:id/assets': { tag: 'White label', summary: 'Upload the logo, loader or wide logo (owner)', description: 'One PNG, JPEG, GIF or WebP image (at most 2 MB; recommended width 500 px) in the field `logo`, `loader` or `logoWide`, or the text field `remove` naming one to remove.', bodyType: 'multipart/form-data' },
+  'POST /api/teams/whitelabel/:id/verify': { tag: 'White label', summary: 'Verify the custom domain by its DNS TXT record (owner)', description: 'The TXT record `_cairn-verification.{domain}` must hold `cairn-verification={token}` (both in the answer of GET). 422 `domain_not_verified` says what was found.' },
+  'POST /api/teams/whitelabel/:id/test-mail': { tag: 'White label', summary: 'Send a test mail through the workspace’s SMTP server (owner)', description: '422 “SMTP configuration error” with `data.detail` when the server refuses or cannot be reached.', body: whitelabel.testMailBody },
+  'GET /api/tenant.css': { tag: 'White label', summary: 'The colours and font of the request’s white-labelled host', auth: 'none' },
   'GET /api/teams/:id/members': { tag: 'Members', summary: 'The workspace’s members' },
   'GET /api/teams/:id/members/count': { tag: 'Members', summary: 'How many members the workspace has' },
   'GET /api/teams/:id/members/invitations': { tag: 'Members', summary: 'Pending invitations' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../demo/seed';
 import { shellSettings } from '../shell/settings';
+import { tenantAppVars } from '../whitelabel/tenant';
 
 /**
  * GET /api/app-vars: the app version and the server variables of shell.md §3. Public. Carries the
@@ -9,7 +10,7 @@ import { shellSettings } from '../shell/settings';
  * seeds the demo accounts (config.seedDemo), so the login page can offer it there and nowhere else.
  */
 export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.get('/api/app-vars', async () => {
+  app.get('/api/app-vars', async (request) => {
     const { config } = ctx;
     return {
       'app.version': config.appVersion,
@@ -29,7 +30,8 @@ export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
       },
       timeout: 30_000,
       mobileSyncThreshold: 500,
-      tenantKey: process.env.TENANT_KEY ?? null,
+      // The tenant of the request's Host: its key, settings and app config (server/whitelabel/tenant.ts, decision 0265).
+      ...(await tenantAppVars(ctx, request)),
       features: {},
       // The app loads GET /api/additional-scripts.js when an operator has set one (decision 0230).
       additionalScripts: Boolean((await shellSettings(ctx.db)).additional_scripts),

@@ -13,6 +13,7 @@ import { subscriptionLimits } from '../billing/limits';
 import { memberRows, memberView, type MemberView } from './views';
 import { publishMemberSaved } from './events';
 import { appendMemberEvent } from '../events/member-events';
+import { teamMailer } from '../whitelabel/mail';
 
 /**
  * Invitations: a pending member row (verified_at null) plus an invitation row holding the hash of
@@ -38,7 +39,8 @@ export function invitationLink(ctx: AppContext, token: string): string {
 
 async function sendInvitationMail(ctx: AppContext, opts: { to: string; token: string; team: TeamRow; inviter: UserRow }) {
   const link = invitationLink(ctx, opts.token);
-  await ctx.mailer.send({
+  // A white-labelled workspace's own SMTP server when it has one (decision 0265).
+  await (await teamMailer(ctx, opts.team.id)).send({
     to: opts.to,
     subject: `${opts.inviter.name} invited you to ${opts.team.name}`,
     text: `${opts.inviter.name} invited you to join the workspace "${opts.team.name}".\n\nAccept the invitation: ${link}\n`,

@@ -169,6 +169,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
 
   let url = pattern
     .replace(':teamId', String(w.teamId))
+    .replace('/api/teams/whitelabel/:id', `/api/teams/whitelabel/${w.teamId}`)
     .replace('/api/teams/:id', `/api/teams/${w.teamId}`)
     // Member calls name the owner: an allowed caller gets 422 owner_protected, nothing changes.
     .replace(':memberId', String(w.users.owner.user.id))

@@ -24,6 +24,7 @@ import { m0230_shell_settings } from './0230_shell_settings';
 import { m0240_plan_catalogue } from './0240_plan_catalogue';
 import { m0260_referral } from './0260_referral';
 import { m0255_ltd_addons_cancellation } from './0255_ltd_addons_cancellation';
+import { m0265_whitelabel } from './0265_whitelabel';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
@@ -52,4 +53,5 @@ export const migrations: Migration[] = [
   m0240_plan_catalogue,
   m0255_ltd_addons_cancellation,
   m0260_referral,
+  m0265_whitelabel,
 ];
