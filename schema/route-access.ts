@@ -125,6 +125,13 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/subscription': signedIn, // start a trial on the caller's own subscription
   'POST /api/subscription/:id': signedIn, // a subscription of someone else's is a 422, like an unknown one
   'GET /api/plans': anyone, // the plan catalogue is public
+  // Payments (decision 0250): the caller's own cards and invoices; another person's is a 404.
+  'GET /api/payment/methods': signedIn,
+  'POST /api/payment/methods': signedIn,
+  'DELETE /api/payment/methods/:id': signedIn,
+  'GET /api/payment/invoices': signedIn,
+  'GET /api/payment/invoices/:id/pdf': signedIn,
+  'GET /api/payment/user/user/invoices/next': signedIn,
   // Referral (decision 0260): the caller's own code, link, invitations and earnings.
   'GET /api/referral': signedIn,
   'POST /api/referral': signedIn, // a new random code

@@ -73,8 +73,8 @@ export const CATALOG: Record<string, RouteDocs> = {
 
   'GET /api/subscription': { tag: 'Workspaces', summary: 'The caller’s subscriptions', auth: 'optional-bearer' },
   'GET /api/subscription/all': { tag: 'Billing', summary: 'The caller’s subscriptions with state, plan, effective limits, usage and trial', auth: 'optional-bearer' },
-  'POST /api/subscription': { tag: 'Billing', summary: 'Start a 14-day trial of a paid plan ({plan, trial: true})', body: subscribeBody, auth: 'bearer' },
-  'POST /api/subscription/:id': { tag: 'Billing', summary: 'Start a trial on this subscription, or extend its trial once by 30 days', body: subscribeBody, auth: 'bearer' },
+  'POST /api/subscription': { tag: 'Billing', summary: 'Start a 14-day trial ({plan, trial: true}), or buy, upgrade or downgrade a plan ({plan, price, card_id | token, coupon}; prorated)', body: subscribeBody, auth: 'bearer' },
+  'POST /api/subscription/:id': { tag: 'Billing', summary: 'Start a trial on this subscription, extend its trial once by 30 days, or buy, upgrade or downgrade its plan', body: subscribeBody, auth: 'bearer' },
   'GET /api/plans': { tag: 'Billing', summary: 'The plan catalogue: prices, limits, whether upgradable', auth: 'none' },
   'GET /api/referral': { tag: 'Referral', summary: 'Your referral code and link, sign-ups, invitations and earnings (20 % of every paid invoice)', auth: 'bearer' },
   'POST /api/referral': { tag: 'Referral', summary: 'Make a new random referral code (links with the old one stop counting)', auth: 'bearer' },

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { DEMO_EMAIL, DEMO_PASSWORD } from '../demo/seed';
 import { shellSettings } from '../shell/settings';
+import { paymentProvider } from '../billing/payments/registry';
 import { tenantAppVars } from '../whitelabel/tenant';
 
 /**
@@ -16,7 +17,8 @@ export function appVarsRoutes(app: FastifyInstance, ctx: AppContext) {
       'app.version': config.appVersion,
       errorReportingKey: null,
       analytics: { driver: process.env.ANALYTICS_DRIVER ?? 'none', writeKey: process.env.ANALYTICS_WRITE_KEY ?? null },
-      paymentProviderKey: null,
+      // The payment provider's public key (local: 'local'; decision 0250); none with BILLING=off.
+      paymentProviderKey: config.billing ? paymentProvider(ctx).publicKey : null,
       // BILLING=off: every workspace has the top plan; the app hides its billing screens (decision 0240).
       billing: config.billing,
       // Public forms ask for the bot check when it is configured (server/forms/bot-check-config.ts).

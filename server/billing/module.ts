@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { billingRoutes } from './routes';
+import { paymentsModule } from './payments/module';
 import { billingExtraRoutes } from './extra-routes';
 
 /** Plans, subscription states and trials (issue #18, decision 0240). */
 export function billingModule(app: FastifyInstance, ctx: AppContext) {
   billingRoutes(app, ctx);
+  paymentsModule(app, ctx);
   billingExtraRoutes(app, ctx);
 }

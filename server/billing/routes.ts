@@ -6,6 +6,7 @@ import { ApiError, parseBody } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { listPlans, planView } from './plans';
 import { billingView, billingViews, extendTrial, startTrial } from './subscriptions';
+import { buy } from './payments/buy';
 
 /**
  * The billing API (issue #18 parts 2–3, decision 0240):
@@ -13,8 +14,8 @@ import { billingView, billingViews, extendTrial, startTrial } from './subscripti
  * - GET /api/subscription/all: the caller's subscriptions with state, plan, effective limits,
  *   usage and trial; anonymous visitors get [] (like GET /api/subscription).
  * - POST /api/subscription[/{id}] {plan, trial: true}: start a 14-day trial; on a subscription
- *   that had one, extend it once by 30 days. Buying (token, price, card_id, coupon) needs the
- *   payment provider, which is not built yet: 422 not_available.
+ *   that had one, extend it once by 30 days. Without `trial: true` it buys, upgrades or
+ *   downgrades (token, price, card_id, coupon): server/billing/payments/buy.ts, decision 0250.
  */
 
 export const BILLING_OFF_MESSAGE = 'Billing is off on this server: every workspace has the top plan.';
@@ -49,7 +50,7 @@ export function billingRoutes(app: FastifyInstance, ctx: AppContext) {
   const subscribe = async (userId: number, rawBody: unknown, subscriptionId?: number) => {
     const body = parseBody(subscribeBody, rawBody);
     if (!ctx.config.billing) throw new ApiError(422, BILLING_OFF_MESSAGE, 'billing_off');
-    if (body.trial !== true) throw new ApiError(422, Messages.buyingNotAvailable, 'not_available');
+    if (body.trial !== true) return buy(ctx, userId, body, subscriptionId); // payments (decision 0250)
     const now = ctx.now();
     let sub;
     if (subscriptionId !== undefined) {

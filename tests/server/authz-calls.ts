@@ -5,6 +5,7 @@ import type { RouteAccess } from '../../schema/route-access';
 import { api } from '../helpers/test-server';
 import { developerFixtureUrl } from './authz-developer';
 import { templateFixtureUrl } from './authz-templates';
+import { paymentFixtureUrl } from './authz-payments';
 import { createRecord, freshToken, levelOf, newRecord, stored, type MatrixRole, type Place, type World } from './authz-fixtures';
 
 /**
@@ -185,6 +186,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
   if (body === undefined) body = bodyFor(w, method, pattern, boardId);
   url = await developerFixtureUrl(w, who, url);
   url = await templateFixtureUrl(w, who, url);
+  url = await paymentFixtureUrl(w, who, url);
   if (pattern === '/api/auth/logout' && who !== 'anonymous') token = await freshToken(w, who);
   return { call: { method: method as Call['method'], url, body, token }, target, boardId };
 }

@@ -94,7 +94,8 @@ describe('billing', () => {
       expect(badBody.json().data).toEqual(expect.arrayContaining([expect.stringMatching(/^plan: /), expect.stringMatching(/^trial: /)]));
       const buy = await api(server.app, 'POST', '/api/subscription', { token: v.token, body: { plan: 'pro', price: 'pro-month-usd' } });
       expect(buy.statusCode).toBe(422);
-      expect(buy.json()).toMatchObject({ type: 'not_available', message: Messages.buyingNotAvailable });
+      // Buying without a card (decision 0250): nothing to pay with.
+      expect(buy.json()).toMatchObject({ type: 'card_required', message: Messages.cardRequired });
       expect((await api(server.app, 'POST', '/api/subscription', { body: { plan: 'pro', trial: true } })).statusCode).toBe(401);
       // Nothing changed for Victor.
       const sub = (await api(server.app, 'GET', '/api/subscription/all', { token: v.token })).json().data[0];

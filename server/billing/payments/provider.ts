@@ -53,7 +53,7 @@ export interface ChargeInput {
   paymentMethodId: string;
   amount: number;
   currency: string;
-  /** Cairn's invoice number; providers keep it as a reference / metadata. */
+  /** Cairn's invoice reference (`invoice-<id>`; the printed number is given once paid); providers keep it as metadata and send it back in events. */
   invoiceNumber: string;
   description: string;
   lines: ChargeLine[];

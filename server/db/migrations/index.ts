@@ -22,6 +22,7 @@ import { m0160_board_jobs } from './0160_board_jobs';
 import { m0225_board_job_files } from './0225_board_job_files';
 import { m0230_shell_settings } from './0230_shell_settings';
 import { m0240_plan_catalogue } from './0240_plan_catalogue';
+import { m0250_payments } from './0250_payments';
 import { m0260_referral } from './0260_referral';
 import { m0255_ltd_addons_cancellation } from './0255_ltd_addons_cancellation';
 import { m0265_whitelabel } from './0265_whitelabel';
@@ -51,6 +52,7 @@ export const migrations: Migration[] = [
   m0225_board_job_files,
   m0230_shell_settings,
   m0240_plan_catalogue,
+  m0250_payments,
   m0255_ltd_addons_cancellation,
   m0260_referral,
   m0265_whitelabel,
