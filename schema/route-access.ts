@@ -104,6 +104,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/auth/verify-email': anyone,
   'POST /api/auth/verify-email/resend': signedIn,
   'POST /api/auth/reauthenticate': signedIn,
+  'POST /api/auth/sso/start': anyone, // single sign-on (decision 0270)
+  'POST /api/auth/sso/callback': anyone, // bound to the browser by the cookie start set
   'GET /api/me': signedIn,
   'PUT /api/me': signedIn,
   'PUT /api/me/email': signedIn,
@@ -153,6 +155,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/teams/:id': member,
   'PUT /api/teams/:id': onWorkspace(Permission.EDIT_WORKSPACE_SETTINGS),
   'DELETE /api/teams/:id': { caller: 'owner' },
+  'GET /api/:teamId/sso': { caller: 'owner' }, // single sign-on settings (decision 0270)
+  'PUT /api/:teamId/sso': { caller: 'owner' },
+  'DELETE /api/:teamId/sso': { caller: 'owner' },
+  'POST /api/:teamId/sso/test': { caller: 'owner' },
   // White label (decision 0265): the owner controls it (workspace.md §6); changes also need an eligible plan (422 otherwise).
   'GET /api/teams/whitelabel/:id': { caller: 'owner' },
   'PUT /api/teams/whitelabel/:id': { caller: 'owner' },

@@ -51,6 +51,10 @@ export interface ServerConfig {
   botCheck: BotCheckConfig | null;
   /** BILLING=off: no billing, every workspace gets the top plan's limits (server/billing/config.ts). */
   billing: boolean;
+  /** SSO_ALLOW_PRIVATE_ISSUERS=true: identity providers on loopback/private addresses, over http too (intranet, tests; decision 0270). */
+  ssoAllowPrivateIssuers: boolean;
+  /** SECRETS_KEY: seals stored secrets (SSO client secrets); unset = generated into DATA_DIR (server/sso/secret-box.ts). */
+  secretsKey: string | null;
 }
 
 /**
@@ -89,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     webhooks: loadWebhooksConfig(env),
     botCheck: loadBotCheckConfig(env),
     billing: loadBillingEnabled(env),
+    ssoAllowPrivateIssuers: env.SSO_ALLOW_PRIVATE_ISSUERS?.trim().toLowerCase() === 'true',
+    secretsKey: env.SECRETS_KEY || null,
   };
 }
 

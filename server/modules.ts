@@ -23,6 +23,7 @@ import { pageStylesRoute } from './http/html-page';
 import { docsModule } from './docs/module';
 import { shellRoutes } from './shell/routes';
 import { billingModule } from './billing/module';
+import { ssoRoutes } from './sso/routes';
 import { whitelabelModule } from './whitelabel/module';
 import { referralModule } from './referral/routes';
 import { limitsModule } from './billing/limits-module';
@@ -41,6 +42,8 @@ export const modules: Module[] = [
   // Shell rules: status message, client log, additional scripts, update headers (decision 0230).
   shellRoutes,
   accountsRoutes,
+  // Single sign-on: workspace settings and the OpenID Connect sign-in (decision 0270).
+  ssoRoutes,
   filesRoutes,
   realtimeRoutes,
   workspacesRoutes,

@@ -19,12 +19,13 @@ import type { TemplateTables } from './tables/templates';
 import type { ShellTables } from './tables/shell';
 import type { BoardJobTables } from './tables/board-jobs';
 import type { BillingTables } from './tables/billing';
+import type { SsoTables } from './tables/sso';
 import type { PaymentTables } from './tables/payments';
 import type { ReferralTables } from './tables/referral';
 import type { BillingExtraTables } from './tables/billing-extras';
 import type { WhitelabelTables } from './tables/whitelabel';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables, BoardJobTables, TemplateTables, ShellTables, BillingTables, PaymentTables, BillingExtraTables, ReferralTables, WhitelabelTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables, BoardJobTables, TemplateTables, ShellTables, BillingTables, PaymentTables, BillingExtraTables, ReferralTables, WhitelabelTables, SsoTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

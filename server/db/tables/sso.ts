@@ -1,0 +1,30 @@
+import type { Json, Timestamp } from '../types';
+
+/** Tables of the single sign-on module (migration 0270_sso, decision 0270). */
+export interface SsoTables {
+  /** One row per workspace that saved single sign-on settings. */
+  sso_settings: {
+    team_id: number;
+    oidc_issuer: string | null;
+    oidc_client_id: string | null;
+    /** Sealed with the server's secrets key (server/sso/secret-box.ts). */
+    oidc_client_secret: string | null;
+    oidc_enabled: boolean;
+    allowed_domains: Json<string[]>;
+    saml_entity_id: string | null;
+    saml_sso_url: string | null;
+    saml_certificate: string | null;
+    updated_by: number | null;
+    updated_at: Timestamp;
+  };
+  /** A sign-in in flight: used once by the callback, gone after `expires_at`. */
+  sso_login_states: {
+    id_hash: string;
+    team_id: number;
+    state: string;
+    nonce: string;
+    code_verifier: string;
+    intended: string | null;
+    expires_at: Timestamp;
+  };
+}

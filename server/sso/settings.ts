@@ -1,0 +1,166 @@
+import crypto from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { z } from 'zod';
+import type { AppContext } from '../context';
+import type { Database } from '../db/types';
+import { ApiError } from '../http/errors';
+import { secretsKey, seal, unseal } from './secret-box';
+
+/**
+ * A workspace's single sign-on settings (decision 0270). OpenID Connect signs people in; SAML
+ * settings are stored and checked (the certificate is parsed) but no SAML sign-in exists yet:
+ * the screen says so.
+ */
+export type SsoRow = Selectable<Database['sso_settings']>;
+
+export const SECRET_PURPOSE = 'sso.oidc.client_secret';
+/** The path the provider sends people back to (shell.md §2: auth.redirect). */
+export const REDIRECT_PATH = '/s/auth/redirect';
+
+const domain = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((d) => d.replace(/^@/, ''))
+  .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain such as example.com'));
+
+export const oidcBody = z.object({
+  issuer: z.string().trim().min(1, 'is required').max(2000),
+  client_id: z.string().trim().min(1, 'is required').max(500),
+  /** Left out or empty on an update: the stored secret stays. */
+  client_secret: z.string().max(2000).optional(),
+  enabled: z.boolean().optional(),
+  allowed_domains: z.array(domain).min(1, 'name at least one e-mail domain').max(50),
+});
+
+export const samlBody = z.object({
+  entity_id: z.string().trim().min(1, 'is required').max(1024),
+  sso_url: z.string().trim().url('must be a URL').max(2000).refine((u) => u.startsWith('https://'), 'must be an https URL'),
+  certificate: z.string().trim().min(1, 'is required').max(20_000),
+});
+
+export const ssoSaveBody = z.object({
+  /** null removes that half; left out keeps it. */
+  oidc: oidcBody.nullable().optional(),
+  saml: samlBody.nullable().optional(),
+});
+
+export const ssoTestBody = z.object({ issuer: z.string().trim().min(1).max(2000).optional() });
+
+export interface SsoView {
+  team_id: number;
+  redirect_uri: string;
+  /** A sign-in link for this workspace's members (the /auth screen with the workspace chosen). */
+  sign_in_url: string;
+  oidc: { issuer: string; client_id: string; has_client_secret: boolean; enabled: boolean; allowed_domains: string[] } | null;
+  saml: { entity_id: string; sso_url: string; certificate_subject: string | null; certificate_valid_to: string | null; active: false } | null;
+  updated_at: string | null;
+}
+
+const key = (ctx: AppContext) => secretsKey(ctx.config.secretsKey, ctx.config.dataDir);
+export const redirectUri = (ctx: AppContext) => new URL(REDIRECT_PATH, ctx.config.publicUrl).href;
+
+/** Parses a PEM (or bare base64) X.509 certificate; 422 when it is not one. */
+export function parseCertificate(text: string): crypto.X509Certificate {
+  const body = text.includes('-----BEGIN CERTIFICATE-----') ? text : `-----BEGIN CERTIFICATE-----\n${text.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n')}\n-----END CERTIFICATE-----`;
+  try {
+    return new crypto.X509Certificate(body);
+  } catch {
+    throw new ApiError(422, 'saml.certificate: must be an X.509 certificate (PEM)', 'validation', ['saml.certificate: must be an X.509 certificate (PEM)']);
+  }
+}
+
+export async function readSettings(ctx: AppContext, teamId: number): Promise<SsoRow | undefined> {
+  return ctx.db.selectFrom('sso_settings').selectAll().where('team_id', '=', teamId).executeTakeFirst();
+}
+
+/** The client secret in clear, for the code exchange; null when none is stored or it cannot be unsealed. */
+export function clientSecretOf(ctx: AppContext, row: SsoRow): string | null {
+  return row.oidc_client_secret ? unseal(key(ctx), row.oidc_client_secret, SECRET_PURPOSE) : null;
+}
+
+export function viewOf(ctx: AppContext, teamId: number, row: SsoRow | undefined): SsoView {
+  const signIn = new URL('/auth', ctx.config.publicUrl);
+  signIn.searchParams.set('workspace', String(teamId));
+  let saml: SsoView['saml'] = null;
+  if (row?.saml_entity_id && row.saml_sso_url && row.saml_certificate) {
+    let subject: string | null = null;
+    let validTo: string | null = null;
+    try {
+      const cert = parseCertificate(row.saml_certificate);
+      subject = cert.subject.replace(/\n/g, ', ');
+      validTo = new Date(cert.validTo).toISOString();
+    } catch {
+      // Stored before a check existed or damaged: shown without its details.
+    }
+    saml = { entity_id: row.saml_entity_id, sso_url: row.saml_sso_url, certificate_subject: subject, certificate_valid_to: validTo, active: false };
+  }
+  return {
+    team_id: teamId,
+    redirect_uri: redirectUri(ctx),
+    sign_in_url: signIn.href,
+    oidc:
+      row?.oidc_issuer && row.oidc_client_id
+        ? { issuer: row.oidc_issuer, client_id: row.oidc_client_id, has_client_secret: !!row.oidc_client_secret, enabled: row.oidc_enabled, allowed_domains: row.allowed_domains as string[] }
+        : null,
+    saml,
+    updated_at: row ? new Date(row.updated_at).toISOString() : null,
+  };
+}
+
+/** Saves the halves the body names; answers the stored row. */
+export async function saveSettings(ctx: AppContext, teamId: number, userId: number, body: z.infer<typeof ssoSaveBody>, current: SsoRow | undefined): Promise<SsoRow> {
+  const now = ctx.now();
+  const values: Partial<Record<keyof SsoRow, unknown>> = { updated_by: userId, updated_at: now };
+  if (body.oidc === null) {
+    Object.assign(values, { oidc_issuer: null, oidc_client_id: null, oidc_client_secret: null, oidc_enabled: false, allowed_domains: JSON.stringify([]) });
+  } else if (body.oidc) {
+    const o = body.oidc;
+    const sameIssuer = current?.oidc_issuer === o.issuer && current?.oidc_client_id === o.client_id;
+    let secret = sameIssuer ? (current?.oidc_client_secret ?? null) : null;
+    if (o.client_secret && o.client_secret.trim()) secret = seal(key(ctx), o.client_secret.trim(), SECRET_PURPOSE);
+    if (!secret) throw new ApiError(422, 'oidc.client_secret: is required', 'validation', ['oidc.client_secret: is required']);
+    Object.assign(values, {
+      oidc_issuer: o.issuer,
+      oidc_client_id: o.client_id,
+      oidc_client_secret: secret,
+      oidc_enabled: o.enabled ?? true,
+      allowed_domains: JSON.stringify([...new Set(o.allowed_domains)]),
+    });
+  }
+  if (body.saml === null) {
+    Object.assign(values, { saml_entity_id: null, saml_sso_url: null, saml_certificate: null });
+  } else if (body.saml) {
+    const cert = parseCertificate(body.saml.certificate);
+    Object.assign(values, { saml_entity_id: body.saml.entity_id, saml_sso_url: body.saml.sso_url, saml_certificate: cert.toString() });
+  }
+  const insert = {
+    team_id: teamId,
+    oidc_issuer: null,
+    oidc_client_id: null,
+    oidc_client_secret: null,
+    oidc_enabled: false,
+    allowed_domains: JSON.stringify([]),
+    saml_entity_id: null,
+    saml_sso_url: null,
+    saml_certificate: null,
+    ...values,
+  } as never;
+  return ctx.db
+    .insertInto('sso_settings')
+    .values(insert)
+    .onConflict((oc) => oc.column('team_id').doUpdateSet(values as never))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteSettings(ctx: AppContext, teamId: number): Promise<void> {
+  await ctx.db.deleteFrom('sso_settings').where('team_id', '=', teamId).execute();
+  await ctx.db.deleteFrom('sso_login_states').where('team_id', '=', teamId).execute();
+}
+
+/** Workspaces whose enabled OpenID Connect settings allow this e-mail domain. */
+export async function workspacesForDomain(ctx: AppContext, emailDomain: string): Promise<SsoRow[]> {
+  const rows = await ctx.db.selectFrom('sso_settings').selectAll().where('oidc_enabled', '=', true).where('oidc_issuer', 'is not', null).execute();
+  return rows.filter((r) => (r.allowed_domains as string[]).includes(emailDomain));
+}

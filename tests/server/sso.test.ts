@@ -1,0 +1,212 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createTestServer, type TestServer } from '../helpers/test-server';
+import { createUserWithToken } from '../helpers/users';
+import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
+import { SSO_COOKIE } from '../../server/sso/login';
+
+/** A self-signed certificate made for this test (CN=idp.example.test); only its shape matters. */
+const CERT = `-----BEGIN CERTIFICATE-----
+MIIDFzCCAf+gAwIBAgIUCrYTEKqhwIlGhgb4vOvhGCbJkIIwDQYJKoZIhvcNAQEL
+BQAwGzEZMBcGA1UEAwwQaWRwLmV4YW1wbGUudGVzdDAeFw0yNjExMjcxMjQyNDZa
+Fw0zNjExMjQxMjQyNDZaMBsxGTAXBgNVBAMMEGlkcC5leGFtcGxlLnRlc3QwggEi
+MA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQCknox3DqyHT3FzY6ToYOdeQg4z
+H8iNWLHwqPP5/AFRVg0Uky7ngg8fs+qCmNX0VBW6/EKfmhZvlFuGcHxKnmpw5vR+
+1qzQCY93E9v71qT1Np3m4PZNagumKe0PceWpYBtzEsSYZBprEWJyd8JwhgPG1RHM
+T3zrBRm8JGHSRiO6eLj/YBsOcMNcx7o+F/OLfrq/9NHjz2d4uldz+0lDjbPE//nF
+rYqnUgpf9ZrlrBfDBNTJGHTyFshXa7uNM7a+Xt5XthOig3CxTCkg4bClMdbC6/I3
+8aAyyz14WTm4GT2/yHqBo4fzxC9tk00XyMXun+puZKMdCYxZOMG9aCig5MnBAgMB
+AAGjUzBRMB0GA1UdDgQWBBRPAhuLuzKYMedOwLUXCHvG+m4t0TAfBgNVHSMEGDAW
+gBRPAhuLuzKYMedOwLUXCHvG+m4t0TAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3
+DQEBCwUAA4IBAQAWPhTUUE7a5bMWzzOgq9HdllCU4lGKiP9SI9u/6GQKFb1TCfac
+nGZumOmnU2EGfhhty0r+OuDMAIeM2fQyZmIj8VoSu6zxjeJgTCYee6LFXCmQBPLj
+Ll7xfAKpVoJCxmM6ABT0tqQ0BbMI9i0YZH4xiynNLslJ0R0EJu+hf+Ms03kHmxzc
+IYuFasOt8TebIF5AuO9CfTYgBTr8XNuwDmkC43t5BqgKPiMYxJtWg8384SPuUChm
+jJd4fmGM2QQHNFSfhwPKIoIqNS1VVLZpC7ZYVT7eFUvWLDHDk3LJ0ScVt0cIPVec
+aJX5VYsqz/Wac/fzVsKBsn8yBwjff9TzP63c
+-----END CERTIFICATE-----`;
+
+/**
+ * Single sign-on (issue #18, decision 0270): the owner's settings and the OpenID Connect sign-in
+ * against a real provider on a loopback port (tests/helpers/oidc-provider.ts): discovery, PKCE,
+ * RS256 ID tokens checked by openid-client.
+ */
+describe('single sign-on', () => {
+  let server: TestServer;
+  let provider: OidcProvider;
+  let owner: Awaited<ReturnType<typeof createUserWithToken>>;
+  let member: Awaited<ReturnType<typeof createUserWithToken>>;
+  let teamId: number;
+
+  beforeAll(async () => {
+    server = await createTestServer({ config: { ssoAllowPrivateIssuers: true, publicUrl: 'http://cairn.example.test' } });
+    provider = await startOidcProvider();
+    owner = await createUserWithToken(server.ctx, { email: 'owner@example.test' });
+    member = await createUserWithToken(server.ctx, { email: 'member@example.test' });
+    teamId = (await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Acme' } })).json().data.id;
+    await server.ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: member.user.id, role: 'admin', verified_at: new Date(), invited_by: owner.user.id, created_at: new Date() }).execute();
+  });
+  afterAll(async () => {
+    await provider?.close();
+    await server?.close();
+  });
+
+  const oidc = (extra: Record<string, unknown> = {}) => ({ issuer: provider.issuer, client_id: provider.clientId, client_secret: provider.clientSecret, allowed_domains: ['example.test'], ...extra });
+  const save = (body: unknown, token = owner.token) => api(server.app, 'PUT', `/api/${teamId}/sso`, { token, body });
+
+  /** start → the provider's authorisation → the callback with the browser's cookie. */
+  async function signIn(start: Record<string, unknown> = { email: 'ada@example.test' }, tamper?: (params: Record<string, string>) => void) {
+    const started = await api(server.app, 'POST', '/api/auth/sso/start', { body: start });
+    expect(started.statusCode, started.body).toBe(200);
+    const cookie = started.cookies.find((c) => c.name === SSO_COOKIE)!;
+    expect(cookie.httpOnly).toBe(true);
+    const back = await provider.authorize(started.json().data.url);
+    expect(`${back.origin}${back.pathname}`).toBe('http://cairn.example.test/s/auth/redirect');
+    const params = Object.fromEntries(back.searchParams);
+    tamper?.(params);
+    return server.app.inject({ method: 'POST', url: '/api/auth/sso/callback', cookies: { [SSO_COOKIE]: cookie.value }, payload: { params } });
+  }
+
+  describe('settings', () => {
+    it('are the owner’s only: an admin, an outsider and an anonymous caller are refused', async () => {
+      const outsider = await createUserWithToken(server.ctx);
+      for (const [method, url] of [['GET', `/api/${teamId}/sso`], ['PUT', `/api/${teamId}/sso`], ['DELETE', `/api/${teamId}/sso`], ['POST', `/api/${teamId}/sso/test`]] as const) {
+        expect((await api(server.app, method, url, { token: member.token, body: method === 'PUT' ? { oidc: oidc() } : {} })).statusCode).toBe(403);
+        expect((await api(server.app, method, url, { token: outsider.token, body: {} })).statusCode).toBe(403);
+        expect((await api(server.app, method, url, { body: {} })).statusCode).toBe(401);
+      }
+    });
+
+    it('are checked: issuer URL, domains, a required secret, the SAML certificate', async () => {
+      const bad = await save({ oidc: { issuer: 'not a url', client_id: '', allowed_domains: ['not a domain'] } });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().data).toEqual(expect.arrayContaining([expect.stringContaining('oidc.client_id'), expect.stringContaining('oidc.allowed_domains.0')]));
+      expect((await save({ oidc: oidc({ issuer: 'ftp://idp.example.test' }) })).json().data).toEqual(['oidc.issuer: must be an https URL']);
+      expect((await save({ oidc: oidc({ client_secret: undefined }) })).json().data).toEqual(['oidc.client_secret: is required']);
+      const saml = await save({ saml: { entity_id: 'https://idp.example.test', sso_url: 'https://idp.example.test/sso', certificate: 'not a certificate' } });
+      expect(saml.json().data).toEqual(['saml.certificate: must be an X.509 certificate (PEM)']);
+      expect((await save({ saml: { entity_id: 'x', sso_url: 'http://idp.example.test/sso', certificate: CERT } })).json().data).toEqual(['saml.sso_url: must be an https URL']);
+    });
+
+    it('keep the client secret sealed and never answer it', async () => {
+      const res = await save({ oidc: oidc({ allowed_domains: ['Example.test', '@example.test'] }), saml: { entity_id: 'https://idp.example.test', sso_url: 'https://idp.example.test/sso', certificate: CERT } });
+      expect(res.statusCode, res.body).toBe(200);
+      const view = res.json().data;
+      expect(view.oidc).toEqual({ issuer: provider.issuer, client_id: provider.clientId, has_client_secret: true, enabled: true, allowed_domains: ['example.test'] });
+      expect(view.saml).toMatchObject({ entity_id: 'https://idp.example.test', certificate_subject: 'CN=idp.example.test', active: false });
+      expect(view.redirect_uri).toBe('http://cairn.example.test/s/auth/redirect');
+      const read = await api(server.app, 'GET', `/api/${teamId}/sso`, { token: owner.token });
+      expect(read.body).not.toContain(provider.clientSecret);
+      const stored = await server.ctx.db.selectFrom('sso_settings').select('oidc_client_secret').where('team_id', '=', teamId).executeTakeFirstOrThrow();
+      expect(stored.oidc_client_secret).not.toContain(provider.clientSecret);
+      expect(stored.oidc_client_secret!.startsWith('v1.')).toBe(true);
+      // Saved again without a secret: the stored one stays.
+      expect((await save({ oidc: oidc({ client_secret: '' }) })).json().data.oidc.has_client_secret).toBe(true);
+    });
+
+    it('test the connection: what the provider’s discovery document says, or why it failed', async () => {
+      const ok = await api(server.app, 'POST', `/api/${teamId}/sso/test`, { token: owner.token, body: {} });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(ok.json().data).toMatchObject({ issuer: provider.issuer, token_endpoint: `${provider.issuer}/token`, pkce_s256: true });
+      const wrong = await api(server.app, 'POST', `/api/${teamId}/sso/test`, { token: owner.token, body: { issuer: `${provider.issuer}/nothing-here` } });
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.json().type).toBe('sso_discovery_failed');
+      expect(wrong.json().message).not.toMatch(/\n\s+at /); // no stack trace
+    });
+  });
+
+  describe('sign-in', () => {
+    it('creates the account of an allowed domain, adds it to the workspace, and starts a session that works', async () => {
+      provider.user = { sub: 'ada-1', email: 'ada@example.test', email_verified: true, name: 'Ada Lovelace' };
+      const res = await signIn({ email: 'ada@example.test', intended: '/team/1/members' });
+      expect(res.statusCode, res.body).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({ intended: '/team/1/members', team_id: teamId, created: true });
+      expect(res.cookies.find((c) => c.name === 'cairn_refresh')?.httpOnly).toBe(true);
+      const me = await api(server.app, 'GET', '/api/me', { token: body.access_token });
+      expect(me.statusCode).toBe(200);
+      expect(me.json()).toMatchObject({ email: 'ada@example.test', name: 'Ada Lovelace' });
+      const membership = await server.ctx.db.selectFrom('team_members').selectAll().where('team_id', '=', teamId).where('user_id', '=', me.json().id).executeTakeFirstOrThrow();
+      expect(membership.role).toBe('full-member');
+      expect(membership.verified_at).not.toBeNull();
+      // The refresh cookie carries the session on, as after a password login.
+      const refreshed = await server.app.inject({ method: 'POST', url: '/api/auth/refresh', cookies: { cairn_refresh: res.cookies.find((c) => c.name === 'cairn_refresh')!.value } });
+      expect(refreshed.statusCode).toBe(200);
+    });
+
+    it('signs an existing member in by the workspace, with the e-mail from userinfo when the ID token has none', async () => {
+      provider.user = { sub: 'member-1', email: 'member@example.test', email_verified: true };
+      provider.emailInIdToken = false;
+      try {
+        const res = await signIn({ team_id: teamId });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toMatchObject({ intended: `/team/${teamId}`, created: false });
+        expect((await api(server.app, 'GET', '/api/me', { token: res.json().access_token })).json().id).toBe(member.user.id);
+      } finally {
+        provider.emailInIdToken = true;
+      }
+    });
+
+    it('refuses a state that does not match the sign-in started in this browser', async () => {
+      provider.user = { sub: 'ada-1', email: 'ada@example.test', email_verified: true };
+      const res = await signIn(undefined, (params) => (params.state = 'forged-state'));
+      expect(res.statusCode).toBe(422);
+      expect(res.json().type).toBe('sso_state_mismatch');
+      // Without the browser's cookie, the provider's answer alone signs nobody in.
+      const started = await api(server.app, 'POST', '/api/auth/sso/start', { body: { team_id: teamId } });
+      const back = await provider.authorize(started.json().data.url);
+      const noCookie = await server.app.inject({ method: 'POST', url: '/api/auth/sso/callback', payload: { params: Object.fromEntries(back.searchParams) } });
+      expect(noCookie.json().type).toBe('sso_state_mismatch');
+    });
+
+    it('uses each sign-in once', async () => {
+      const started = await api(server.app, 'POST', '/api/auth/sso/start', { body: { team_id: teamId } });
+      const cookie = started.cookies.find((c) => c.name === SSO_COOKIE)!.value;
+      const params = Object.fromEntries((await provider.authorize(started.json().data.url)).searchParams);
+      const call = () => server.app.inject({ method: 'POST', url: '/api/auth/sso/callback', cookies: { [SSO_COOKIE]: cookie }, payload: { params } });
+      expect((await call()).statusCode).toBe(200);
+      expect((await call()).json().type).toBe('sso_state_mismatch');
+    });
+
+    it('refuses an e-mail the provider did not verify', async () => {
+      provider.user = { sub: 'eve-1', email: 'eve@example.test', email_verified: false };
+      const res = await signIn({ team_id: teamId });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().type).toBe('sso_email_not_verified');
+      expect(await server.ctx.db.selectFrom('users').select('id').where('email', '=', 'eve@example.test').executeTakeFirst()).toBeUndefined();
+    });
+
+    it('refuses a domain the workspace does not allow', async () => {
+      provider.user = { sub: 'mal-1', email: 'mallory@elsewhere.test', email_verified: true };
+      const res = await signIn({ team_id: teamId });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().type).toBe('sso_domain_not_allowed');
+    });
+
+    it('does not sign in an existing account that is not in the workspace', async () => {
+      await createUserWithToken(server.ctx, { email: 'stranger@example.test' });
+      provider.user = { sub: 'stranger-1', email: 'stranger@example.test', email_verified: true };
+      const res = await signIn({ team_id: teamId });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().type).toBe('sso_not_member');
+    });
+
+    it('passes on a provider’s refusal as a clear error', async () => {
+      provider.refuseWith = 'access_denied';
+      try {
+        const res = await signIn({ team_id: teamId });
+        expect(res.statusCode).toBe(422);
+        expect(res.json()).toMatchObject({ type: 'sso_provider_error', data: { error: 'access_denied: The user declined.' } });
+      } finally {
+        provider.refuseWith = null;
+      }
+    });
+
+    it('answers a clear error for an e-mail domain without single sign-on, and after the settings are removed', async () => {
+      const none = await api(server.app, 'POST', '/api/auth/sso/start', { body: { email: 'someone@nowhere.test' } });
+      expect(none.statusCode).toBe(422);
+      expect(none.json().type).toBe('sso_not_configured');
+      expect((await api(server.app, 'DELETE', `/api/${teamId}/sso`, { token: owner.token })).json().data.oidc).toBeNull();
+      expect((await api(server.app, 'POST', '/api/auth/sso/start', { body: { team_id: teamId } })).json().type).toBe('sso_not_configured');
+    });
+  });
+});
