@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { lingui } from '@lingui/vite-plugin';
@@ -10,6 +11,9 @@ export default defineConfig({
     // /sw.js with the precache list of this build (src/sw/, decision 0080).
     serviceWorkerPlugin(),
   ],
+  // Every import of zod in the browser gets zod with its eval probe switched off first
+  // (schema/zod-jitless.ts): the app shell need not load zod at start to switch it off (decision 0275).
+  resolve: { alias: [{ find: /^zod$/, replacement: fileURLToPath(new URL('./schema/zod-jitless.ts', import.meta.url)) }] },
   worker: { format: 'es' },
   build: {
     outDir: 'dist',
@@ -18,9 +22,8 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // zod and the switch that turns its eval-compiled parsers off (schema/zod-jitless.ts) share
-        // one chunk, so the switch runs as soon as zod does: when zod got a chunk of its own, other
-        // chunks built their schemas before the entry's body turned it off, and the CSP refused
-        // zod's eval probe.
+        // one chunk, loaded by the first screen that needs zod (the alias above makes every
+        // importer of zod import the switch first, so it runs before any schema is built).
         advancedChunks: { groups: [{ name: 'zod', test: /node_modules[\\/]zod[\\/]|schema[\\/]zod-jitless/ }] },
       },
     },

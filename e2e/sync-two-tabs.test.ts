@@ -23,7 +23,7 @@ import { DEMO_EMAIL, DEMO_PASSWORD } from '../server/demo/seed';
 const PAGE_SCRIPT = `
 import * as Comlink from 'comlink';
 import { liveQuery } from 'dexie';
-import { openReadonlyDb } from './sync-worker/client';
+import { openReadonlyDb } from './sync-worker/db';
 const worker = new SharedWorker('/shared-worker.js', { type: 'module', name: 'sync' });
 worker.port.start();
 const api = Comlink.wrap(worker.port);

@@ -1,5 +1,5 @@
-// First: no eval under the CSP (schema/zod-jitless.ts).
-import '../schema/zod-jitless';
+// zod is not part of the first load: screens that need it get it with eval switched off through the
+// build's alias (schema/zod-jitless.ts, decision 0275).
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';

@@ -6,13 +6,23 @@
 import * as Comlink from 'comlink';
 import type { SyncListener, SyncWorkerApi } from './api';
 
-export { openReadonlyDb, dbNameFor } from './db';
 export type { SyncWorkerApi, SyncListener, SignOutOptions } from './api';
 export type { RefusedEditView, RefusedLabel } from './refused';
 export { refusedEditText } from './refused';
 export type { EngineEvents, EventName, FailedRequestSummary } from './events';
 export type { SyncRecord, StoredRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
 export type { CairnDexie } from './db';
+export { dbNameFor } from './db-name';
+
+/**
+ * The tab's read-only handle on the user's replica (for useLiveQuery), loaded on first use: a static
+ * re-export of ./db put Dexie and the collection registry's zod schemas in the app shell's first
+ * load (decision 0275), though only board screens read the replica.
+ */
+export async function loadReadonlyDb(userId: number | string): Promise<import('./db').CairnDexie> {
+  const { openReadonlyDb } = await import('./db');
+  return openReadonlyDb(userId);
+}
 export type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
 // Undo history is kept by the tab per user action; its steps are inverse actions (decision 0100).
 export { UndoHistory, noteUndone, type HistoryStep } from './undo';

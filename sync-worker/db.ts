@@ -17,6 +17,7 @@
 import Dexie, { type Table } from 'dexie';
 import { dexieRecordsStore } from '../schema/collections';
 import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord } from './types';
+import { dbNameFor } from './db-name';
 
 export interface MetaEntry {
   key: string;
@@ -93,7 +94,7 @@ export interface IdbFactories {
   IDBKeyRange: typeof IDBKeyRange;
 }
 
-export const dbNameFor = (userId: number | string) => `cairn-${userId}`;
+export { dbNameFor };
 
 export class CairnDexie extends Dexie {
   records!: Table<StoredRecord, [string, string]>;

@@ -1,4 +1,4 @@
-import { createInTabEngine, openReadonlyDb } from '../../../sync-worker/client';
+import { createInTabEngine, loadReadonlyDb } from '../../../sync-worker/client';
 import { currentToken } from '../../api/client';
 import type { BoardBackend } from './backend';
 import { backendOver } from './engine-backend';
@@ -15,7 +15,7 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
   onBoardPasswordHeader((header) => engine.setPassword(header));
   window.addEventListener('online', () => engine.reportOnline(true));
   window.addEventListener('offline', () => engine.reportOnline(false));
-  return backendOver(userId, openReadonlyDb(userId ?? 'guest'), {
+  return backendOver(userId, await loadReadonlyDb(userId ?? 'guest'), {
     apply: (name, args, options) => engine.apply(name, args, options),
     save: (collection, record, options) => engine.save(collection, record, options),
     delete: (collection, id, options) => engine.delete(collection, id, options),
