@@ -45,7 +45,7 @@ export const routes: RouteDef[] = [
   { name: 'checkout', path: '/checkout' },
   { name: 'login', path: '/login', query: ['intended'] },
   { name: 'auth', path: '/auth' },
-  { name: 'register', path: '/register' },
+  { name: 'register', path: '/register', query: ['ref'] },
   { name: 'register.invitation', path: '/register/invitation', query: ['token', 'email'] },
   { name: 'activate-ltd', path: '/activate-ltd/:code' },
   { name: 'app', path: '/', shell: true, redirectTo: 'home' },

@@ -274,10 +274,10 @@ export function resolveViewSettings<K extends ViewKind>(kind: K, saved: unknown,
 }
 
 /**
- * Views the plan gates (workspace.md says "some Pro-only" but names none; decision 0120): empty,
- * so no kind is gated today. A kind listed here shows the upgrade message instead of the view.
+ * Views the plan gates (workspace.md says "some Pro-only" but names none; decisions 0120, 0260):
+ * the PRO_VIEW_KINDS above. A kind listed here shows the upgrade message instead of the view.
  */
-export const PRO_ONLY_VIEW_KINDS: readonly ViewKind[] = [];
+export const PRO_ONLY_VIEW_KINDS: readonly ViewKind[] = PRO_VIEW_KINDS;
 
 export type ViewVisibility = 'shared' | 'personal' | 'locked';
 

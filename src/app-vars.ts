@@ -5,6 +5,7 @@ import { store, StorageKeys } from './storage/local-store';
 let vars: Record<string, unknown> = store.get(StorageKeys.appVars, {});
 
 let loading: Promise<Record<string, unknown>> | null = null;
+const listeners = new Set<() => void>();
 
 export const appVars = {
   get: () => vars,
@@ -13,6 +14,7 @@ export const appVars = {
       try {
         vars = await AppVars.get();
         store.set(StorageKeys.appVars, vars);
+        for (const listener of listeners) listener();
       } catch {
         /* keep the remembered copy */
       }
@@ -22,4 +24,9 @@ export const appVars = {
   },
   /** The answer of the load in progress (or the last one); the remembered copy when none started. */
   loaded: (): Promise<Record<string, unknown>> => loading ?? Promise.resolve(vars),
+  /** Called after every load that answered (useAppVars re-renders with the new variables). */
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
 };

@@ -64,7 +64,7 @@ export function recordOf<T>(value: unknown): T {
 
 export const Accounts = {
   login: (body: LoginBody) => request<Record<string, unknown>>('POST', '/api/auth/login', body, { auth: false }),
-  register: (body: { email: string; name: string; password: string; locale?: string; invitation?: string; intended?: string }) =>
+  register: (body: { email: string; name: string; password: string; locale?: string; invitation?: string; referral?: string; intended?: string }) =>
     request<Record<string, unknown>>('POST', '/api/auth/register', body, { auth: false }),
   logout: () => request<{ redirect?: string | null } | null>('POST', '/api/auth/logout', {}),
   forgotPassword: (email: string) => request('POST', '/api/auth/forgot-password', { email }, { auth: false }),

@@ -1,12 +1,12 @@
 import { Link } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Clock, Code, CreditCard, House, LayoutGrid, Plus, Settings, Shield, User, Users, X } from 'lucide-react';
+import { Clock, Code, CreditCard, Gift, House, LayoutGrid, Plus, Settings, Shield, User, Users, X } from 'lucide-react';
 import { pathFor } from '../../schema/routes';
 import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
 import { LogoutButton, LogoutRemovingCopyButton } from './LogoutButton';
 import { InstallAppButton } from './InstallAppButton';
-import { appVars } from '../app-vars';
+import { useAppVars } from '../use-app-vars';
 import { BoardsNav } from '../boards/BoardsNav';
 import { StorageKeys } from '../storage/local-store';
 import { useStored } from '../storage/use-stored';
@@ -16,6 +16,8 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
   const { user } = useSession();
   const { t } = useLingui();
   const [helperVisible, setHelperVisible] = useStored(StorageKeys.helperVisible, true);
+  // Live: the link follows app-vars when a later load says billing is on or off.
+  const vars = useAppVars();
   return (
     <nav id="sidebar" className="shell-sidebar" aria-label={t`Main`}>
       {onClose && (
@@ -89,11 +91,19 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
           </Link>
         </li>
         {/* Hidden on an instance without billing (BILLING=off, decision 0240). */}
-        {appVars.get().billing !== false && (
+        {vars.billing !== false && (
           <li>
             <Link to={pathFor('profile.billing')} activeProps={{ 'aria-current': 'page' }}>
               <CreditCard size={16} aria-hidden="true" />
               <Trans>Billing</Trans>
+            </Link>
+          </li>
+        )}
+        {vars.billing !== false && (
+          <li>
+            <Link to={pathFor('profile.referral')} activeProps={{ 'aria-current': 'page' }}>
+              <Gift size={16} aria-hidden="true" />
+              <Trans>Referral</Trans>
             </Link>
           </li>
         )}

@@ -9,7 +9,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
   'checkout', 'activate-ltd', 'trial', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
-  'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect', 'profile.referral',
+  'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect',
 ];
 
 /** Routes the server answers with its own HTML page (decision 0210): moved to in the app, they load from the server. */
@@ -34,6 +34,8 @@ export const screens: Record<string, Loader> = {
   'profile.time': () => import('./profile/MyTimePage'),
   // Issue #18: the plan, trial, usage and plans (decision 0240).
   'profile.billing': () => import('./billing/BillingPage'),
+  // Issue #18: the referral programme (decision 0260).
+  'profile.referral': () => import('./referral/ReferralPage'),
   'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),
   'profile.twoFactor.recoveryCodes': () => import('./profile/RecoveryCodesPage'),
   'profile.developer': () => import('./profile/developer/DeveloperPage'),

@@ -14,6 +14,8 @@ export interface MenuItem {
   danger?: boolean;
   /** Draws a divider above this entry. */
   separatorBefore?: boolean;
+  /** A short tag after the label (e.g. "Pro" on a view kind the plan gates); part of the item's name. */
+  badge?: string;
 }
 
 export interface MenuListProps {
@@ -97,6 +99,7 @@ export const MenuList = forwardRef<HTMLDivElement, MenuListProps>(function MenuL
           >
             {item.icon ? <span className="ui-menu__icon" aria-hidden="true">{item.icon}</span> : null}
             <span className="ui-menu__label">{item.label}</span>
+            {item.badge ? <span className="ui-menu__badge">{item.badge}</span> : null}
             {item.disabled && item.disabledReason ? <span className="ui-menu__hint">{item.disabledReason}</span> : null}
           </button>
         </div>

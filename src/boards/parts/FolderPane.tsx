@@ -19,6 +19,7 @@ import { TrashDialog } from './TrashDialog';
 import { ViewControls } from './ViewControls';
 import { ViewTabs } from './ViewTabs';
 import { ViewSwitch } from '../views/ViewSwitch';
+import { useProViews } from '../pro-views';
 import { viewValueAttributes } from '../views/view-values';
 
 /** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
@@ -38,6 +39,8 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const board = useBoard();
   const navigate = useNavigate();
   const items = useItems(board.boardId);
+  // Pro-only views on a plan without them show the upgrade message (decision 0260).
+  const proViews = useProViews(board.teamId);
   const views = useViews(board.boardId);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -174,7 +177,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
         </span>
       </div>
       {selected.size > 0 && <BulkBar items={selectedItems} folder={folder} onDone={() => setSelected(new Set())} />}
-      {items === undefined ? null : <ViewSwitch {...viewProps} />}
+      {items === undefined ? null : <ViewSwitch {...viewProps} planAllowsPro={proViews.allowed} />}
       {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} />}
     </div>
   );

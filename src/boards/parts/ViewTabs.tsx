@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { viewChangeProblem, type ViewKind, type ViewVisibility } from '../../../schema/views';
+import { isProViewKind, viewChangeProblem, type ViewKind, type ViewVisibility } from '../../../schema/views';
+import { pathFor } from '../../../schema/routes';
+import { useNavigate } from '@tanstack/react-router';
+import { useProViews } from '../pro-views';
 import { PopupMenu } from '../../ui/PopupMenu';
 import { ViewKindIcon } from '../../ui/kind-icons';
 import { Plus } from 'lucide-react';
@@ -32,7 +35,19 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
   // The kinds offered, with the name a new view of each gets. A new view saves `settings: {}`:
   // its defaults (which date attribute…) follow the board (schema/views.ts resolveViewSettings).
   const kindNames: Record<ViewKind, string> = { table: t`Table`, column: t`Columns`, calendar: t`Calendar`, gantt: t`Gantt`, list: t`List`, chart: t`Chart`, form: t`Form`, docs: t`Docs` };
+  const pro = useProViews(board.teamId);
+  const navigate = useNavigate();
   const add = async (kind: ViewKind) => {
+    // A Pro-only kind on a plan without it: say so and offer the plans instead of a refused save (decision 0260).
+    if (isProViewKind(kind) && !pro.allowed) {
+      const go = await confirm({
+        title: t`${kindNames[kind]} is part of the Pro plan`,
+        message: t`Upgrade the workspace’s plan to add ${kindNames[kind]} views. The workspace owner can upgrade on the billing page.`,
+        confirmLabel: t`See plans`,
+      });
+      if (go) void navigate({ to: pathFor('profile.billing') });
+      return;
+    }
     const id = await board.actions.createView(folder.id, kindNames[kind], kind, views);
     onSelect(id);
   };
@@ -84,7 +99,7 @@ export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; 
               <Plus size={15} aria-hidden="true" /> <Trans>View</Trans>
             </button>
           )}
-          items={(Object.keys(kindNames) as ViewKind[]).map((kind) => ({ label: kindNames[kind], icon: <ViewKindIcon kind={kind} />, onSelect: () => void add(kind) }))}
+          items={(Object.keys(kindNames) as ViewKind[]).map((kind) => ({ label: kindNames[kind], icon: <ViewKindIcon kind={kind} />, badge: pro.billing && isProViewKind(kind) ? t`Pro` : undefined, onSelect: () => void add(kind) }))}
         />
       )}
       {renaming && <NameDialog title={t`Rename view`} initial={renaming.name} onClose={() => setRenaming(null)} onSave={(name) => board.actions.updateView(renaming, { name })} />}

@@ -1,5 +1,7 @@
 import { Suspense } from 'react';
 import { Trans } from '@lingui/react/macro';
+import { Link } from '@tanstack/react-router';
+import { pathFor } from '../../../schema/routes';
 import { PRO_ONLY_VIEW_KINDS } from '../../../schema/views';
 import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
@@ -18,7 +20,19 @@ export function ViewSwitch(props: ViewProps & { planAllowsPro?: boolean }) {
   if (kind === 'table') return <TableView {...viewProps} />;
   if (kind === 'column') return <ColumnView {...viewProps} />;
   if (PRO_ONLY_VIEW_KINDS.includes(kind) && !planAllowsPro) {
-    return <EmptyState headingLevel={3} title={<Trans>This view is part of the Pro plan.</Trans>} text={<Trans>Ask the workspace owner to upgrade the plan to use it.</Trans>} />;
+    return (
+      <EmptyState
+        headingLevel={3}
+        className="view-pro-gate"
+        title={<Trans>This view is part of the Pro plan.</Trans>}
+        text={<Trans>Ask the workspace owner to upgrade the plan to use it.</Trans>}
+        action={
+          <Link to={pathFor('profile.billing')} className="ui-button ui-button--primary ui-button--md">
+            <Trans>See plans and upgrade</Trans>
+          </Link>
+        }
+      />
+    );
   }
   const View = LAZY_VIEWS[kind];
   return (

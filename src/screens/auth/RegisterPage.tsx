@@ -14,8 +14,10 @@ import { AuthFrame, FormError } from './AuthFrame';
 export default function RegisterPage() {
   const { t } = useLingui();
   const navigate = useNavigate();
-  const search = useSearch({ strict: false }) as { token?: string; email?: string };
+  const search = useSearch({ strict: false }) as { token?: string; email?: string; ref?: string };
   const invitation = search.token;
+  // The referral link (/register?ref=code, decision 0260): kept for this tab's session, so a detour to the login page does not lose it.
+  const referral = rememberedReferral(search.ref);
   const [name, setName] = useState('');
   const [email, setEmail] = useState(search.email ?? '');
   const [password, setPassword] = useState('');
@@ -24,7 +26,7 @@ export default function RegisterPage() {
   const [submit, busy] = useAction(
     async () => {
       problems.clear();
-      const answer = await Accounts.register({ name, email, password, locale: i18n.locale, ...(invitation ? { invitation } : {}) });
+      const answer = await Accounts.register({ name, email, password, locale: i18n.locale, ...(invitation ? { invitation } : {}), ...(referral ? { referral } : {}) });
       await session.start(answer);
       await navigate({ href: afterLoginPath(answer.intended as string | undefined) });
     },
@@ -74,4 +76,15 @@ export default function RegisterPage() {
       </p>
     </AuthFrame>
   );
+}
+
+const REFERRAL_KEY = 'cairn.referral';
+
+function rememberedReferral(fromLink: unknown): string | undefined {
+  try {
+    if (typeof fromLink === 'string' && fromLink) sessionStorage.setItem(REFERRAL_KEY, fromLink.slice(0, 64));
+    return sessionStorage.getItem(REFERRAL_KEY) ?? undefined;
+  } catch {
+    return typeof fromLink === 'string' && fromLink ? fromLink.slice(0, 64) : undefined;
+  }
 }

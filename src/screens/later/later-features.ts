@@ -47,22 +47,6 @@ const whiteLabel: LaterFeature = {
   action: msg`Back to the workspace`,
 };
 
-const sso: LaterFeature = {
-  text: msg`Single sign-on lets members sign in with your company's identity provider. It comes in a later release; members sign in with their email and password meanwhile.`,
-  points: [msg`Sign in through your identity provider (SAML)`, msg`New members join the workspace on first sign-in`],
-  target: 'security',
-  action: msg`Review your account security`,
-};
-
-const ssoSignIn: LaterFeature = { ...sso, target: 'login', action: msg`Sign in with email and password` };
-
-const referral: LaterFeature = {
-  text: msg`The referral programme pays you 20% of every purchase made by people you invite. It opens with billing in a later release.`,
-  points: [msg`Your personal invitation link`, msg`What your referrals earned you`],
-  target: 'profile',
-  action: msg`Back to your profile`,
-};
-
 const forms: LaterFeature = {
   text: msg`Forms collect answers straight into a board, and published documents share a board's pages with anyone who has the link. Both arrive in a later release.`,
   points: [msg`Anyone with the link fills in a form; each answer becomes an item`, msg`Published pages are read-only and always up to date`],
@@ -92,10 +76,6 @@ export const LATER_FEATURES: Record<string, LaterFeature> = {
   'extract-trello-token': trello,
   'team.whitelabel': whiteLabel,
   'forward.whitelabel': whiteLabel,
-  'team.sso': sso,
-  auth: ssoSignIn,
-  'auth.redirect': ssoSignIn,
-  'profile.referral': referral,
   form: forms,
   'published-document': forms,
   'published-file': forms,
