@@ -18,6 +18,7 @@ import { NotificationsButton, NotificationsWatcher } from '../notifications/Noti
 import { RunningTimersSlot } from './RunningTimersSlot';
 import { BoardJobsSlot } from './BoardJobsSlot';
 import { StatusBanner } from './StatusBanner';
+import { brandName, tenantBrand } from '../whitelabel/tenant';
 import { ShellRulesHost } from './ShellRulesHost';
 import { PreviewBadge } from './PreviewBadge';
 
@@ -65,7 +66,7 @@ export function RootLayout() {
           >
             {desktop ? showSidebar ? <PanelLeftClose size={18} aria-hidden="true" className="ui-flip-rtl" /> : <PanelLeftOpen size={18} aria-hidden="true" className="ui-flip-rtl" /> : <Menu size={20} aria-hidden="true" />}
           </button>
-          <span className="shell-brand">Cairn</span>
+          <span className="shell-brand">{tenantBrand()?.logoWide ? <img src={tenantBrand()!.logoWide!} alt={brandName()} className="shell-brand-logo" /> : brandName()}</span>
           <RunningTimersSlot />
           <NotificationsButton />
         </header>

@@ -10,6 +10,7 @@ import { rememberCurrentHref } from './guards';
 import { progress } from '../layout/progress';
 import { routeTitles } from '../screens/titles';
 import { appVars } from '../app-vars';
+import { brandName } from '../whitelabel/tenant';
 import { session } from '../api/session';
 import { Log } from '../api/endpoints';
 import { markReadByParam } from '../notifications/feed';
@@ -21,7 +22,7 @@ const nameOf = (pathname: string) => matchRoute(pathname)?.route.name;
 /** The page title of a path, translated. */
 export function titleFor(pathname: string): string {
   const descriptor = routeTitles[nameOf(pathname) ?? 'not-found'];
-  return descriptor ? i18n._(descriptor) : 'Cairn';
+  return descriptor ? i18n._(descriptor) : brandName();
 }
 
 /**
@@ -44,7 +45,7 @@ export function installNavigation(router: AnyRouter, setCurrentRouteName: (name:
     setCurrentRouteName(name);
     rememberCurrentHref(toLocation.href);
     const title = titleFor(toLocation.pathname);
-    document.title = `${title} · Cairn`;
+    document.title = `${title} · ${brandName()}`;
     const search = toLocation.search as Record<string, unknown>;
     // Empty query values are dropped on load too (a pasted `?view=&q=`), not only on navigation: the
     // router already read the query without them, so only the address bar is corrected.

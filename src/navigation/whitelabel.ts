@@ -1,13 +1,17 @@
 /** A workspace as far as white-label navigation cares. */
 export interface WhiteLabelWorkspace {
   id: number;
-  whitelabel_settings?: { link?: string | null; domain?: string | null } | null;
+  whitelabel_settings?: { link?: string | null } | null;
   domain?: string | null;
 }
 
-/** The white-label base URL of a workspace, if it has one. */
+/**
+ * The white-label base URL of a workspace, if it has one: the link the server sets once the
+ * owner has verified the workspace's domain (decision 0265). The bare `domain` field is not
+ * enough: admins may edit it in the workspace settings, and an unproven domain is not ours to send people to.
+ */
 export function whiteLabelLink(workspace: WhiteLabelWorkspace | undefined | null): string | null {
-  const link = workspace?.whitelabel_settings?.link ?? workspace?.domain ?? null;
+  const link = workspace?.whitelabel_settings?.link ?? null;
   if (!link) return null;
   const withScheme = /^https?:\/\//i.test(link) ? link : `https://${link}`;
   return withScheme.replace(/\/+$/, '');

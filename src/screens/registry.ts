@@ -9,7 +9,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
   'checkout', 'activate-ltd', 'trial', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
-  'team.whitelabel', 'forward.whitelabel', 'team.sso', 'auth', 'auth.redirect',
+  'team.sso', 'auth', 'auth.redirect',
 ];
 
 /** Routes the server answers with its own HTML page (decision 0210): moved to in the app, they load from the server. */
@@ -55,6 +55,9 @@ export const screens: Record<string, Loader> = {
   // Issue #17: the workspace's front page and permissions; routes whose feature comes later say so.
   'team.boards': () => import('./workspace/WorkspaceOverviewPage'),
   'team.permissions': () => import('./workspace/WorkspacePermissionsPage'),
+  // Issue #18: white label and the forward to a workspace's own domain (decision 0265).
+  'team.whitelabel': () => import('./workspace/WhitelabelPage'),
+  'forward.whitelabel': () => import('./workspace/ForwardWhitelabelPage'),
   // Issue #16: the template gallery, the user's templates and the template start link (decision 0165).
   'templates.home': () => import('../templates/GalleryPage'),
   'templates.tag': () => import('../templates/GalleryPage'),

@@ -81,7 +81,8 @@ describe('white label', () => {
     expect(whiteLabelTarget(ws, '/team/1/members?x=1', 'http://localhost')).toBe('https://work.acme.test/team/1/members?x=1');
     expect(whiteLabelTarget(ws, '/team/1', 'https://work.acme.test')).toBeNull();
     expect(whiteLabelTarget({ id: 2 }, '/team/2', 'http://localhost')).toBeNull();
-    expect(whiteLabelTarget({ id: 3, domain: 'acme.test' }, '/team/3', 'http://localhost')).toBe('https://acme.test/team/3');
+    // A domain alone (editable by admins, maybe unproven) sends nobody anywhere: only the verified link does.
+    expect(whiteLabelTarget({ id: 3, domain: 'acme.test' }, '/team/3', 'http://localhost')).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Page } from '../Page';
+import { brandName } from '../../whitelabel/tenant';
 
 /** Centered card for the signed-out screens. */
 export function AuthFrame({ children, title }: { children: ReactNode; title?: string }) {
@@ -7,7 +8,7 @@ export function AuthFrame({ children, title }: { children: ReactNode; title?: st
     <div className="auth-frame">
       <div className="auth-card">
         <p className="auth-brand" aria-hidden="true">
-          Cairn
+          {brandName()}
         </p>
         <Page title={title} narrow>
           {children}

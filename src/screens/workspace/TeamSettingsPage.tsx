@@ -12,6 +12,8 @@ import { useLoad, useTeamId } from './use-team';
 import { DeleteWorkspace } from './DeleteWorkspace';
 import { WorkspaceNotFound } from './WorkspaceNotFound';
 import { useSession } from '../../api/session';
+import { Link } from '@tanstack/react-router';
+import { pathFor } from '../../../schema/routes';
 
 export default function TeamSettingsPage() {
   const { t } = useLingui();
@@ -59,6 +61,13 @@ export default function TeamSettingsPage() {
               setTeam({ ...team, photo_url: null });
             }}
           />
+          {(team.user_role === 'owner' || team.owner_id === session.user?.id) && (
+            <p>
+              <Link to={pathFor('team.whitelabel', { teamId })}>
+                <Trans>White label: your name, logo, colours, domain and mail server</Trans>
+              </Link>
+            </p>
+          )}
           {(team.user_role === 'owner' || team.owner_id === session.user?.id) && <DeleteWorkspace team={team} />}
         </OnlineOnly>
       )}
