@@ -73,6 +73,12 @@ describe('preview mode', () => {
     await rowByName(normal, 'Shared item').waitFor();
     expect(await rowByName(normal, 'Shared item, preview only').count()).toBe(0);
     expect(writes).toEqual([]);
+    // The preview tab has no realtime: it catches up with the server when it comes back into view,
+    // and keeps its own edit.
+    await preview.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await rowByName(preview, 'Real item, saved').waitFor({ timeout: 10_000 });
+    await rowByName(preview, 'Shared item, preview only').waitFor();
+    expect(writes).toEqual([]);
 
     // Leaving preview: the same address without `pretend`, the server's data, no badge.
     await preview.getByTestId('preview-exit').click();

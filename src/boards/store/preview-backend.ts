@@ -15,6 +15,7 @@ import { onBoardPasswordHeader } from '../public-board';
  * - filled by the engine's usual board load (GET calls only, with the tab's session);
  * - edits are applied there at once and queued nowhere; the engine's transport refuses to send
  *   anything but GET, so no write can reach the server even by mistake;
+ * - no realtime: the open board catches up with the server when the tab comes back into view;
  * - dropped when the tab goes away; a database left by a crashed tab is removed by the next
  *   preview tab (each live preview tab holds a Web Lock named after its database).
  */
@@ -37,12 +38,20 @@ export async function createPreviewBackend(userId: number | null): Promise<Board
     engine.stop();
     indexedDB.deleteDatabase(name);
   });
+  // No realtime in a preview tab: the board on screen catches up (GET /changes) when the tab comes
+  // back into view, so what the user's real tabs saved meanwhile shows here too.
+  let open: { teamId: number; boardId: string } | null = null;
+  const catchUp = () => {
+    if (open && document.visibilityState === 'visible' && navigator.onLine) void engine.openBoard(open.teamId, open.boardId).catch(() => undefined);
+  };
+  window.addEventListener('focus', catchUp);
+  document.addEventListener('visibilitychange', catchUp);
   // The screens read the engine's own database (the tab is its only user, no worker in between).
   const backend = backendOver(userId, engine.engine.db.relaxed, {
     apply: (mutator, args, options) => engine.apply(mutator, args, options),
     save: (collection, record, options) => engine.save(collection, record, options),
     delete: (collection, id, options) => engine.delete(collection, id, options),
-    openBoard: (teamId, boardId) => engine.openBoard(teamId, boardId),
+    openBoard: (teamId, boardId) => ((open = { teamId, boardId }), engine.openBoard(teamId, boardId)),
     request: (method, path, body) => engine.request(method, path, body),
     subscribe: (listener) => engine.subscribe((event, payload) => listener(event, payload)),
   });
