@@ -19,6 +19,7 @@ import type { TemplateTables } from './tables/templates';
 import type { ShellTables } from './tables/shell';
 import type { BoardJobTables } from './tables/board-jobs';
 import type { BillingTables } from './tables/billing';
+import type { PaymentTables } from './tables/payments';
 import type { SsoTables } from './tables/sso';
 import type { PaymentTables } from './tables/payments';
 import type { ReferralTables } from './tables/referral';

@@ -8,7 +8,7 @@ type Loader = () => Promise<{ default: ComponentType }>;
 
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
-  'checkout', 'activate-ltd', 'trial', 'subscription.buy-addon', 'subscription.upgrade', 'subscription.redirect',
+  'activate-ltd', 'trial', 'subscription.buy-addon', 
   'team.sso', 'auth', 'auth.redirect',
 ];
 
@@ -34,6 +34,10 @@ export const screens: Record<string, Loader> = {
   'profile.time': () => import('./profile/MyTimePage'),
   // Issue #18: the plan, trial, usage and plans (decision 0240).
   'profile.billing': () => import('./billing/BillingPage'),
+  // Issue #18: buying and changing a plan, and the page after paying (decision 0250).
+  checkout: () => import('./billing/CheckoutPage'),
+  'subscription.upgrade': () => import('./billing/CheckoutPage'),
+  'subscription.redirect': () => import('./billing/SubscriptionRedirectPage'),
   // Issue #18: the referral programme (decision 0260).
   'profile.referral': () => import('./referral/ReferralPage'),
   'profile.twoFactor.status': () => import('./profile/TwoFactorPage'),

@@ -14,6 +14,7 @@ import { toast } from '../../ui/toast-store';
 import { Page } from '../Page';
 import { BillingApi, usageLevel, usageRate, type BillingSubscription, type Plan, type PlanPrice } from './billing-api';
 import './billing.css';
+import { PaymentsSections } from './PaymentsSections';
 
 const GB = 1024 * 1024 * 1024;
 
@@ -216,8 +217,8 @@ export default function BillingPage() {
             );
           })}
         </ul>
-        <p className="billing-note">{t`Buying a plan is not available on this server yet.`}</p>
       </section>
+      <PaymentsSections sub={sub} />
     </Page>
   );
 }

@@ -1,0 +1,249 @@
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link, useMatches, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useLingui } from '@lingui/react/macro';
+import { pathFor } from '../../../schema/routes';
+import { useSession } from '../../api/session';
+import { showApiError } from '../../api/handle-error';
+import { appVars } from '../../app-vars';
+import { Button } from '../../ui/Button';
+import { Spinner } from '../../ui/Spinner';
+import { AuthFrame, FormError } from '../auth/AuthFrame';
+import { BillingApi, type BillingSubscription, type Plan, type PlanPrice } from './billing-api';
+import { PaymentsApi, formatMoney, refusalText, type PaymentMethod } from './payments-api';
+import { CardForm, EMPTY_CARD, cardOf, type CardDraft } from './CardForm';
+import './billing.css';
+import './payments.css';
+
+const isPaidPlan = (plan: Plan) => plan.prices.some((p) => p.amount > 0);
+const rank = (plan: Plan) => plan.level * 1000 + plan.tier;
+
+/**
+ * `checkout` (/checkout?plan=&price=) and `subscription.upgrade` (/subscription/upgrade/{id?})
+ * (shell.md; issue #18, decision 0250): pick a plan and a price, a saved card or a new one (the
+ * local provider's card form), an optional coupon, and pay. A paid purchase goes to
+ * `subscription.redirect`. The upgrade screen offers the plans the spec lets this subscription
+ * move to (any from a trial or the free plan; else higher ones in the same version, or lower
+ * ones as a downgrade); the server decides and answers in the spec's words.
+ */
+export default function CheckoutPage() {
+  const { t, i18n } = useLingui();
+  const navigate = useNavigate();
+  const matches = useMatches();
+  const routeName = (matches[matches.length - 1]?.staticData as { route?: { name: string } } | undefined)?.route?.name;
+  const upgrade = routeName === 'subscription.upgrade';
+  const params = useParams({ strict: false }) as { subscriptionId?: string | number };
+  const search = useSearch({ strict: false }) as { plan?: string; price?: string; subscription?: string | number };
+  const { status, user } = useSession();
+  const [plans, setPlans] = useState<Plan[] | null>(null);
+  const [subs, setSubs] = useState<BillingSubscription[] | null>(null);
+  const [methods, setMethods] = useState<PaymentMethod[]>([]);
+  const [planId, setPlanId] = useState<string>(search.plan ?? '');
+  const [priceId, setPriceId] = useState<string>(search.price ?? '');
+  const [cardChoice, setCardChoice] = useState<number | 'new'>('new');
+  const [card, setCard] = useState<CardDraft>(EMPTY_CARD);
+  const [invalid, setInvalid] = useState<'number' | 'expiry' | 'cvc' | null>(null);
+  const [coupon, setCoupon] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const local = (appVars.get().paymentProviderKey ?? 'local') === 'local';
+  const payAmount = (p: PlanPrice | undefined) => (p ? formatMoney(i18n.locale, p.amount, p.currency) : '');
+
+  const wantedId = Number(params.subscriptionId ?? search.subscription) || undefined;
+
+  const load = useCallback(async () => {
+    try {
+      const [p, s, m] = await Promise.all([BillingApi.plans(), BillingApi.subscriptions(), PaymentsApi.methods()]);
+      setPlans(p);
+      setSubs(s);
+      setMethods(m);
+      if (m[0]) setCardChoice(m[0].id);
+      setFailed(false);
+    } catch {
+      setFailed(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    if (status === 'signedIn' && user && !user.guest) void load();
+  }, [status, user, load]);
+
+  const sub = subs ? (wantedId ? subs.find((s) => s.id === wantedId) : subs[0]) : undefined;
+
+  const choices = useMemo(() => {
+    if (!plans) return [];
+    const paid = plans.filter(isPaidPlan);
+    if (!upgrade || !sub) return paid;
+    const current = plans.find((p) => p.id === sub.deal);
+    const fromTrial = sub.state === 'trial' || sub.state === 'trial_expired' || !current || !isPaidPlan(current);
+    if (fromTrial) return paid;
+    return paid.filter((p) => p.version === current.version && (p.id !== current.id || p.prices.length > 1) && (rank(p) < rank(current) || current.isUpgradable || p.id === current.id));
+  }, [plans, sub, upgrade]);
+
+  const plan = choices.find((p) => p.id === planId) ?? choices[0];
+  const prices = plan ? plan.prices.filter((p) => p.amount > 0) : [];
+  const price = prices.find((p) => p.id === priceId) ?? prices[0];
+
+  const here = typeof window === 'undefined' ? pathFor('checkout') : window.location.pathname + window.location.search;
+  const title = upgrade ? t`Change your plan` : t`Checkout`;
+
+  if (status !== 'signedIn' || !user) {
+    return (
+      <AuthFrame title={title}>
+        {status === 'loading' ? (
+          <Spinner />
+        ) : (
+          <p>
+            {t`Sign in or create an account first; you will come back here.`}{' '}
+            <Link to={`${pathFor('login')}?intended=${encodeURIComponent(here)}`}>{t`Sign in`}</Link>
+          </p>
+        )}
+      </AuthFrame>
+    );
+  }
+  if (user.guest) {
+    return (
+      <AuthFrame title={title}>
+        <p>{t`Guests have no plan.`}</p>
+      </AuthFrame>
+    );
+  }
+  if (appVars.get().billing === false) {
+    return (
+      <AuthFrame title={title}>
+        <p>{t`Billing is off on this server.`}</p>
+      </AuthFrame>
+    );
+  }
+  if (failed) {
+    return (
+      <AuthFrame title={title}>
+        <p role="alert">{t`Failed loading data`}</p>
+        <Button onClick={() => void load()}>{t`Try again`}</Button>
+      </AuthFrame>
+    );
+  }
+  if (!plans || !subs) {
+    return (
+      <AuthFrame title={title}>
+        <Spinner />
+      </AuthFrame>
+    );
+  }
+
+  const intervalText = (p: PlanPrice) => {
+    const amount = formatMoney(i18n.locale, p.amount, p.currency);
+    if (p.interval === 'month') return t`${amount} a month`;
+    if (p.interval === 'year') return t`${amount} a year`;
+    return t`${amount} once, for life`;
+  };
+
+  const amountDue = payAmount(price);
+
+  const pay = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!plan || !price || busy) return;
+    setError(null);
+    setInvalid(null);
+    let cardId = cardChoice === 'new' ? undefined : cardChoice;
+    if (cardChoice === 'new') {
+      const parsed = cardOf(card);
+      if ('invalid' in parsed) {
+        setInvalid(parsed.invalid);
+        setError(parsed.invalid === 'number' ? t`Enter the card number.` : parsed.invalid === 'expiry' ? t`Enter the expiry as MM/YY.` : t`Enter the card’s 3 or 4 digit security code.`);
+        return;
+      }
+      setBusy(true);
+      try {
+        const saved = await PaymentsApi.addCard(parsed);
+        setMethods((m) => [saved, ...m]);
+        setCardChoice(saved.id);
+        setCard(EMPTY_CARD);
+        cardId = saved.id;
+      } catch (e) {
+        setBusy(false);
+        const known = refusalText(e, i18n);
+        if (known) setError(known);
+        else showApiError(e);
+        return;
+      }
+    }
+    setBusy(true);
+    try {
+      const result = await PaymentsApi.buy({ plan: plan.id, price: price.id, card_id: cardId, coupon: coupon.trim() || undefined }, sub?.id);
+      await navigate({ to: pathFor('subscription.redirect'), search: { invoice: result.invoice.id } as never });
+    } catch (e) {
+      const known = refusalText(e, i18n);
+      if (known) setError(known);
+      else showApiError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthFrame title={title}>
+      {sub ? <p className="checkout-current">{t`Your plan: ${sub.plan?.name ?? sub.deal}`}</p> : null}
+      {choices.length === 0 ? (
+        <p role="alert">{t`Your plan cannot be changed to this plan.`}</p>
+      ) : (
+        <form className="form checkout" onSubmit={pay} noValidate aria-busy={busy}>
+          <fieldset className="checkout-plans">
+            <legend>{t`Plan`}</legend>
+            {choices.map((p) => (
+              <label key={p.id} className="checkout-choice" data-plan={p.id}>
+                <input type="radio" name="plan" value={p.id} checked={plan?.id === p.id} onChange={() => setPlanId(p.id)} />
+                <span>{p.name}</span>
+              </label>
+            ))}
+          </fieldset>
+          {prices.length > 0 ? (
+            <fieldset className="checkout-prices">
+              <legend>{t`Price`}</legend>
+              {prices.map((p) => (
+                <label key={p.id} className="checkout-choice" data-price={p.id}>
+                  <input type="radio" name="price" value={p.id} checked={price?.id === p.id} onChange={() => setPriceId(p.id)} />
+                  <span>{intervalText(p)}</span>
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          {methods.length > 0 ? (
+            <fieldset className="checkout-cards">
+              <legend>{t`Pay with`}</legend>
+              {methods.map((m) => {
+                const brand = m.brand.toUpperCase();
+                const last4 = m.last4;
+                return (
+                  <label key={m.id} className="checkout-choice">
+                    <input type="radio" name="card" checked={cardChoice === m.id} onChange={() => setCardChoice(m.id)} />
+                    <span>{t`${brand} ending in ${last4}`}</span>
+                  </label>
+                );
+              })}
+              <label className="checkout-choice">
+                <input type="radio" name="card" checked={cardChoice === 'new'} onChange={() => setCardChoice('new')} />
+                <span>{t`A new card`}</span>
+              </label>
+            </fieldset>
+          ) : null}
+          {cardChoice === 'new' ? <CardForm value={card} onChange={setCard} invalid={invalid} local={local} /> : null}
+          <div className="field">
+            <label htmlFor="checkout-coupon">{t`Coupon (optional)`}</label>
+            <input id="checkout-coupon" name="coupon" autoComplete="off" value={coupon} onChange={(e) => setCoupon(e.target.value)} />
+          </div>
+          <FormError message={error} />
+          <Button type="submit" variant="primary" disabled={busy || !price}>
+            {price ? t`Pay ${amountDue}` : t`Pay`}
+          </Button>
+          {sub && (sub.state === 'active' || sub.state === 'cancelled') && sub.plan && isPaidPlan(sub.plan) ? (
+            <p className="billing-note">{t`Changing a running plan credits its unused time; the amount charged now can be lower than the price.`}</p>
+          ) : null}
+          <p className="billing-note">
+            <Link to={pathFor('profile.billing')}>{t`Back to billing`}</Link>
+          </p>
+        </form>
+      )}
+    </AuthFrame>
+  );
+}
