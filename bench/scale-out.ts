@@ -29,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket from 'ws';
 import { nanoid } from 'nanoid';
+import { sql } from 'kysely';
 import { startPostgres } from '../scripts/setup-lib.mjs';
 import { createDatabase, startCluster, type Cluster } from '../scripts/scale/cluster';
 import { openDatabase } from '../server/db/index';
@@ -170,6 +171,9 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
     written += size;
   }
   console.log(`  wrote ${CHANGES} changes in ${((performance.now() - t0) / 1000).toFixed(1)} s (batches of 500 over both servers)`);
+  // What autovacuum would do to the fresh rows anyway, done before the herd instead of during it
+  // (it ran inside the first herd and counted as PostgreSQL's CPU).
+  await sql`vacuum (analyze) change_log, records`.execute(f.handle.db);
   const balancer = await startBalancer(root, cluster);
   const postmaster = postmasterPid(databaseUrl);
   try {
@@ -184,9 +188,10 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
     const tokens = await members(f, CLIENTS);
     const lines: string[] = [];
     for (const mode of HERD_MODES) {
-      // The servers keep a page they read for a few seconds (server/sync/changes.ts RETAIN_MS): wait
-      // them out, so each herd starts as cold as after a deploy.
-      await new Promise((r) => setTimeout(r, 6_000));
+      // The servers keep a page they read for a few seconds (server/sync/changes.ts RETAIN_MS) and
+      // their idle database connections for 10 s (pg's pool): wait both out, so each herd starts as
+      // cold as after a deploy (new servers open new connections, PostgreSQL starts a backend for each).
+      await new Promise((r) => setTimeout(r, 11_000));
       let apiBefore: number[] = [], pgBefore = NaN, lbBefore = NaN, benchBefore = process.cpuUsage(), loadBefore = '';
       let apiCpu: number[] = [], pgCpu = NaN, lbCpu = 0, benchCpu = 0;
       const began = performance.now();
