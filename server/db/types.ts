@@ -21,7 +21,6 @@ import type { BoardJobTables } from './tables/board-jobs';
 import type { BillingTables } from './tables/billing';
 import type { PaymentTables } from './tables/payments';
 import type { SsoTables } from './tables/sso';
-import type { PaymentTables } from './tables/payments';
 import type { ReferralTables } from './tables/referral';
 import type { BillingExtraTables } from './tables/billing-extras';
 import type { WhitelabelTables } from './tables/whitelabel';
