@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser } from 'playwright-core';
 import { freePort, startServer, type RunningServer } from './helpers';
 import { PASSWORD, USERS, apiCall, apiLogin } from './boards-helpers';
+import { expectAccessible, screenshot } from './shell-helpers';
 
 /**
  * White label in Chromium against the real server (issue #18, decision 0265): the owner sets the
@@ -108,6 +109,9 @@ describe('white label', () => {
     records.set(`_cairn-verification.${DOMAIN}`, value);
     await box.getByRole('button', { name: 'Verify' }).click();
     await box.getByText(`Verified: the app is served at ${DOMAIN}.`).waitFor();
+    // The filled screen has no serious accessibility problem; a picture for people to look at.
+    await expectAccessible(page, 'team.whitelabel');
+    await screenshot(page, 'whitelabel-settings.png');
 
     // The white-labelled host: name and colour on the first paint (title and stylesheet in the served page).
     const tenant = await browser.newContext();
@@ -121,6 +125,7 @@ describe('white label', () => {
     const button = visitor.getByRole('button', { name: 'Log in' });
     expect(await button.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(194, 24, 91)');
     await expect.poll(() => visitor.title()).toMatch(/Acme Work/);
+    await screenshot(visitor, 'whitelabel-tenant-login.png');
     // The app's own call from that origin (the browser resolves the name; Node's request context would not).
     const vars = await visitor.evaluate(() => fetch('/api/app-vars').then((r) => r.json()));
     expect(vars.appConfig).toMatchObject({ whitelabel: true, workspaceId: teamId, name: 'Acme Work' });
