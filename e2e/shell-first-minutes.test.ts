@@ -33,7 +33,7 @@ describe('shell: first minutes (issue #17)', () => {
     await page.goto(`${world.server.url}/team/999999`);
     await page.getByTestId('not-found').waitFor();
     // Routes of later issues show their own empty state (the template gallery is a real screen now).
-    for (const path of ['/subscription/upgrade', `/team/${world.teamId}/sso`]) {
+    for (const path of ['/subscription/upgrade']) {
       await page.goto(world.server.url + path);
       await page.getByTestId('later-page').waitFor();
       expect(await page.getByText('Nothing here yet.').count()).toBe(0);

@@ -9,7 +9,6 @@ type Loader = () => Promise<{ default: ComponentType }>;
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
 const LATER_ROUTES = [
   'activate-ltd', 'trial', 'subscription.buy-addon', 
-  'team.sso', 'auth', 'auth.redirect',
 ];
 
 /** Routes the server answers with its own HTML page (decision 0210): moved to in the app, they load from the server. */
@@ -23,6 +22,10 @@ export const screens: Record<string, Loader> = {
   'password.set': () => import('./auth/PasswordSetPage'),
   'verify-email': () => import('./auth/VerifyEmailPage'),
   'auth.reauthenticate': () => import('./auth/ReauthenticatePage'),
+  // Issue #18: single sign-on with OpenID Connect (decision 0270).
+  auth: () => import('./auth/SsoStartPage'),
+  'auth.redirect': () => import('./auth/SsoRedirectPage'),
+  'team.sso': () => import('./workspace/SsoPage'),
   home: () => import('./home/HomePage'),
   'profile.workspaces': () => import('./home/HomePage'),
   'create-workspace': () => import('./workspace/CreateWorkspacePage'),

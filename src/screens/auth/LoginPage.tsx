@@ -91,6 +91,9 @@ export default function LoginPage() {
         <Link to={pathFor('register')}>
           <Trans>Create an account</Trans>
         </Link>
+        <Link to={pathFor('auth')}>
+          <Trans>Sign in with single sign-on</Trans>
+        </Link>
       </p>
     </AuthFrame>
   );

@@ -68,6 +68,13 @@ export default function TeamSettingsPage() {
               </Link>
             </p>
           )}
+          {(team.user_role === 'owner' || team.owner_id === session.user?.id) && (
+            <p>
+              <Link to={pathFor('team.sso', { teamId })}>
+                <Trans>Single sign-on</Trans>
+              </Link>
+            </p>
+          )}
           {(team.user_role === 'owner' || team.owner_id === session.user?.id) && <DeleteWorkspace team={team} />}
         </OnlineOnly>
       )}
