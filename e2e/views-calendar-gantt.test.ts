@@ -126,7 +126,7 @@ describe('views: Calendar and Gantt', () => {
     const endEdge = { x: box.x + box.width - 3, y: box.y + box.height / 2 };
     await dragBy(a.page, endEdge, { x: endEdge.x + 36, y: endEdge.y });
     await expect.poll(async () => Math.round((await bar.boundingBox())!.width)).toBe(6 * 36);
-    const restarted = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir, PORT: String(port) });
+    const restarted = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir, PORT: String(port), BILLING: 'off' });
     world.server = { ...restarted, url: `http://127.0.0.1:${port}`, port };
     // (jsonb keeps its own key order: compare the fields.)
     await waitForServerCopy(world, owner, 'values', boardId, (values) => {
