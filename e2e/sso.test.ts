@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './helpers';
-import { DEMO, expectScreen, expectToast, loginThroughUi } from './shell-helpers';
+import { DEMO, expectAccessible, expectScreen, expectToast, loginThroughUi } from './shell-helpers';
 import { startOidcProvider, type OidcProvider } from '../tests/helpers/oidc-provider';
 
 /**
@@ -45,6 +45,7 @@ describe('single sign-on', () => {
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.getByTestId('sso-test-result').getByText(provider.issuer, { exact: false }).first().waitFor();
     await expect.poll(() => page.getByTestId('sso-saml-inactive').isVisible()).toBe(true);
+    await expectAccessible(page, 'team.sso');
     await owner.close();
 
     provider.user = { sub: 'grace-1', email: 'grace@sso.example.test', email_verified: true, name: 'Grace Hopper' };
@@ -54,6 +55,8 @@ describe('single sign-on', () => {
     signIn.on('pageerror', (e) => errors.push(e.message));
     await signIn.goto(`${server.url}/login`);
     await signIn.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+    await expectScreen(signIn, 'auth');
+    await expectAccessible(signIn, 'auth');
     await signIn.getByLabel('Work e-mail').fill('grace@sso.example.test');
     await signIn.getByRole('button', { name: 'Continue with single sign-on' }).click();
     // Provider → /s/auth/redirect → the workspace, signed in as the new member.
@@ -66,6 +69,7 @@ describe('single sign-on', () => {
     // Coming back to the callback without a sign-in in flight: a clear, translated refusal.
     await signIn.goto(`${server.url}/s/auth/redirect?code=forged&state=forged`);
     await expect.poll(() => signIn.getByTestId('sso-error').textContent()).toContain('could not be matched to the one started in this browser');
+    await expectAccessible(signIn, 'auth.redirect');
     await visitor.close();
   });
 });
