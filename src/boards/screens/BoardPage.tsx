@@ -28,6 +28,7 @@ import { BoardPasswordForm } from '../parts/BoardPasswordForm';
 import { hasBoardPassword, isBoardPasswordError, lookupPublicBoard } from '../public-board';
 import '../boards.css';
 import '../board-look.css';
+import { brandName } from '../../whitelabel/tenant';
 
 /** The Automations panel (?t=automations, and its usage tab ?t=usage): a lazy chunk. */
 const AutomationsPanel = lazyRetry(() => import('../automations/AutomationsPanel'));
@@ -287,7 +288,7 @@ function BoardTitle({ boardId, title }: { boardId: string; title: string }) {
   const router = useRouter();
   useEffect(() => {
     const apply = () => {
-      if (window.location.pathname.startsWith(pathFor('board', { rootId: boardId }))) document.title = `${title} · Cairn`;
+      if (window.location.pathname.startsWith(pathFor('board', { rootId: boardId }))) document.title = `${title} · ${brandName()}`;
     };
     apply();
     return router.subscribe('onResolved', apply);
