@@ -55,11 +55,25 @@ describe('preview mode', () => {
     await rowByName(normal, 'Shared item').waitFor({ timeout: 20_000 });
     expect(await normal.getByTestId('preview-badge').count()).toBe(0);
 
+    // A preview database left by a crashed preview tab (nobody holds its lock).
+    await normal.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const open = indexedDB.open('cairn-preview-leftover01');
+          open.onsuccess = () => (open.result.close(), resolve());
+          open.onerror = () => reject(open.error);
+        }),
+    );
+
     const preview = await context.newPage();
     const writes = watchWrites(preview);
     await preview.goto(`${world.server.url}/b/${boardId}?pretend`);
     await preview.getByTestId('preview-badge').waitFor();
     await rowByName(preview, 'Shared item').waitFor({ timeout: 20_000 });
+    // The tab has its own preview database, and the abandoned one is gone.
+    const previewDbs = async () => (await preview.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''))).filter((n) => n.startsWith('cairn-preview-'));
+    await expect.poll(previewDbs).toHaveLength(1);
+    expect((await previewDbs())[0]).toMatch(/^cairn-preview-(?!leftover01)[A-Za-z0-9_-]{10}$/);
 
     // Edited in preview: shown there at once, sent nowhere.
     await rename(preview, 'Shared item', 'Shared item, preview only');
