@@ -1,4 +1,6 @@
 import dns from 'node:dns/promises';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
@@ -27,6 +29,7 @@ import { forgetTenants, tenantCss, tenantOf } from './tenant';
  *   POST /api/teams/whitelabel/{id}/verify     checks the domain's TXT record
  *   POST /api/teams/whitelabel/{id}/test-mail  {email}: a test mail through the workspace's SMTP server
  *   GET  /api/tenant.css                        the colours and font of the host's tenant (public)
+ *   GET  /manifest.webmanifest                  on a tenant's domain: the manifest with its name, colour and logo
  */
 
 /** TXT lookup: node's resolver by default; tests put their own (setTxtResolver). */
@@ -214,6 +217,22 @@ export function whitelabelRoutes(app: FastifyInstance, ctx: AppContext) {
       throw new ApiError(422, WhitelabelMessages.smtpError, 'smtp_error', { detail });
     }
     return { data: { sent: true, to: body.email } };
+  });
+
+  // The web app manifest on a tenant's domain: its name, theme colour and logo (installing the app there installs the brand).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' || request.url.split('?')[0] !== '/manifest.webmanifest') return;
+    const tenant = await tenantOf(ctx, request);
+    if (!tenant) return;
+    const base = await fs.readFile(path.join(ctx.config.webDir, 'manifest.webmanifest'), 'utf8').then((text) => JSON.parse(text) as Record<string, unknown>, () => ({}) as Record<string, unknown>);
+    const manifest = {
+      ...base,
+      ...(tenant.name ? { name: tenant.name, short_name: tenant.name.slice(0, 12), description: tenant.name } : {}),
+      ...(tenant.color ? { theme_color: tenant.color } : {}),
+      ...(tenant.logo ? { icons: [{ src: tenant.logo, sizes: 'any', purpose: 'any' }] } : {}),
+    };
+    await reply.header('cache-control', 'no-cache').header('vary', 'host').type('application/manifest+json').send(JSON.stringify(manifest));
+    return reply;
   });
 
   app.get('/api/tenant.css', async (request, reply) => {

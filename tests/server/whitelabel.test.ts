@@ -90,6 +90,7 @@ describe('white label', () => {
       path.join(webDir, 'index.html'),
       '<!doctype html>\n<html lang="en" dir="ltr">\n  <head>\n    <meta name="description" content="Cairn: local-first" />\n    <meta name="theme-color" content="#2f5d8a" />\n    <link rel="icon" type="image/png" sizes="32x32" href="/icons/favicon-32.png" />\n    <link rel="apple-touch-icon" href="/icons/icon-192.png" />\n    <title>Cairn</title>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n',
     );
+    fs.writeFileSync(path.join(webDir, 'manifest.webmanifest'), JSON.stringify({ name: 'Cairn', short_name: 'Cairn', start_url: '/home', theme_color: '#2f5d8a', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] }));
     server = await createTestServer({ config: { webDir, publicUrl: 'https://cairn.example', webhooks: { allowPrivateTargets: true } } });
     setTxtResolver(server.ctx, async (name) => {
       const found = txt.get(name);
@@ -282,6 +283,11 @@ describe('white label', () => {
     expect(css.headers['content-type']).toContain('text/css');
     expect(css.body).toContain('--color-primary: #c2185b;');
     expect(css.body).toContain('--font-sans: "Open Sans"');
+
+    // Installing the app from the domain installs the brand.
+    const manifest = await server.app.inject({ method: 'GET', url: '/manifest.webmanifest', headers: { host: 'work.acme.test' } });
+    expect(manifest.headers['content-type']).toContain('application/manifest+json');
+    expect(manifest.json()).toMatchObject({ name: 'Acme Work', theme_color: '#c2185b', start_url: '/home', icons: [{ src: vars.appConfig.logo }] });
 
     const plain = await page('cairn.example');
     expect(plain.body).toContain('<title>Cairn</title>');
