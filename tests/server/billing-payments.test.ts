@@ -245,6 +245,80 @@ describe('payments', () => {
     expect(sub.deal).toBe('pro');
   });
 
+  describe('renewals at the period’s end', () => {
+    const buyMonthly = async (name: string, card = VISA) => {
+      const u = await createUserWithToken(server.ctx, { name });
+      const method = (await addCard(u.token, card)).json().data;
+      const res = await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'pro', price: 'pro-month-usd', card_id: method.id } });
+      expect(res.statusCode).toBe(200);
+      const pay = await server.ctx.db.selectFrom('subscription_payments').selectAll().where('subscription_id', '=', res.json().data.id).executeTakeFirstOrThrow();
+      return { u, subId: res.json().data.id as number, periodEnd: new Date(pay.period_end!), method };
+    };
+    const moveTo = (date: Date) => server.advance(date.getTime() - server.ctx.now().getTime() + 60_000);
+
+    it('charges the next period, numbers the invoice, schedules the one after; a cancelled one is not renewed', async () => {
+      const start = server.ctx.now();
+      const a = await buyMonthly('Rita Renew');
+      const b = await buyMonthly('Carl Cancel');
+      const cancelled = await api(server.app, 'POST', `/api/subscription/${b.subId}/cancel`, { token: b.u.token, body: { reasons: ['too_expensive'] } });
+      expect(cancelled.statusCode).toBe(200);
+      try {
+        moveTo(a.periodEnd);
+        await server.ctx.jobs.drain();
+        const invoices = await server.ctx.db.selectFrom('invoices').selectAll().where('subscription_id', '=', a.subId).orderBy('id').execute();
+        expect(invoices.map((i) => [i.status, i.total])).toEqual([
+          ['paid', 1000],
+          ['paid', 1000],
+        ]);
+        expect(invoices[1]!.number).toMatch(/^INV-\d{6}$/);
+        const pay = await server.ctx.db.selectFrom('subscription_payments').selectAll().where('subscription_id', '=', a.subId).executeTakeFirstOrThrow();
+        expect(new Date(pay.period_start).getTime()).toBe(a.periodEnd.getTime());
+        expect(new Date(pay.period_end!).getTime()).toBeGreaterThan(a.periodEnd.getTime() + 27 * DAY);
+        const token = await tokenNow(server, a.u.user.id);
+        expect((await api(server.app, 'GET', '/api/subscription/all', { token })).json().data[0]).toMatchObject({ deal: 'pro', state: 'active' });
+        // Two invoice.paid events: the purchase and the renewal.
+        expect(await server.ctx.db.selectFrom('domain_events').select('id').where('type', '=', 'invoice.paid').where('actor_id', '=', a.u.user.id).execute()).toHaveLength(2);
+        // The cancelled one ran to its end and was not charged again.
+        expect(await server.ctx.db.selectFrom('invoices').select('id').where('subscription_id', '=', b.subId).execute()).toHaveLength(1);
+        const bToken = await tokenNow(server, b.u.user.id);
+        expect((await api(server.app, 'GET', '/api/subscription/all', { token: bToken })).json().data[0].state).toBe('expired');
+      } finally {
+        server.advance(start.getTime() - server.ctx.now().getTime());
+      }
+    });
+
+    it('takes a waiting free month off the renewal, and a card declined at renewal ends the plan', async () => {
+      const start = server.ctx.now();
+      const a = await buyMonthly('Fred Freemonth');
+      const offer = await api(server.app, 'POST', `/api/subscription/${a.subId}/cancellation-coupon`, { token: a.u.token, body: { offer: 'free_month' } });
+      expect(offer.statusCode).toBe(200);
+      const next = (await api(server.app, 'GET', '/api/payment/user/user/invoices/next', { token: a.u.token })).json().data;
+      expect(next.amount).toBe(0);
+      expect(next.lines.map((l: { kind: string; amount: number }) => [l.kind, l.amount])).toEqual([
+        ['plan', 1000],
+        ['coupon', -1000],
+      ]);
+      // A card the provider accepts when saved and refuses when charged.
+      const d = await buyMonthly('Dan Declined');
+      const bad = (await addCard(d.u.token, { ...VISA, number: '4000 0000 0000 9995' })).json().data;
+      await server.ctx.db.updateTable('subscription_payments').set({ payment_method_id: bad.id }).where('subscription_id', '=', d.subId).execute();
+      try {
+        moveTo(new Date(Math.max(a.periodEnd.getTime(), d.periodEnd.getTime())));
+        await server.ctx.jobs.drain();
+        const renewed = await server.ctx.db.selectFrom('invoices').selectAll().where('subscription_id', '=', a.subId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+        expect(renewed).toMatchObject({ status: 'paid', total: 0, discount: 1000 });
+        const coupon = await server.ctx.db.selectFrom('cancellation_coupons').selectAll().where('subscription_id', '=', a.subId).executeTakeFirstOrThrow();
+        expect(coupon.consumed_at).not.toBeNull();
+        const failed = await server.ctx.db.selectFrom('invoices').selectAll().where('subscription_id', '=', d.subId).orderBy('id', 'desc').executeTakeFirstOrThrow();
+        expect(failed).toMatchObject({ status: 'failed', failure_code: 'insufficient_funds', number: null });
+        const token = await tokenNow(server, d.u.user.id);
+        expect((await api(server.app, 'GET', '/api/subscription/all', { token })).json().data[0]).toMatchObject({ deal: 'pro', state: 'expired' });
+      } finally {
+        server.advance(start.getTime() - server.ctx.now().getTime());
+      }
+    });
+  });
+
   it('app-vars names the provider’s public key', async () => {
     expect((await api(server.app, 'GET', '/api/app-vars')).json().paymentProviderKey).toBe('local');
   });

@@ -11,7 +11,10 @@ import { offeredPlan } from '../subscriptions';
 import { subscriptionState } from '../limits';
 import { paymentProvider } from './registry';
 import { PaymentDeclinedError, type PaymentSource } from './provider';
-import { quote, type Interval, type InvoiceLine, periodEnd } from './proration';
+import { quote, type Interval, type InvoiceLine } from './proration';
+import type { JobQueue } from '../../jobs/types';
+import { consumeCancellationCoupon, pendingCancellationCoupon } from '../cancellation';
+import { renewalLines, RENEW_JOB } from './renewal-lines';
 
 /**
  * Buying plans (issue #18, decision 0250): payment methods, purchases with proration, invoices and
@@ -83,6 +86,8 @@ interface Change {
   period_end: string | null;
   credit_after: number;
   payment_method_id: number | null;
+  /** A renewal that took the subscription's retention offer (decision 0255): consumed when paid. */
+  retention?: boolean;
 }
 
 const methodView = (m: MethodRow): PaymentMethodView => ({
@@ -120,7 +125,7 @@ export function invoiceView(row: InvoiceRow): InvoiceView {
 export const declined = (e: PaymentDeclinedError) => new ApiError(402, e.message, e.code);
 
 /** The user's customer at the provider, made on first need. */
-async function customerOf(ctx: AppContext, userId: number): Promise<string> {
+export async function customerOf(ctx: AppContext, userId: number): Promise<string> {
   const provider = paymentProvider(ctx);
   const found = await ctx.db.selectFrom('payment_customers').select('customer_id').where('user_id', '=', userId).where('provider', '=', provider.key).executeTakeFirst();
   if (found) return found.customer_id;
@@ -156,7 +161,7 @@ export async function addPaymentMethod(ctx: AppContext, userId: number, source: 
   return methodView(row);
 }
 
-async function ownMethod(db: Db, userId: number, id: number): Promise<MethodRow | undefined> {
+export async function ownMethod(db: Db, userId: number, id: number): Promise<MethodRow | undefined> {
   if (!Number.isSafeInteger(id) || id <= 0) return undefined;
   return db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
@@ -324,7 +329,7 @@ export async function purchase(ctx: AppContext, userId: number, body: PurchaseBo
       throw error;
     }
   }
-  const settled = await settleInvoice(ctx.db, invoice.id, chargeId, now);
+  const settled = await settleInvoice(ctx.db, invoice.id, chargeId, now, ctx.jobs);
   return { invoice: invoiceView(settled), subscriptionId: prepared.subId };
 }
 
@@ -345,7 +350,7 @@ export async function failInvoice(db: Db, invoiceId: number, code: string, messa
  * `invoice.paid` is appended to the outbox — all in one transaction. An invoice no longer open
  * (settled already, failed) is answered as it is.
  */
-export async function settleInvoice(db: Kysely<Database>, invoiceId: number, chargeId: string | null, now: Date): Promise<InvoiceRow> {
+export async function settleInvoice(db: Kysely<Database>, invoiceId: number, chargeId: string | null, now: Date, jobs?: JobQueue): Promise<InvoiceRow> {
   return db.transaction().execute(async (trx) => {
     const invoice = await trx.selectFrom('invoices').selectAll().where('id', '=', invoiceId).forUpdate().executeTakeFirstOrThrow();
     if (invoice.status !== 'open' || invoice.subscription_id === null) return invoice;
@@ -380,6 +385,11 @@ export async function settleInvoice(db: Kysely<Database>, invoiceId: number, cha
       .where('id', '=', invoice.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (change.retention) await consumeCancellationCoupon(trx, invoice.subscription_id, now);
+    // The renewal at the period's end (renewals.ts); a later change schedules its own, this one then finds nothing due.
+    if (jobs && change.period_end) {
+      await jobs.enqueue(RENEW_JOB, { subscription_id: invoice.subscription_id }, { key: `renew:${invoice.subscription_id}:${change.period_end}`, runAt: new Date(change.period_end), maxAttempts: 3, db: trx });
+    }
     if (invoice.coupon) {
       await trx.insertInto('coupon_redemptions').values({ code: invoice.coupon, user_id: invoice.user_id, invoice_id: invoice.id }).onConflict((oc) => oc.columns(['code', 'user_id']).doNothing()).execute();
     }
@@ -455,15 +465,9 @@ export async function nextInvoice(ctx: AppContext, userId: number): Promise<Next
     .execute();
   for (const row of rows) {
     if (!row.period_end || subscriptionState(row, now) !== 'active') continue;
-    const from = new Date(row.period_end);
-    const to = periodEnd(from, row.price_interval);
-    const name = row.plan_name ?? row.deal;
-    const lines: InvoiceLine[] = [
-      { kind: 'plan', description: `${name} (${row.price_interval}) from ${from.toISOString().slice(0, 10)} to ${to?.toISOString().slice(0, 10)}`, amount: row.amount, plan: row.deal, plan_name: name, interval: row.price_interval, from: from.toISOString().slice(0, 10), to: to?.toISOString().slice(0, 10) ?? null },
-    ];
-    const applied = Math.min(row.credit, row.amount);
-    if (applied > 0) lines.push({ kind: 'credit_applied', description: 'Credit from earlier changes', amount: -applied });
-    return { subscription_id: row.subscription_id, date: from.toISOString(), amount: row.amount - applied, currency: row.currency, lines };
+    const offer = await pendingCancellationCoupon(ctx.db, row.subscription_id);
+    const next = renewalLines({ planId: row.deal, planName: row.plan_name ?? row.deal, amount: row.amount, interval: row.price_interval, from: new Date(row.period_end), credit: row.credit, offer: offer ?? null });
+    return { subscription_id: row.subscription_id, date: new Date(row.period_end).toISOString(), amount: next.total, currency: row.currency, lines: next.lines };
   }
   return null;
 }

@@ -31,7 +31,7 @@ const refusals = new Map<string, MessageDescriptor>([
 /**
  * /profile/billing (issue #18 part 4, decision 0240): the current plan and its state, the trial
  * (days left, start, extend once), usage bars against the effective limits, and the plans.
- * Buying is not built yet; the page says so instead of offering a button that cannot work.
+ * Buying, invoices and cards: PaymentsSections (decision 0250).
  * With BILLING=off (app-vars `billing: false`) the page only says every workspace has the top plan.
  */
 export default function BillingPage() {
