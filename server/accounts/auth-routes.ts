@@ -23,6 +23,7 @@ import {
   verifyEmailBody,
 } from './validators';
 import { deleteSessionDeviceTokens } from '../notifications/push';
+import { ssoRequiredFor } from '../sso/enforce';
 import { attributeSignup } from '../referral/service';
 
 export const INVALID_CREDENTIALS = 'These credentials do not match our records.';
@@ -57,6 +58,12 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
     // Unknown address and pending (password-less) accounts cost a hash too and get the same answer.
     const ok = user?.password_hash ? await verifyPassword(body.password, user.password_hash) : (await verifyPassword(body.password, await decoyHash())) && false;
     if (!user || !ok) throw invalidCredentials();
+    // Members whose workspace requires single sign-on sign in through its provider (decision 0270).
+    const ssoRequired = await ssoRequiredFor(ctx, user);
+    if (ssoRequired) {
+      await attempt.giveBack();
+      throw ssoRequired;
+    }
     try {
       await checkSecondFactor(ctx, user, body);
     } catch (error) {

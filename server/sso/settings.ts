@@ -30,6 +30,8 @@ export const oidcBody = z.object({
   /** Left out or empty on an update: the stored secret stays. */
   client_secret: z.string().max(2000).optional(),
   enabled: z.boolean().optional(),
+  /** Members of the allowed domains (not the owner) may not sign in with a password. */
+  enforce: z.boolean().optional(),
   allowed_domains: z.array(domain).min(1, 'name at least one e-mail domain').max(50),
 });
 
@@ -52,7 +54,7 @@ export interface SsoView {
   redirect_uri: string;
   /** A sign-in link for this workspace's members (the /auth screen with the workspace chosen). */
   sign_in_url: string;
-  oidc: { issuer: string; client_id: string; has_client_secret: boolean; enabled: boolean; allowed_domains: string[] } | null;
+  oidc: { issuer: string; client_id: string; has_client_secret: boolean; enabled: boolean; enforce: boolean; allowed_domains: string[] } | null;
   saml: { entity_id: string; sso_url: string; certificate_subject: string | null; certificate_valid_to: string | null; active: false } | null;
   updated_at: string | null;
 }
@@ -101,7 +103,7 @@ export function viewOf(ctx: AppContext, teamId: number, row: SsoRow | undefined)
     sign_in_url: signIn.href,
     oidc:
       row?.oidc_issuer && row.oidc_client_id
-        ? { issuer: row.oidc_issuer, client_id: row.oidc_client_id, has_client_secret: !!row.oidc_client_secret, enabled: row.oidc_enabled, allowed_domains: row.allowed_domains as string[] }
+        ? { issuer: row.oidc_issuer, client_id: row.oidc_client_id, has_client_secret: !!row.oidc_client_secret, enabled: row.oidc_enabled, enforce: row.enforce_sso, allowed_domains: row.allowed_domains as string[] }
         : null,
     saml,
     updated_at: row ? new Date(row.updated_at).toISOString() : null,
@@ -113,7 +115,7 @@ export async function saveSettings(ctx: AppContext, teamId: number, userId: numb
   const now = ctx.now();
   const values: Partial<Record<keyof SsoRow, unknown>> = { updated_by: userId, updated_at: now };
   if (body.oidc === null) {
-    Object.assign(values, { oidc_issuer: null, oidc_client_id: null, oidc_client_secret: null, oidc_enabled: false, allowed_domains: JSON.stringify([]) });
+    Object.assign(values, { oidc_issuer: null, oidc_client_id: null, oidc_client_secret: null, oidc_enabled: false, enforce_sso: false, allowed_domains: JSON.stringify([]) });
   } else if (body.oidc) {
     const o = body.oidc;
     const sameIssuer = current?.oidc_issuer === o.issuer && current?.oidc_client_id === o.client_id;
@@ -125,6 +127,8 @@ export async function saveSettings(ctx: AppContext, teamId: number, userId: numb
       oidc_client_id: o.client_id,
       oidc_client_secret: secret,
       oidc_enabled: o.enabled ?? true,
+      // Required only while the provider is on: a provider switched off never locks anyone out.
+      enforce_sso: (o.enforce ?? false) && (o.enabled ?? true),
       allowed_domains: JSON.stringify([...new Set(o.allowed_domains)]),
     });
   }
@@ -140,6 +144,7 @@ export async function saveSettings(ctx: AppContext, teamId: number, userId: numb
     oidc_client_id: null,
     oidc_client_secret: null,
     oidc_enabled: false,
+    enforce_sso: false,
     allowed_domains: JSON.stringify([]),
     saml_entity_id: null,
     saml_sso_url: null,

@@ -5,7 +5,7 @@ export interface SsoSettings {
   team_id: number;
   redirect_uri: string;
   sign_in_url: string;
-  oidc: { issuer: string; client_id: string; has_client_secret: boolean; enabled: boolean; allowed_domains: string[] } | null;
+  oidc: { issuer: string; client_id: string; has_client_secret: boolean; enabled: boolean; enforce: boolean; allowed_domains: string[] } | null;
   saml: { entity_id: string; sso_url: string; certificate_subject: string | null; certificate_valid_to: string | null; active: false } | null;
   updated_at: string | null;
 }
@@ -15,6 +15,7 @@ export interface OidcInput {
   client_id: string;
   client_secret?: string;
   enabled: boolean;
+  enforce: boolean;
   allowed_domains: string[];
 }
 

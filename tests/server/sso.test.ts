@@ -3,6 +3,7 @@ import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { SSO_COOKIE } from '../../server/sso/login';
+import { hashPassword } from '../../server/accounts/password';
 
 /** A self-signed certificate made for this test (CN=idp.example.test); only its shape matters. */
 const CERT = `-----BEGIN CERTIFICATE-----
@@ -91,7 +92,7 @@ describe('single sign-on', () => {
       const res = await save({ oidc: oidc({ allowed_domains: ['Example.test', '@example.test'] }), saml: { entity_id: 'https://idp.example.test', sso_url: 'https://idp.example.test/sso', certificate: CERT } });
       expect(res.statusCode, res.body).toBe(200);
       const view = res.json().data;
-      expect(view.oidc).toEqual({ issuer: provider.issuer, client_id: provider.clientId, has_client_secret: true, enabled: true, allowed_domains: ['example.test'] });
+      expect(view.oidc).toEqual({ issuer: provider.issuer, client_id: provider.clientId, has_client_secret: true, enabled: true, enforce: false, allowed_domains: ['example.test'] });
       expect(view.saml).toMatchObject({ entity_id: 'https://idp.example.test', certificate_subject: 'CN=idp.example.test', active: false });
       expect(view.redirect_uri).toBe('http://cairn.example.test/s/auth/redirect');
       const read = await api(server.app, 'GET', `/api/${teamId}/sso`, { token: owner.token });
@@ -199,6 +200,31 @@ describe('single sign-on', () => {
       } finally {
         provider.refuseWith = null;
       }
+    });
+
+    it('when required, refuses members of an allowed domain a password sign-in, never the owner', async () => {
+      const password = 'correct horse battery staple';
+      const hash = await hashPassword(password);
+      await server.ctx.db.updateTable('users').set({ password_hash: hash }).where('id', 'in', [owner.user.id, member.user.id]).execute();
+      const stranger = await createUserWithToken(server.ctx, { email: 'visitor@example.test' });
+      await server.ctx.db.updateTable('users').set({ password_hash: hash }).where('id', '=', stranger.user.id).execute();
+      const login = (email: string) => api(server.app, 'POST', '/api/auth/login', { body: { email, password }, headers: { 'x-forwarded-for': '10.9.8.7' } });
+      expect((await login('member@example.test')).statusCode).toBe(200);
+
+      const saved = await save({ oidc: oidc({ client_secret: '', enforce: true }) });
+      expect(saved.json().data.oidc.enforce).toBe(true);
+      const refused = await login('member@example.test');
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({ type: 'sso_required', data: { team_id: teamId } });
+      // A wrong password is still only "these credentials do not match".
+      expect((await api(server.app, 'POST', '/api/auth/login', { body: { email: 'member@example.test', password: 'wrong password here' }, headers: { 'x-forwarded-for': '10.9.8.7' } })).json().type).toBe('invalid_credentials');
+      expect((await login('owner@example.test')).statusCode).toBe(200);
+      // Not a member of this workspace: its setting is not theirs.
+      expect((await login('visitor@example.test')).statusCode).toBe(200);
+      // The provider switched off: passwords work again, whatever the flag said.
+      expect((await save({ oidc: oidc({ client_secret: '', enforce: true, enabled: false }) })).json().data.oidc.enforce).toBe(false);
+      expect((await login('member@example.test')).statusCode).toBe(200);
+      await save({ oidc: oidc({ client_secret: '' }) });
     });
 
     it('answers a clear error for an e-mail domain without single sign-on, and after the settings are removed', async () => {

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, Timestamp } from '../types';
 
 /** Tables of the single sign-on module (migration 0270_sso, decision 0270). */
@@ -10,6 +11,8 @@ export interface SsoTables {
     /** Sealed with the server's secrets key (server/sso/secret-box.ts). */
     oidc_client_secret: string | null;
     oidc_enabled: boolean;
+    /** Members of an allowed domain must sign in through the provider (migration 0271). */
+    enforce_sso: ColumnType<boolean, boolean | undefined, boolean>;
     allowed_domains: Json<string[]>;
     saml_entity_id: string | null;
     saml_sso_url: string | null;

@@ -37,6 +37,10 @@ export default function LoginPage() {
           setStep('code');
           return true;
         }
+        if (err instanceof ApiRequestError && err.type === 'sso_required') {
+          problems.setMessage(t`Your workspace signs in with single sign-on. Use “Sign in with single sign-on” below.`);
+          return true;
+        }
         return problems.take(err);
       },
     },

@@ -143,6 +143,7 @@ function OidcForm({ teamId, settings, onSaved, translate }: { teamId: number; se
   const [secret, setSecret] = useState('');
   const [domains, setDomains] = useState((o?.allowed_domains ?? []).join(', '));
   const [enabled, setEnabled] = useState(o?.enabled ?? true);
+  const [enforce, setEnforce] = useState(o?.enforce ?? false);
   const [problems, setProblems] = useState<{ fields: FieldProblems; message: string | null }>({ fields: {}, message: null });
   const [found, setFound] = useState<DiscoveryResult | null>(null);
   const [testError, setTestError] = useState<{ text: string; detail: string | null } | null>(null);
@@ -151,7 +152,7 @@ function OidcForm({ teamId, settings, onSaved, translate }: { teamId: number; se
     async () => {
       setProblems({ fields: {}, message: null });
       const saved = await Sso.save(teamId, {
-        oidc: { issuer: issuer.trim(), client_id: clientId.trim(), ...(secret ? { client_secret: secret } : {}), enabled, allowed_domains: domains.split(/[\s,;]+/).filter(Boolean) },
+        oidc: { issuer: issuer.trim(), client_id: clientId.trim(), ...(secret ? { client_secret: secret } : {}), enabled, enforce: enabled && enforce, allowed_domains: domains.split(/[\s,;]+/).filter(Boolean) },
       });
       setSecret('');
       onSaved(saved);
@@ -218,6 +219,15 @@ function OidcForm({ teamId, settings, onSaved, translate }: { teamId: number; se
         <label>
           <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> <Trans>Allow signing in with this provider</Trans>
         </label>
+      </div>
+      <div className="field">
+        <label>
+          <input type="checkbox" name="enforce" checked={enabled && enforce} disabled={!enabled} onChange={(e) => setEnforce(e.target.checked)} />{' '}
+          <Trans>Require single sign-on: members with an address of these domains cannot sign in with a password</Trans>
+        </label>
+        <small className="muted">
+          <Trans>You, the owner, can always sign in with your password, in case the provider fails.</Trans>
+        </small>
       </div>
       <FormError message={problems.message} />
       <div className="form-actions">
