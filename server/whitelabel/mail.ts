@@ -2,7 +2,7 @@ import nodemailer from 'nodemailer';
 import type { AppContext } from '../context';
 import type { Mailer, MailMessage } from '../mail/mailer';
 import { resolveTarget, TargetRefused } from '../hooks/targets';
-import { smtpPasswordOf, whitelabelEligibility, whitelabelRow, type WhitelabelRow } from './service';
+import { smtpPasswordOf, storedWhitelabel, whitelabelEligibility, whitelabelRow, type WhitelabelRow } from './service';
 
 /**
  * A white-labelled workspace's own SMTP server (decision 0265). The host is resolved and checked
@@ -44,6 +44,14 @@ export async function sendThroughSmtp(ctx: AppContext, row: Pick<WhitelabelRow, 
   } finally {
     transport.close();
   }
+}
+
+/** Where links in mail about one workspace point: its verified white-label address while it may use white label, else PUBLIC_URL. */
+export async function teamBaseUrl(ctx: AppContext, teamId: number): Promise<string> {
+  const team = await ctx.db.selectFrom('teams').select(['id', 'subscription_id', 'whitelabel_settings']).where('id', '=', teamId).executeTakeFirst();
+  const link = team ? storedWhitelabel(team.whitelabel_settings).link : null;
+  if (!team || !link) return ctx.config.publicUrl;
+  return (await whitelabelEligibility(ctx, ctx.db, team, ctx.now())).eligible ? link : ctx.config.publicUrl;
 }
 
 /**

@@ -13,7 +13,7 @@ import { subscriptionLimits } from '../billing/limits';
 import { memberRows, memberView, type MemberView } from './views';
 import { publishMemberSaved } from './events';
 import { appendMemberEvent } from '../events/member-events';
-import { teamMailer } from '../whitelabel/mail';
+import { teamBaseUrl, teamMailer } from '../whitelabel/mail';
 
 /**
  * Invitations: a pending member row (verified_at null) plus an invitation row holding the hash of
@@ -33,13 +33,13 @@ export const INVITATION_OTHER_ACCOUNT = 'This invitation was sent to another ema
 
 const newInvitationToken = () => crypto.randomBytes(32).toString('base64url');
 
-export function invitationLink(ctx: AppContext, token: string): string {
-  return `${ctx.config.publicUrl.replace(/\/$/, '')}/register/invitation?token=${encodeURIComponent(token)}`;
+export function invitationLink(ctx: AppContext, token: string, base = ctx.config.publicUrl): string {
+  return `${base.replace(/\/$/, '')}/register/invitation?token=${encodeURIComponent(token)}`;
 }
 
 async function sendInvitationMail(ctx: AppContext, opts: { to: string; token: string; team: TeamRow; inviter: UserRow }) {
-  const link = invitationLink(ctx, opts.token);
-  // A white-labelled workspace's own SMTP server when it has one (decision 0265).
+  // A white-labelled workspace's own address and SMTP server when it has them (decision 0265).
+  const link = invitationLink(ctx, opts.token, await teamBaseUrl(ctx, opts.team.id));
   await (await teamMailer(ctx, opts.team.id)).send({
     to: opts.to,
     subject: `${opts.inviter.name} invited you to ${opts.team.name}`,

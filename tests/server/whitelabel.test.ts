@@ -332,6 +332,8 @@ describe('white label', () => {
       expect(invite.statusCode).toBeLessThan(300);
       await expect.poll(() => smtp.messages.length).toBe(2);
       expect(smtp.messages[1]).toContain('newcomer@acme.test');
+      // Its link is the workspace's own address (verified above), not PUBLIC_URL.
+      expect(smtp.messages[1].replace(/=\n/g, '')).toContain('https://work.acme.test/register/invitation?token=');
       expect((await server.outbox()).length).toBe(before);
       expect(await teamMailer(server.ctx, teamId)).not.toBe(server.ctx.mailer);
     } finally {
