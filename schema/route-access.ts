@@ -150,6 +150,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/subscription/:id/cancel': signedIn,
   'POST /api/subscription/:id/resume': signedIn,
   'POST /api/subscription/:id/cancellation-coupon': signedIn, // once per user
+  'POST /api/payment/webhooks/stripe': { caller: 'app-signature' }, // Stripe itself: the body must carry Stripe's signature with the endpoint's secret (401 otherwise)
   'POST /api/teams': signedIn,
   'POST /api/teams/invitations/accept': signedIn,
   'GET /api/teams/:id': member,

@@ -112,20 +112,26 @@ export const recordOnly: AddonCharge = async () => ({ status: 'recorded', ref: n
 export async function buyAddon(db: Kysely<Database>, userId: number, subscriptionId: number, addonId: string, now: Date, opts: { oldAddonId?: number; charge?: AddonCharge } = {}): Promise<AddonRow> {
   const offer = ADDON_CATALOGUE.find((a) => a.id === addonId);
   if (!offer) throw new ApiError(422, Messages.addonUnknown, 'addon_unknown', [`addon: ${Messages.addonUnknown}`]);
+  const liveAddon = (trx: Db, subId: number, id: number) =>
+    trx.selectFrom('subscription_addons').selectAll().where('id', '=', id).where('subscription_id', '=', subId).where('removed_at', 'is', null).executeTakeFirst();
+  // 1. Check, without holding locks: the charge below talks to the provider (and the provider
+  //    records its event in a transaction of its own), so it must not run inside ours.
+  const sub = await ownedSubscription(db, userId, subscriptionId);
+  if (!(await canGetAddons(db, sub))) throw new ApiError(422, Messages.addonsNotAllowed, 'addons_not_allowed');
+  let old: AddonRow | undefined;
+  if (opts.oldAddonId !== undefined) {
+    old = await liveAddon(db, sub.id, opts.oldAddonId);
+    if (!old) throw new ApiError(422, 'Validation Error: oldAddonId: must be a live add-on of this subscription', 'validation', ['oldAddonId: must be a live add-on of this subscription']);
+  }
+  // 2. Charge (the price, or the difference when replacing; never below zero).
+  const amount = Math.max(0, offer.amount - (old && old.currency === offer.currency ? old.amount : 0));
+  const charge = opts.charge ?? recordOnly;
+  const result = amount > 0
+    ? await charge({ userId, subscriptionId: sub.id, description: `Add-on ${offer.id}`, amount, currency: offer.currency, idempotencyKey: `addon-${sub.id}-${offer.id}-${old?.id ?? 'new'}-${now.getTime()}` })
+    : { status: 'paid' as const, ref: null };
+  // 3. Record: the old one ends (if a concurrent replace ended it first, the new one still names it).
   return db.transaction().execute(async (trx) => {
-    const sub = await ownedSubscription(trx, userId, subscriptionId, true);
-    if (!(await canGetAddons(trx, sub))) throw new ApiError(422, Messages.addonsNotAllowed, 'addons_not_allowed');
-    let old: AddonRow | undefined;
-    if (opts.oldAddonId !== undefined) {
-      old = await trx.selectFrom('subscription_addons').selectAll().where('id', '=', opts.oldAddonId).where('subscription_id', '=', sub.id).where('removed_at', 'is', null).executeTakeFirst();
-      if (!old) throw new ApiError(422, 'Validation Error: oldAddonId: must be a live add-on of this subscription', 'validation', ['oldAddonId: must be a live add-on of this subscription']);
-      await trx.updateTable('subscription_addons').set({ removed_at: now }).where('id', '=', old.id).execute();
-    }
-    const amount = Math.max(0, offer.amount - (old && old.currency === offer.currency ? old.amount : 0));
-    const charge = opts.charge ?? recordOnly;
-    const result = amount > 0
-      ? await charge({ userId, subscriptionId: sub.id, description: `Add-on ${offer.id}`, amount, currency: offer.currency, idempotencyKey: `addon-${sub.id}-${offer.id}-${old?.id ?? 'new'}-${now.getTime()}` })
-      : { status: 'paid' as const, ref: null };
+    if (old) await trx.updateTable('subscription_addons').set({ removed_at: now }).where('id', '=', old.id).where('removed_at', 'is', null).execute();
     return trx
       .insertInto('subscription_addons')
       .values({

@@ -5,6 +5,7 @@ import { ApiError, parseBody } from '../http/errors';
 import { addonBody, addonView, buyAddon, listAddons, removeAddon, type AddonCharge } from './addons';
 import { cancelBody, cancelSubscription, cancellationView, couponBody, resumeSubscription, takeCancellationCoupon } from './cancellation';
 import { ltdCodeView, redeemLtdCode } from './ltd';
+import { addonCharge } from './addon-charge';
 import { billingView } from './subscriptions';
 
 /**
@@ -53,7 +54,7 @@ export function billingExtraRoutes(app: FastifyInstance, ctx: AppContext, opts: 
     const { addon } = parseBody(addonBody, body);
     const row = await buyAddon(ctx.db, userId, positiveId(ltdId, 'ltdId'), addon, ctx.now(), {
       oldAddonId: oldAddonId === undefined ? undefined : positiveId(oldAddonId, 'oldAddonId'),
-      charge: opts.chargeAddon?.(),
+      charge: opts.chargeAddon?.() ?? addonCharge(ctx),
     });
     return { data: addonView(row) };
   };

@@ -6,6 +6,7 @@ import { api } from '../helpers/test-server';
 import { developerFixtureUrl } from './authz-developer';
 import { templateFixtureUrl } from './authz-templates';
 import { paymentFixtureUrl } from './authz-payments';
+import { billingExtrasFixtureUrl } from './authz-billing-extras';
 import { createRecord, freshToken, levelOf, newRecord, stored, type MatrixRole, type Place, type World } from './authz-fixtures';
 
 /**
@@ -187,6 +188,7 @@ export async function callFor(w: World, method: string, pattern: string, access:
   url = await developerFixtureUrl(w, who, url);
   url = await templateFixtureUrl(w, who, url);
   url = await paymentFixtureUrl(w, who, url);
+  url = await billingExtrasFixtureUrl(w, who, url);
   if (pattern === '/api/auth/logout' && who !== 'anonymous') token = await freshToken(w, who);
   return { call: { method: method as Call['method'], url, body, token }, target, boardId };
 }

@@ -125,6 +125,12 @@ describe('lifetime deals, add-ons, cancellation', () => {
     it('lists, buys, replaces and deletes add-ons; each changes the effective limits', async () => {
       const u = await ltdUser('Adam Addon');
       const id = u.sub.id;
+      // Add-ons are charged through the payment provider (the local one here): a card is needed first.
+      const noCard = await api(server.app, 'POST', `/api/subscriptions/${id}/add-ons`, { token: u.token, body: { addon: 'storage-50' } });
+      expect(noCard.statusCode).toBe(422);
+      expect(noCard.json()).toMatchObject({ type: 'card_required', message: Messages.cardRequired });
+      const card = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2099, cvc: '123' };
+      expect((await api(server.app, 'POST', '/api/payment/methods', { token: u.token, body: { card } })).statusCode).toBeLessThan(300);
       let list = (await api(server.app, 'GET', `/api/subscriptions/${id}/add-ons`, { token: u.token })).json();
       expect(list).toMatchObject({ data: [], eligible: true });
       expect(list.available.map((a: any) => a.id)).toContain('storage-50');
@@ -132,7 +138,7 @@ describe('lifetime deals, add-ons, cancellation', () => {
       const bought = await api(server.app, 'POST', `/api/subscriptions/${id}/add-ons`, { token: u.token, body: { addon: 'storage-50' } });
       expect(bought.statusCode).toBe(200);
       const addon = bought.json().data;
-      expect(addon).toMatchObject({ ltd_id: id, old_addon_id: null, addon: 'storage-50', amount: 2900, currency: 'USD' });
+      expect(addon).toMatchObject({ ltd_id: id, old_addon_id: null, addon: 'storage-50', amount: 2900, currency: 'USD', payment_status: 'paid' });
       await api(server.app, 'POST', `/api/subscriptions/${id}/add-ons`, { token: u.token, body: { addon: 'workspaces-1' } });
       let sub = (await subs(u.token))[0];
       expect(sub.limits).toMatchObject({ storage: 100, workspaces: 4, members: 25 });
@@ -166,6 +172,17 @@ describe('lifetime deals, add-ons, cancellation', () => {
       expect((await api(server.app, 'POST', `/api/subscriptions/${id}/add-ons`, { token: other.token, body: { addon: 'storage-50' } })).statusCode).toBe(422);
       expect((await api(server.app, 'GET', `/api/subscriptions/${id}/add-ons`, { token: other.token })).statusCode).toBe(422);
       expect((await api(server.app, 'GET', `/api/subscriptions/${id}/add-ons`)).statusCode).toBe(401);
+    });
+
+    it('a declined card buys nothing', async () => {
+      const u = await ltdUser('Dora Declined');
+      const card = { number: '4000 0000 0000 9995', exp_month: 12, exp_year: 2099, cvc: '123' };
+      expect((await api(server.app, 'POST', '/api/payment/methods', { token: u.token, body: { card } })).statusCode).toBeLessThan(300);
+      const res = await api(server.app, 'POST', `/api/subscriptions/${u.sub.id}/add-ons`, { token: u.token, body: { addon: 'members-10' } });
+      expect(res.statusCode).toBe(402);
+      expect(res.json().type).toBe('insufficient_funds');
+      expect((await api(server.app, 'GET', `/api/subscriptions/${u.sub.id}/add-ons`, { token: u.token })).json().data).toEqual([]);
+      expect((await subs(u.token))[0].limits.members).toBe(25);
     });
 
     it('refuses add-ons on a subscription that is not a lifetime deal', async () => {
