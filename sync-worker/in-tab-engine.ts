@@ -12,10 +12,12 @@
  * database (never the user's replica), applies edits there only (the engine's preview mode queues
  * nothing), and its transport lets only GET out: any other method is answered here, unsent.
  */
+import Dexie from 'dexie';
 import { nanoid } from 'nanoid';
+import { collectionList } from '../schema/collections';
 import { Messages } from '../schema/messages';
 import { systemClock, type Clock } from './clock';
-import { openUserDb, type IdbFactories } from './db';
+import { dbNameFor, openUserDb, type IdbFactories, type UserDb } from './db';
 import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
 import { Emitter, type EngineEvents, type EventName } from './events';
 import { HttpClient, type FetchLike } from './http';
@@ -37,7 +39,14 @@ export interface InTabEngineOptions {
    * Preview (pretend) mode: the engine's database is `cairn-{preview.database}` instead of the
    * user's, edits stay in it, and nothing but GET requests leaves the tab.
    */
-  preview?: { database: string };
+  preview?: {
+    database: string;
+    /**
+     * The user whose replica (`cairn-{seedFrom}`) seeds each board before it is loaded: the preview
+     * starts from what this device shows (the user's unsaved edits too) and opens offline. Read only.
+     */
+    seedFrom?: number | string | null;
+  };
 }
 
 /** The error a preview engine's transport throws for a write it will not send. */
@@ -58,6 +67,11 @@ export interface InTabEngine {
   save(collection: string, record: SyncRecord, options?: WriteOptions): Promise<SyncRecord | null>;
   delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
   openBoard(teamId: number, boardId: string): Promise<void>;
+  /**
+   * Preview only: copies the board's records from the user's replica into the preview database,
+   * once per board, keeping what the preview already holds. Nothing without `preview.seedFrom`.
+   */
+  seedBoard(boardId: string): Promise<void>;
   /** An online-only call through the engine's client; HTTP errors are answers, offline throws. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
   setPassword(header: string | null): void;
@@ -117,12 +131,27 @@ export async function createInTabEngine(options: InTabEngineOptions): Promise<In
   });
   const sync = engine;
   if (preview) sync.setPreview(true);
+  const seeded = new Map<string, Promise<void>>();
+  const seedBoard = (boardId: string): Promise<void> => {
+    if (!preview || preview.seedFrom === undefined || preview.seedFrom === null) return Promise.resolve();
+    let done = seeded.get(boardId);
+    if (!done) {
+      done = copyBoard(dbNameFor(preview.seedFrom), db, boardId, options.idb).catch(() => undefined);
+      seeded.set(boardId, done);
+    }
+    return done;
+  };
   return {
     engine: sync,
     apply: (name, args, applyOptions) => (syncToken(), sync.apply(name, args, applyOptions ?? {})),
     save: (collection, record, writeOptions) => (syncToken(), sync.save(collection, record, writeOptions ?? {})),
     delete: (collection, id, writeOptions) => (syncToken(), sync.delete(collection, id, writeOptions ?? {})),
-    openBoard: (teamId, boardId) => (syncToken(), sync.openBoard(teamId, boardId)),
+    async openBoard(teamId, boardId) {
+      syncToken();
+      await seedBoard(boardId);
+      return sync.openBoard(teamId, boardId);
+    },
+    seedBoard,
     async request(method, path, body) {
       syncToken();
       if (preview && method.toLowerCase() !== 'get') return { ...PREVIEW_REFUSAL, body: { ...PREVIEW_REFUSAL.body } };
@@ -138,4 +167,30 @@ export async function createInTabEngine(options: InTabEngineOptions): Promise<In
       db.close();
     },
   };
+}
+
+/**
+ * Copies one board's records from another database of this browser (the user's replica) into
+ * `into`, leaving records `into` already holds. The source is opened without a schema (as it is)
+ * and never created: a missing replica copies nothing.
+ */
+async function copyBoard(from: string, into: UserDb, boardId: string, idb?: IdbFactories): Promise<void> {
+  const source = new Dexie(from, { ...(idb ?? {}) });
+  try {
+    await source.open();
+  } catch {
+    return; // no replica on this device (Dexie's NoSuchDatabaseError) or one it cannot read
+  }
+  try {
+    const records = source.table('records');
+    const rows = (await Promise.all(collectionList.map((def) => records.where('[collection+board_id]').equals([def.name, boardId]).toArray()))).flat();
+    if (rows.length === 0) return;
+    const t = into.strict;
+    await t.transaction('rw', t.records, async () => {
+      const held = await t.records.bulkGet(rows.map((row) => [row.collection, row.id] as [string, string]));
+      await t.records.bulkPut(rows.filter((_, i) => !held[i]));
+    });
+  } finally {
+    source.close();
+  }
 }

@@ -110,6 +110,67 @@ describe('preview engine', () => {
   });
 });
 
+describe('preview seeded from the replica', () => {
+  it('starts from what the user\'s replica holds, unsaved edits too, opens offline, and leaves the replica as it was', async () => {
+    const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    // The user's real engine on this device: one saved item, then a rename made offline (queued).
+    const realNet = wire();
+    const real = await createInTabEngine({ userId: world.owner.user.id, token: () => world.owner.tokens, baseUrl: world.url, fetch: realNet.fetch, idb });
+    await real.openBoard(world.teamId, world.boardId);
+    const item = newItem(world, { name: 'saved on the server' });
+    await real.apply('createItem', { item, values: {} }, { teamId: world.teamId });
+    await real.engine.idle();
+    expect(await serverCopy(world, 'items', item.id)).toMatchObject({ name: 'saved on the server' });
+    realNet.down = true;
+    await real.apply('updateRecord', { collection: 'item', id: item.id, patch: { name: 'renamed offline, not saved yet' } }, { teamId: world.teamId });
+    await real.engine.idle();
+    expect(await real.engine.queue.pendingCount()).toBe(1);
+
+    // A preview tab with the network down: its board comes from the replica.
+    const previewNet = wire();
+    previewNet.down = true;
+    const preview = await createInTabEngine({
+      userId: world.owner.user.id,
+      token: () => world.owner.tokens,
+      baseUrl: world.url,
+      fetch: previewNet.fetch,
+      idb,
+      online: false,
+      preview: { database: 'preview-test000003', seedFrom: world.owner.user.id },
+    });
+    await preview.openBoard(world.teamId, world.boardId).catch(() => undefined);
+    expect(await local(preview, item.id)).toMatchObject({ name: 'renamed offline, not saved yet' });
+    expect(await preview.engine.db.relaxed.records.get(['folder', world.boardId])).toMatchObject({ name: 'Board' });
+    expect(await preview.engine.db.relaxed.records.get(['attribute', world.attributeId])).toBeTruthy();
+
+    // Edits in preview stay there; the replica and its queue are as they were.
+    await preview.apply('updateRecord', { collection: 'item', id: item.id, patch: { name: 'renamed in preview' } }, { teamId: world.teamId });
+    await preview.engine.idle();
+    expect(await local(preview, item.id)).toMatchObject({ name: 'renamed in preview' });
+    expect(await real.engine.db.relaxed.records.get(['item', item.id])).toMatchObject({ name: 'renamed offline, not saved yet' });
+    expect(await real.engine.queue.pendingCount()).toBe(1);
+    // Seeding once per board: opening again does not bring the replica's copy back over the preview's.
+    await preview.openBoard(world.teamId, world.boardId).catch(() => undefined);
+    expect(await local(preview, item.id)).toMatchObject({ name: 'renamed in preview' });
+    expect(previewNet.calls.every((c) => c.method === 'GET')).toBe(true);
+
+    // The network returns: the real engine saves its own edit, never the preview's.
+    realNet.down = false;
+    real.reportOnline(true);
+    await expect.poll(async () => (await serverCopy(world, 'items', item.id))?.name, { timeout: 10_000 }).toBe('renamed offline, not saved yet');
+    preview.stop();
+    real.stop();
+  });
+
+  it('copies nothing and creates no replica when the device has none', async () => {
+    const idb = { indexedDB: new IDBFactory(), IDBKeyRange };
+    const preview = await createInTabEngine({ userId: 424242, token: () => world.owner.tokens, baseUrl: world.url, idb, preview: { database: 'preview-test000004', seedFrom: 424242 } });
+    await preview.seedBoard(world.boardId);
+    expect((await idb.indexedDB.databases()).map((d) => d.name)).toEqual(['cairn-preview-test000004']);
+    preview.stop();
+  });
+});
+
 describe('preview permissions', () => {
   // A chain where everything is shut: a hidden board with a member list, every permission denied.
   const denyAll = Object.fromEntries(PERMISSION_NAMES.flatMap((p) => [...ROLES, 'guest'].map((r) => [`${p}:role:${r}`, 'deny' as const])));

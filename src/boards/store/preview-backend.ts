@@ -12,7 +12,9 @@ import { onBoardPasswordHeader } from '../public-board';
  * engine, mutators and Dexie schema as the worker) in preview mode, over a database of its own:
  *
  * - `cairn-preview-{id}`, one per tab, never the user's replica `cairn-{userId}`;
- * - filled by the engine's usual board load (GET calls only, with the tab's session);
+ * - each board seeded from a read-only copy of what the replica holds (the user's unsaved edits
+ *   too; this is what lets a preview open offline), then by the engine's usual board load (GET
+ *   calls only, with the tab's session);
  * - edits are applied there at once and queued nowhere; the engine's transport refuses to send
  *   anything but GET, so no write can reach the server even by mistake;
  * - no realtime: the open board catches up with the server when the tab comes back into view;
@@ -27,7 +29,7 @@ export async function createPreviewBackend(userId: number | null): Promise<Board
   const key = `preview-${nanoid(10)}`;
   holdLock(key);
   await removeAbandoned(key);
-  const engine = await createInTabEngine({ userId, token: () => currentToken(), online: navigator.onLine, preview: { database: key } });
+  const engine = await createInTabEngine({ userId, token: () => currentToken(), online: navigator.onLine, preview: { database: key, seedFrom: userId } });
   onBoardPasswordHeader((header) => engine.setPassword(header));
   window.addEventListener('online', () => engine.reportOnline(true));
   window.addEventListener('offline', () => engine.reportOnline(false));
@@ -55,7 +57,15 @@ export async function createPreviewBackend(userId: number | null): Promise<Board
     request: (method, path, body) => engine.request(method, path, body),
     subscribe: (listener) => engine.subscribe((event, payload) => listener(event, payload)),
   });
-  return { ...backend, preview: true };
+  return {
+    ...backend,
+    preview: true,
+    // The board's workspace is found in its seeded copy first (offline too), then on the server.
+    async findBoardTeam(boardId, hint) {
+      await engine.seedBoard(boardId);
+      return backend.findBoardTeam(boardId, hint);
+    },
+  };
 }
 
 /** Holds this tab's lock for as long as the tab lives (released by the browser when it closes). */
