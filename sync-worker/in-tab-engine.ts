@@ -9,8 +9,9 @@
  * by board through /changes (`readsPerBoard`).
  *
  * Preview (pretend) tabs run this engine too (decision 0280): with `preview` set it opens its own
- * database (never the user's replica), applies edits there only (the engine's preview mode queues
- * nothing), and its transport lets only GET out: any other method is answered here, unsent.
+ * database (the user's replica is only read, to seed each board), applies edits there only (the
+ * engine's preview mode queues nothing), and its transport lets only GET out: any other method is
+ * answered here, unsent.
  */
 import Dexie from 'dexie';
 import { nanoid } from 'nanoid';
