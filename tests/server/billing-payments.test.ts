@@ -319,7 +319,45 @@ describe('payments', () => {
     });
   });
 
+  it('a paid invoice credits the referrer 20 % through the invoice.paid event (the referral consumer)', async () => {
+    const referrer = await createUserWithToken(server.ctx, { name: 'Rhea Referrer' });
+    const u = await createUserWithToken(server.ctx, { name: 'Ivo Invited' });
+    await server.ctx.db.insertInto('referrals').values({ user_id: u.user.id, referrer_id: referrer.user.id, code: 'rhea', created_at: server.ctx.now() }).execute();
+    const res = await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'business', price: 'business-year-usd', token: 'tok_visa' } });
+    expect(res.statusCode).toBe(200);
+    await server.ctx.jobs.drain();
+    const credits = await server.ctx.db.selectFrom('referral_credits').selectAll().where('referrer_id', '=', referrer.user.id).execute();
+    expect(credits.map((c) => [String(c.invoice_id), Number(c.amount), c.currency])).toEqual([[String(res.json().invoice.id), 3840, 'USD']]);
+  });
+
   it('app-vars names the provider’s public key', async () => {
     expect((await api(server.app, 'GET', '/api/app-vars')).json().paymentProviderKey).toBe('local');
   });
+});
+
+describe('coupons CLI', () => {
+  it('creates, lists and disables coupons of an embedded database, and refuses bad input', async () => {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { runCouponCli } = await import('../../server/billing/payments/coupon-cli');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-coupons-'));
+    const run = async (...argv: string[]) => {
+      const lines: string[] = [];
+      const code = await runCouponCli(argv, { DATA_DIR: dir }, (line) => lines.push(line));
+      return { code, text: lines.join('\n') };
+    };
+    try {
+      expect(await run('create', 'spring', '25')).toEqual({ code: 0, text: 'created coupon SPRING: 25 % off once' });
+      expect((await run('create', 'SPRING', '30')).code).toBe(1);
+      expect(await run('create', 'X', '25')).toMatchObject({ code: 1 });
+      expect(await run('create', 'AUTUMN', '0')).toEqual({ code: 1, text: 'percent: must be a whole number from 1 to 100' });
+      expect(await run('disable', 'spring')).toEqual({ code: 0, text: 'disabled coupon SPRING' });
+      expect((await run('list')).text).toBe('SPRING\t25 % off once\tdisabled\tused 0');
+      expect((await run('disable', 'NOPE')).code).toBe(1);
+      expect((await run('frobnicate')).code).toBe(2);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
