@@ -234,6 +234,13 @@ describe('payments', () => {
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.rawPayload.length).toBeGreaterThan(1000);
+    // In the reader's language, right to left and CJK included (the export's fonts).
+    for (const locale of ['ar', 'zh']) {
+      await server.ctx.db.updateTable('users').set({ locale }).where('id', '=', u.user.id).execute();
+      const localized = await api(server.app, 'GET', `/api/payment/invoices/${bought.invoice.id}/pdf`, { token: u.token });
+      expect(localized.statusCode).toBe(200);
+      expect(localized.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    }
     const other = await createUserWithToken(server.ctx, { name: 'Mallory' });
     expect((await api(server.app, 'GET', `/api/payment/invoices/${bought.invoice.id}/pdf`, { token: other.token })).statusCode).toBe(404);
     expect((await api(server.app, 'GET', '/api/payment/invoices', { token: other.token })).json().data).toEqual([]);
