@@ -7,9 +7,7 @@ import type { ComponentType } from 'react';
 type Loader = () => Promise<{ default: ComponentType }>;
 
 /** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
-const LATER_ROUTES = [
-  'activate-ltd', 'trial', 'subscription.buy-addon', 
-];
+const LATER_ROUTES: string[] = [];
 
 /** Routes the server answers with its own HTML page (decision 0210): moved to in the app, they load from the server. */
 const SERVER_PAGE_ROUTES = ['form', 'published-document', 'published-file', 'shared-document-item'];
@@ -37,6 +35,10 @@ export const screens: Record<string, Loader> = {
   'profile.time': () => import('./profile/MyTimePage'),
   // Issue #18: the plan, trial, usage and plans (decision 0240).
   'profile.billing': () => import('./billing/BillingPage'),
+  // Issue #18: lifetime deals, add-ons and the trial e-mail's link (decision 0255).
+  'activate-ltd': () => import('./billing/ActivateLtdPage'),
+  'subscription.buy-addon': () => import('./billing/AddonsPage'),
+  trial: () => import('./billing/TrialEmailPage'),
   // Issue #18: buying and changing a plan, and the page after paying (decision 0250).
   checkout: () => import('./billing/CheckoutPage'),
   'subscription.upgrade': () => import('./billing/CheckoutPage'),

@@ -14,6 +14,8 @@ import { toast } from '../../ui/toast-store';
 import { Page } from '../Page';
 import { BillingApi, usageLevel, usageRate, type BillingSubscription, type Plan, type PlanPrice } from './billing-api';
 import './billing.css';
+import { TrialBanner } from './TrialBanner';
+import { BillingExtras } from './BillingExtras';
 import { PaymentsSections } from './PaymentsSections';
 
 const GB = 1024 * 1024 * 1024;
@@ -167,6 +169,7 @@ export default function BillingPage() {
 
   return (
     <Page>
+      {sub ? <TrialBanner sub={sub} onChanged={load} /> : null}
       {sub ? (
         <section aria-labelledby="billing-current" className="billing-current" data-state={sub.state}>
           <h2 id="billing-current">{t`Your plan: ${sub.plan?.name ?? sub.deal}`}</h2>
@@ -219,6 +222,7 @@ export default function BillingPage() {
         </ul>
       </section>
       <PaymentsSections sub={sub} />
+      {sub ? <BillingExtras sub={sub} onChanged={load} /> : null}
     </Page>
   );
 }
