@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
 import { anonymousPage, apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
 
 /**
@@ -70,6 +71,12 @@ describe('preview mode', () => {
     await preview.goto(`${world.server.url}/b/${boardId}?pretend`);
     await preview.getByTestId('preview-badge').waitFor();
     await rowByName(preview, 'Shared item').waitFor({ timeout: 20_000 });
+    // The badge passes axe (serious and critical), light and dark.
+    for (const theme of ['light', 'dark']) {
+      await preview.evaluate((t) => (document.documentElement.dataset.theme = t), theme);
+      const { violations } = await new AxeBuilder({ page: preview }).include('[data-testid="preview-badge"]').analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${theme}: ${v.id}`)).toEqual([]);
+    }
     // The tab has its own preview database, and the abandoned one is gone.
     const previewDbs = async () => (await preview.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''))).filter((n) => n.startsWith('cairn-preview-'));
     await expect.poll(previewDbs).toHaveLength(1);
