@@ -5,8 +5,9 @@ import { startServer } from './helpers';
 /**
  * Issue #18 (decision 0260) in Chromium against the real server: on the free plan a Chart view
  * made earlier (with billing off) shows the upgrade message with a link to the plans, the add-view
- * menu marks Gantt and Chart "Pro" and offers the plans; /profile/referral shows the link, refuses
- * an unreadable address list, mails invitations, and a sign-up through the link is counted.
+ * menu marks Gantt and Chart "Pro" and offers the plans; /profile/referral shows the link, takes a
+ * chosen code, refuses an unreadable address list, mails invitations, and a sign-up through the
+ * link is counted.
  */
 describe('plan limits and referral in the browser', () => {
   let world: BoardWorld;
@@ -50,8 +51,15 @@ describe('plan limits and referral in the browser', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: world.server.url });
     await page.getByRole('link', { name: 'Referral' }).click();
     await page.waitForURL(/\/profile\/referral$/);
+    expect(await page.getByLabel('Your referral link').inputValue()).toMatch(/\/register\?ref=[a-z0-9-]+$/);
+    // A code of one's own choosing; a malformed one is refused in place.
+    await page.getByLabel('Choose your code').fill('-x');
+    await page.getByRole('button', { name: 'Save code' }).click();
+    await page.getByRole('alert').getByText('Use 4 to 32 letters, digits or dashes (not at either end).').waitFor();
+    await page.getByLabel('Choose your code').fill('Demo-Team');
+    await page.getByRole('button', { name: 'Save code' }).click();
+    await expect.poll(() => page.getByLabel('Your referral link').inputValue()).toMatch(/\/register\?ref=demo-team$/);
     const link = await page.getByLabel('Your referral link').inputValue();
-    expect(link).toMatch(/\/register\?ref=[a-z0-9-]+$/);
     await page.getByRole('button', { name: 'Copy link' }).click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link);
 

@@ -26,6 +26,8 @@ export default function ReferralPage() {
   const [failed, setFailed] = useState(false);
   const [emails, setEmails] = useState('');
   const [inviteError, setInviteError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -76,6 +78,32 @@ export default function ReferralPage() {
       },
     },
   );
+  const [saveCode, savingCode] = useAction(
+    async () => {
+      setCodeError(null);
+      const wanted = code.trim().toLowerCase();
+      if (!/^[a-z0-9][a-z0-9-]{2,30}[a-z0-9]$/.test(wanted)) {
+        setCodeError(t`Use 4 to 32 letters, digits or dashes (not at either end).`);
+        return;
+      }
+      setView(await ReferralApi.setCode(wanted));
+      setCode('');
+      toast.show(t`Your link changed. Links with the old code no longer count.`, { kind: 'success' });
+    },
+    {
+      onError: (err) => {
+        if (err instanceof ApiRequestError && err.status === 422) {
+          setCodeError(translateMessage(err.body?.message ?? ''));
+          return true;
+        }
+        return false;
+      },
+    },
+  );
+  const onCode = (event: FormEvent) => {
+    event.preventDefault();
+    void saveCode();
+  };
   const onInvite = (event: FormEvent) => {
     event.preventDefault();
     void invite();
@@ -122,6 +150,20 @@ export default function ReferralPage() {
         <p className="referral-note">
           <Trans>People who signed up through your link: {view.signups}</Trans>
         </p>
+        <OnlineOnly>
+          <form className="form form-inline" onSubmit={onCode} noValidate>
+            <div className="field">
+              <label htmlFor="referral-code">
+                <Trans>Choose your code</Trans>
+              </label>
+              <input id="referral-code" name="code" type="text" value={code} placeholder={view.code} maxLength={32} onChange={(e) => setCode(e.target.value)} />
+            </div>
+            <FormError message={codeError} />
+            <SubmitButton busy={savingCode}>
+              <Trans>Save code</Trans>
+            </SubmitButton>
+          </form>
+        </OnlineOnly>
       </section>
 
       <section aria-labelledby="referral-invite-heading" className="referral-section">
