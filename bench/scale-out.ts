@@ -171,8 +171,8 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
     written += size;
   }
   console.log(`  wrote ${CHANGES} changes in ${((performance.now() - t0) / 1000).toFixed(1)} s (batches of 500 over both servers)`);
-  // What autovacuum would do to the fresh rows anyway, done before the herd instead of during it
-  // (it ran inside the first herd and counted as PostgreSQL's CPU).
+  // What autovacuum would do to the fresh rows anyway, done before the herds instead of maybe
+  // during one (where it would count as the herd's database CPU).
   await sql`vacuum (analyze) change_log, records`.execute(f.handle.db);
   const balancer = await startBalancer(root, cluster);
   const postmaster = postmasterPid(databaseUrl);
