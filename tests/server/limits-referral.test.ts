@@ -218,6 +218,24 @@ describe('plan limits and referral', () => {
       expect(after.earnings).toEqual([{ currency: 'USD', amount: 800 }]);
     });
 
+    it('credits 20 % of a plan bought with a test card by someone who came through the link', async () => {
+      const referrer = await createUserWithToken(server.ctx);
+      const code = (await api(server.app, 'GET', '/api/referral', { token: referrer.token })).json().data.code;
+      const email = `buyer-${newId().slice(0, 6)}@example.test`.toLowerCase();
+      const reg = await api(server.app, 'POST', '/api/auth/register', { body: { email, name: 'Buyer', password: 'buyer-password-1', referral: code, grantType: 'password' } });
+      expect(reg.statusCode, reg.body).toBe(201);
+      const token = reg.json().access_token as string;
+      const card = await api(server.app, 'POST', '/api/payment/methods', { token, body: { card: { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2099, cvc: '123' } } });
+      expect(card.statusCode, card.body).toBe(201);
+      const bought = await api(server.app, 'POST', '/api/subscription', { token, body: { plan: 'pro', price: 'pro-month-usd', card_id: card.json().data.id } });
+      expect(bought.statusCode, bought.body).toBe(200);
+      const invoice = bought.json().invoice;
+      await server.ctx.jobs.drain();
+      const view = (await api(server.app, 'GET', '/api/referral', { token: referrer.token })).json().data;
+      expect(view.credits).toEqual([expect.objectContaining({ invoice_id: String(invoice.id), invoice_amount: invoice.total, amount: Math.round(invoice.total * 0.2), currency: 'USD' })]);
+      expect(view.earnings).toEqual([{ currency: 'USD', amount: Math.round(invoice.total * 0.2) }]);
+    });
+
     it('lets the user choose a code or make a new one; a taken or malformed one is refused', async () => {
       const a = await createUserWithToken(server.ctx);
       const b = await createUserWithToken(server.ctx);
