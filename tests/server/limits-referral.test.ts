@@ -7,6 +7,7 @@ import { Messages } from '../../schema/messages';
 import { appendEvents, registerEventFloor } from '../../server/events/outbox';
 import { GB, storageLevel } from '../../server/billing/storage-limit';
 import { parseEmails } from '../../server/referral/service';
+import { MAIL_WINDOW_MS } from '../../server/notifications/mail';
 
 /**
  * Plan limits everywhere and the referral programme (issue #18, decision 0260), on PGlite and
@@ -107,6 +108,13 @@ describe('plan limits and referral', () => {
       // The notification list carries usage and limit.
       const list = (await api(server.app, 'GET', '/api/notifications', { token: owner.token })).json().data as any[];
       expect(list.find((n) => n.notification_type === 'storage_warning')).toMatchObject({ usage: at80, limit });
+      // And the batched mail says so, like the other types (the next mail window).
+      const now = server.ctx.now().getTime();
+      server.advance(MAIL_WINDOW_MS - (now % MAIL_WINDOW_MS) + 1000);
+      await server.ctx.jobs.drain();
+      const mail = (await server.outbox()).filter((m) => m.to === owner.user.email).at(-1);
+      expect(mail?.text).toContain('Your workspace has used 80% of its storage');
+      expect(mail?.text).toContain('Your workspace’s storage is full: uploads are blocked');
     });
 
     it('counts all the workspaces of a subscription together, and a bigger plan has more room', async () => {
