@@ -67,6 +67,20 @@ describe('proration arithmetic (minor units)', () => {
   });
 });
 
+describe('provider configuration', () => {
+  it('an unknown PAYMENT_PROVIDER is a configuration error naming the choices', async () => {
+    const { paymentProvider } = await import('../../server/billing/payments/registry');
+    const before = process.env.PAYMENT_PROVIDER;
+    process.env.PAYMENT_PROVIDER = 'nope';
+    try {
+      expect(() => paymentProvider({} as never)).toThrow(/PAYMENT_PROVIDER must be one of local.*not "nope"/);
+    } finally {
+      if (before === undefined) delete process.env.PAYMENT_PROVIDER;
+      else process.env.PAYMENT_PROVIDER = before;
+    }
+  });
+});
+
 describe('payments', () => {
   let server: TestServer;
   beforeAll(async () => {
