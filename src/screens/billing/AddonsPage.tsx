@@ -54,10 +54,10 @@ export default function AddonsPage() {
   const number = (n: number) => new Intl.NumberFormat(i18n.locale).format(n);
   const what = (limits: AddonOffer['limits']) =>
     [
-      limits.workspaces ? t`+${number(limits.workspaces)} workspaces` : null,
-      limits.members ? t`+${number(limits.members)} members per workspace` : null,
-      limits.storage ? t`+${number(limits.storage)} GB storage` : null,
-      limits.AutomationRunsLimit ? t`+${number(limits.AutomationRunsLimit)} automation runs a month` : null,
+      limits.workspaces ? t`Workspaces: +${number(limits.workspaces)}` : null,
+      limits.members ? t`Members per workspace: +${number(limits.members)}` : null,
+      limits.storage ? t`Storage: +${number(limits.storage)} GB` : null,
+      limits.AutomationRunsLimit ? t`Automation runs a month: +${number(limits.AutomationRunsLimit)}` : null,
     ]
       .filter(Boolean)
       .join(', ');
@@ -137,7 +137,7 @@ export default function AddonsPage() {
         )}
       </section>
       <section aria-labelledby="addons-offers">
-        <h2 id="addons-offers">{replacing ? t`Replace “${what(replacing.limits)}” with` : t`Buy an add-on`}</h2>
+        <h2 id="addons-offers">{replacing ? t`Replace “${what(replacing.limits)}” with` : t`Add-ons on offer`}</h2>
         {replacing ? <p className="billing-note">{t`You pay the difference in price; the replaced add-on ends now.`}</p> : null}
         <ul className="billing-addons">
           {offers.map((offer) => (

@@ -119,7 +119,7 @@ export function CancelSubscription({ sub, onChanged }: { sub: BillingSubscriptio
         </>
       ) : info.can_cancel ? (
         <>
-          <p className="billing-note">{t`Money-back guarantee: within ${info.money_back_days} days of paying, ask us and you get your money back.`}</p>
+          {sub.state !== 'trial' ? <p className="billing-note">{t`Money-back guarantee: within ${info.money_back_days} days of paying, ask us and you get your money back.`}</p> : null}
           <Button variant="danger" onClick={() => setOpen(true)}>{t`Cancel subscription`}</Button>
         </>
       ) : (
@@ -186,7 +186,7 @@ export function CancelSubscription({ sub, onChanged }: { sub: BillingSubscriptio
                 ? t`If you cancel, your trial runs to its end on ${date(sub.trial_ends_at)}, then your workspaces are read-only until you buy a plan.`
                 : t`If you cancel, your plan runs to the end of the period you paid for, then your workspaces are read-only.`}
             </p>
-            <p className="billing-note">{t`Money-back guarantee: within ${info.money_back_days} days of paying, ask us and you get your money back.`}</p>
+            {sub.state !== 'trial' ? <p className="billing-note">{t`Money-back guarantee: within ${info.money_back_days} days of paying, ask us and you get your money back.`}</p> : null}
           </div>
         )}
       </Modal>
