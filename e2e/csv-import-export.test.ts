@@ -33,7 +33,8 @@ describe('CSV import and export in the browser', () => {
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
 
-    await page.getByTestId('csv-import-button').click();
+    await page.getByTestId('view-more-button').click();
+    await page.getByRole('menuitem', { name: 'Import CSV' }).click();
     await page.getByTestId('csv-import-file').setInputFiles(path.join(dir, 'tasks.csv'));
     // The mapping screen: facts of the file, guessed kinds, preview.
     await page.getByText(`${ROWS} rows, 4 columns`, { exact: false }).waitFor({ timeout: 30_000 });
@@ -55,7 +56,8 @@ describe('CSV import and export in the browser', () => {
     await expect.poll(async () => page.getByText('Task 0001', { exact: true }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
 
     // Export CSV gives the same rows back.
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByTestId('csv-export-button').click()]);
+    await page.getByTestId('view-more-button').click();
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30_000 }), page.getByRole('menuitem', { name: 'Export CSV' }).click()]);
     const file = path.join(dir, 'export.csv');
     await download.saveAs(file);
     const exported = fs.readFileSync(file, 'utf8');

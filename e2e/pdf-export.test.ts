@@ -34,7 +34,8 @@ describe('PDF export in the browser', () => {
     const { page, context } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
-    await page.getByTestId('pdf-export-button').click();
+    await page.getByTestId('view-more-button').click();
+    await page.getByRole('menuitem', { name: 'Export PDF' }).click();
 
     const card = page.getByTestId('job-card').first();
     await card.waitFor({ timeout: 30_000 });

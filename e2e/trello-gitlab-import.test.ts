@@ -65,7 +65,8 @@ describe('Trello and Gitlab imports in the browser', () => {
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
 
-    await page.getByTestId('trello-import-link').click();
+    await page.getByTestId('view-more-button').click();
+    await page.getByRole('menuitem', { name: 'Import from Trello' }).click();
     await page.waitForURL(new RegExp(`/import/trello/auth/${boardId}/${boardId}$`), { timeout: 30_000 });
     await page.getByTestId('trello-connect').waitFor({ timeout: 30_000 });
     await expectAccessible(page, 'trello-import');
@@ -99,7 +100,8 @@ describe('Trello and Gitlab imports in the browser', () => {
     const { page, context } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
-    await page.getByTestId('gitlab-import-button').click();
+    await page.getByTestId('view-more-button').click();
+    await page.getByRole('menuitem', { name: 'Import from Gitlab' }).click();
     await page.getByTestId('gitlab-mode-api').check();
     await page.getByTestId('gitlab-token').waitFor();
     // The dialog alone (the board behind it has its own sweep in a11y.test.ts).
@@ -119,7 +121,8 @@ describe('Trello and Gitlab imports in the browser', () => {
     const { page, context } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
-    await page.getByTestId('trello-import-link').click();
+    await page.getByTestId('view-more-button').click();
+    await page.getByRole('menuitem', { name: 'Import from Trello' }).click();
     await page.getByTestId('trello-connect').click();
     // Trello's authorize page sends the browser to extract-trello-token, which goes back to the screen.
     await page.waitForURL(new RegExp(`/import/trello/auth/${boardId}/${boardId}$`), { timeout: 30_000 });

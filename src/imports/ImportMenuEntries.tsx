@@ -1,31 +1,37 @@
-import { lazy, Suspense, useState } from 'react';
-import { Link } from '@tanstack/react-router';
-import { Trans } from '@lingui/react/macro';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { useNavigate } from '@tanstack/react-router';
+import { useLingui } from '@lingui/react/macro';
+import { GitMerge, SquareKanban } from 'lucide-react';
 import { pathFor } from '../../schema/routes';
-import { Button } from '../ui/Button';
+import type { MenuItem } from '../ui/MenuList';
 import { useBoard } from '../boards/BoardContext';
 import type { Folder } from '../boards/store/live';
 
 // The Gitlab dialog is a chunk of its own; the Trello import is a screen of its own (decision 0220).
 const GitlabImportDialog = lazy(() => import('./GitlabImportDialog'));
 
-/** "Import from Trello" and "Import from Gitlab", next to Import CSV in a folder's view controls. */
-export function ImportMenuEntries({ folder }: { folder: Folder }) {
+/**
+ * "Import from Trello" and "Import from Gitlab": entries of the "More" menu of a folder's view
+ * controls, next to Import CSV (decision 0276). The Gitlab dialog is rendered by the caller.
+ */
+export function useImportMenuEntries(folder: Folder): { items: MenuItem[]; dialog: ReactNode } {
+  const { t } = useLingui();
   const board = useBoard();
+  const navigate = useNavigate();
   const [gitlab, setGitlab] = useState(false);
-  return (
-    <>
-      <Link className="ui-button ui-button--ghost ui-button--sm" to={pathFor('trello-import', { teamId: board.teamId, boardId: board.boardId, folderId: folder.id })} data-testid="trello-import-link">
-        <Trans>Import from Trello</Trans>
-      </Link>
-      <Button variant="ghost" size="sm" onClick={() => setGitlab(true)} data-testid="gitlab-import-button">
-        <Trans>Import from Gitlab</Trans>
-      </Button>
-      {gitlab && (
-        <Suspense fallback={null}>
-          <GitlabImportDialog folder={folder} onClose={() => setGitlab(false)} />
-        </Suspense>
-      )}
-    </>
-  );
+  const items: MenuItem[] = [
+    {
+      id: 'trello-import',
+      label: t`Import from Trello`,
+      icon: <SquareKanban size={15} />,
+      onSelect: () => void navigate({ href: pathFor('trello-import', { teamId: board.teamId, boardId: board.boardId, folderId: folder.id }) }),
+    },
+    { id: 'gitlab-import', label: t`Import from Gitlab`, icon: <GitMerge size={15} />, onSelect: () => setGitlab(true) },
+  ];
+  const dialog = gitlab ? (
+    <Suspense fallback={null}>
+      <GitlabImportDialog folder={folder} onClose={() => setGitlab(false)} />
+    </Suspense>
+  ) : null;
+  return { items, dialog };
 }

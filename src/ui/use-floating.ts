@@ -2,8 +2,8 @@ import { useLayoutEffect, useState, type CSSProperties, type RefObject } from 'r
 import { computePosition, isRtl, type Placement, type Position } from './position';
 
 /**
- * Keeps a fixed-position floating element next to its anchor while open (re-measured on scroll
- * and resize). `anchorPoint` places it at a point instead (context menus at the pointer).
+ * Keeps a fixed-position floating element next to its anchor while open (re-measured on scroll,
+ * resize and when its own size changes). `anchorPoint` places it at a point instead (context menus at the pointer).
  */
 export function useFloating(
   open: boolean,
@@ -44,9 +44,14 @@ export function useFloating(
     update();
     window.addEventListener('resize', update);
     window.addEventListener('scroll', update, true);
+    // Placed again when its content changes its size (a popover's form gains a row and grows
+    // wider): measured only on open, it would hang past the screen's edge.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
+    if (floating.current) observer?.observe(floating.current);
     return () => {
       window.removeEventListener('resize', update);
       window.removeEventListener('scroll', update, true);
+      observer?.disconnect();
     };
   }, [open, anchor, floating, placement.side, placement.align, distance, pointX, pointY]);
 

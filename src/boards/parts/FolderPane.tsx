@@ -21,6 +21,8 @@ import { ViewTabs } from './ViewTabs';
 import { ViewSwitch } from '../views/ViewSwitch';
 import { useProViews } from '../pro-views';
 import { viewValueAttributes } from '../views/view-values';
+import { useToolbarFit } from './toolbar-fit';
+import './toolbar.css';
 
 /** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
 export interface ShownView {
@@ -35,12 +37,12 @@ export interface ShownView {
  * the selected view and the bulk bar for selected items.
  */
 export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string | null }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const board = useBoard();
-  const navigate = useNavigate();
-  const items = useItems(board.boardId);
   // Pro-only views on a plan without them show the upgrade message (decision 0260).
   const proViews = useProViews(board.teamId);
+  const navigate = useNavigate();
+  const items = useItems(board.boardId);
   const views = useViews(board.boardId);
   const [query, setQuery] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -119,40 +121,56 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const startNewItem = () => requestNewItem() || void addItem().then((id) => id && board.openItem(id, folder.id));
   useBoardShortcuts({ create: canCreate && !isOverview ? startNewItem : undefined, search: () => searchRef.current?.focus() });
   const viewProps = { folder, view: shown, items: shownItems, get, valuesReady, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
+  // One row at any width (decision 0276): folds labels when they would not fit; measured again
+  // when what the labels say changes.
+  const toolbarRef = useRef<HTMLDivElement>(null);
+  const headerRef = useRef<HTMLDivElement>(null);
+  const headerFit = useToolbarFit(headerRef, i18n.locale);
+  const fit = useToolbarFit(toolbarRef, [i18n.locale, settings.sort.length, settings.filters.length, Boolean(settings.group_by), viewProps.canCreate, String(shownItems.length).length].join('|'));
 
   return (
     <div className="folder-pane" data-testid="folder-pane" data-folder-id={folder.id}>
       <header className="folder-header">
         <h1 className="folder-title">{folder.name}</h1>
-        <div className="folder-header-actions">
+        <div ref={headerRef} className="folder-header-actions" data-fit={headerFit}>
           {folder.parent_id === null && board.can('UPDATE_BOARD', folder.id, folder.created_by ?? null) && (
-            <Link to={pathFor('edit-board', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link">
+            <Link to={pathFor('edit-board', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link" title={headerFit ? t`Board settings` : undefined}>
               <Settings size={15} aria-hidden="true" />
-              <Trans>Board settings</Trans>
+              <span className="toolbar-label">
+                <Trans>Board settings</Trans>
+              </span>
             </Link>
           )}
           {folder.parent_id === null && board.can('MANAGE_PERMISSIONS', folder.id) && (
-            <Link to={pathFor('board.permissions', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link">
+            <Link to={pathFor('board.permissions', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link" title={headerFit ? t`Permissions` : undefined}>
               <Shield size={15} aria-hidden="true" />
-              <Trans>Permissions</Trans>
+              <span className="toolbar-label">
+                <Trans>Permissions</Trans>
+              </span>
             </Link>
           )}
           {folder.parent_id === null && board.can('VIEW_ACTIVITY_LOG', folder.id) && (
-            <Link to={pathFor('board.activity', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link">
+            <Link to={pathFor('board.activity', { teamId: board.teamId, boardId: board.boardId })} className="folder-header-link" title={headerFit ? t`Activity` : undefined}>
               <Activity size={15} aria-hidden="true" />
-              <Trans>Activity</Trans>
+              <span className="toolbar-label">
+                <Trans>Activity</Trans>
+              </span>
             </Link>
           )}
           {folder.parent_id === null && !board.readOnly && board.info?.viewer.role !== 'guest' && (
-            <Link to={pathFor('folder', { rootId: board.boardId, folderId: folder.id })} search={{ t: 'automations' } as never} className="folder-header-link" data-testid="open-automations">
+            <Link to={pathFor('folder', { rootId: board.boardId, folderId: folder.id })} search={{ t: 'automations' } as never} className="folder-header-link" title={headerFit ? t`Automations` : undefined} data-testid="open-automations">
               <Zap size={15} aria-hidden="true" />
-              <Trans>Automations</Trans>
+              <span className="toolbar-label">
+                <Trans>Automations</Trans>
+              </span>
             </Link>
           )}
           {!board.readOnly && (
-            <Button variant="ghost" size="sm" className="folder-header-link" onClick={() => setTrashOpen(true)}>
+            <Button variant="ghost" size="sm" className="folder-header-link" title={headerFit ? t`Trash` : undefined} onClick={() => setTrashOpen(true)}>
               <Trash2 size={15} aria-hidden="true" />
-              <Trans>Trash</Trans>
+              <span className="toolbar-label">
+                <Trans>Trash</Trans>
+              </span>
             </Button>
           )}
         </div>
@@ -163,12 +181,14 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
         active={record}
         onSelect={(id) => void navigate({ href: (folder.parent_id === null ? pathFor('board', { rootId: board.boardId }) : pathFor('folder', { rootId: board.boardId, folderId: folder.id })) + `?view=${encodeURIComponent(id)}` })}
       />
-      <div className="folder-toolbar" role="toolbar" aria-label={t`View tools`}>
+      <div ref={toolbarRef} className="folder-toolbar" role="toolbar" aria-label={t`View tools`} data-fit={fit}>
         <input ref={searchRef} type="search" className="folder-search" placeholder={t`Search`} aria-label={t`Search items`} aria-keyshortcuts="/" value={query} onChange={(e) => setQuery(e.target.value)} />
         {viewProps.canCreate && (
           <Button size="sm" variant="primary" data-testid="new-item" aria-keyshortcuts="c" onClick={startNewItem}>
             <Plus size={15} aria-hidden="true" />
-            <Trans>New item</Trans>
+            <span className="toolbar-label">
+              <Trans>New item</Trans>
+            </span>
           </Button>
         )}
         <ViewControls folder={folder} view={shown} />

@@ -1,9 +1,13 @@
 import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { ArrowUpDown, Columns3, Download, Group, ListFilter, Upload } from 'lucide-react';
+import { ArrowUpDown, Columns3, Copy, Download, Ellipsis, FileText, Group, LayoutTemplate, ListFilter, Upload } from 'lucide-react';
+import { useNavigate } from '@tanstack/react-router';
+import { pathFor } from '../../../schema/routes';
 import { FILTER_OPS, type FilterOp, type FilterRule, type SortRule } from '../../../schema/views';
 import { Button } from '../../ui/Button';
 import { Popover } from '../../ui/Popover';
+import { PopupMenu } from '../../ui/PopupMenu';
+import type { MenuItem } from '../../ui/MenuList';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import type { Folder } from '../store/live';
@@ -17,15 +21,20 @@ import { showApiError } from '../../api/handle-error';
 
 // The CSV import (mapping screen, Web Worker) is a chunk of its own (decision 0161).
 const CsvImportDialog = lazy(() => import('../../board-jobs/CsvImportDialog'));
-import { ImportMenuEntries } from '../../imports/ImportMenuEntries';
+import { useImportMenuEntries } from '../../imports/ImportMenuEntries';
 
 type Panel = 'sort' | 'filter' | 'group' | 'attributes' | 'import' | null;
 
-/** Sort, filter, group and columns of the shown view. */
+/**
+ * Sort, filter, group and columns of the shown view, and a "More" menu with the secondary actions
+ * (imports, exports, save as template, duplicate; decision 0276), so the toolbar stays one row.
+ */
 export function ViewControls({ folder, view }: { folder: Folder; view: ShownView }) {
   const { t } = useLingui();
   const [panel, setPanel] = useState<Panel>(null);
   const board = useBoard();
+  const navigate = useNavigate();
+  const imports = useImportMenuEntries(folder);
   const [exporting, setExporting] = useState(false);
   const s = view.settings;
   // Sort, filter and group hang from their buttons as popovers (a bottom sheet on phones).
@@ -52,42 +61,60 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
       showApiError(error);
     }
   };
+  const canImport = board.can('CREATE_ITEM', folder.id);
+  const canExport = board.can('EXPORT', folder.id);
+  const isBoard = folder.parent_id === null;
+  const settingsPage = pathFor('edit-board', { teamId: board.teamId, boardId: board.boardId });
+  const more: MenuItem[] = [
+    ...(canImport ? [{ id: 'csv-import', label: t`Import CSV`, icon: <Upload size={15} />, onSelect: () => setPanel('import') }, ...imports.items] : []),
+    ...(canExport
+      ? [
+          { id: 'csv-export', label: exporting ? t`Exporting…` : t`Export CSV`, icon: <Download size={15} />, disabled: exporting, onSelect: () => void exportCsv(), separatorBefore: canImport },
+          { id: 'pdf-export', label: t`Export PDF`, icon: <FileText size={15} />, onSelect: () => void exportPdf() },
+        ]
+      : []),
+    // Both are forms on the board's settings page (name, with or without items); the menu leads there.
+    ...(isBoard && board.can('SAVE_AS_TEMPLATE', folder.id, folder.created_by ?? null)
+      ? [{ id: 'save-as-template', label: t`Save as template…`, icon: <LayoutTemplate size={15} />, separatorBefore: canImport || canExport, onSelect: () => void navigate({ href: `${settingsPage}#save-as-template` }) }]
+      : []),
+    ...(isBoard && board.can('CREATE_BOARD', folder.id, null)
+      ? [{ id: 'duplicate-board', label: t`Duplicate board…`, icon: <Copy size={15} />, onSelect: () => void navigate({ href: `${settingsPage}#duplicate-board` }) }]
+      : []),
+  ];
   return (
     <div className="view-controls">
       <Button ref={sortButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? null : 'sort')} data-testid="sort-button" aria-pressed={s.sort.length > 0}>
         <ArrowUpDown size={15} aria-hidden="true" />
-        {s.sort.length ? t`Sort (${s.sort.length})` : t`Sort`}
+        <span className="toolbar-label">{s.sort.length ? t`Sort (${s.sort.length})` : t`Sort`}</span>
       </Button>
       <Button ref={filterButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'filter'} onClick={() => setPanel(panel === 'filter' ? null : 'filter')} data-testid="filter-button" aria-pressed={s.filters.length > 0}>
         <ListFilter size={15} aria-hidden="true" />
-        {s.filters.length ? t`Filter (${s.filters.length})` : t`Filter`}
+        <span className="toolbar-label">{s.filters.length ? t`Filter (${s.filters.length})` : t`Filter`}</span>
       </Button>
       <Button ref={groupButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'group'} onClick={() => setPanel(panel === 'group' ? null : 'group')} data-testid="group-button" aria-pressed={Boolean(s.group_by)}>
         <Group size={15} aria-hidden="true" />
-        {s.group_by ? t`Grouped` : t`Group`}
+        <span className="toolbar-label">{s.group_by ? t`Grouped` : t`Group`}</span>
       </Button>
       <Button variant="ghost" size="sm" onClick={() => setPanel('attributes')} data-testid="attributes-button">
         <Columns3 size={15} aria-hidden="true" />
-        <Trans>Attributes</Trans>
+        <span className="toolbar-label">
+          <Trans>Attributes</Trans>
+        </span>
       </Button>
-      {board.can('CREATE_ITEM', folder.id) && (
-        <Button variant="ghost" size="sm" onClick={() => setPanel('import')} data-testid="csv-import-button">
-          <Upload size={15} aria-hidden="true" />
-          <Trans>Import CSV</Trans>
-        </Button>
+      {more.length > 0 && (
+        <PopupMenu
+          items={more}
+          renderTrigger={(props) => (
+            <button type="button" className="ui-button ui-button--ghost ui-button--sm" data-testid="view-more-button" title={t`More actions`} {...props}>
+              <Ellipsis size={15} aria-hidden="true" />
+              <span className="toolbar-label">
+                <Trans>More</Trans>
+              </span>
+            </button>
+          )}
+        />
       )}
-      {board.can('CREATE_ITEM', folder.id) && <ImportMenuEntries folder={folder} />}
-      {board.can('EXPORT', folder.id) && (
-        <Button variant="ghost" size="sm" onClick={() => void exportCsv()} disabled={exporting} data-testid="csv-export-button">
-          <Download size={15} aria-hidden="true" />
-          {exporting ? t`Exporting…` : t`Export CSV`}
-        </Button>
-      )}
-      {board.can('EXPORT', folder.id) && (
-        <Button variant="ghost" size="sm" onClick={() => void exportPdf()} data-testid="pdf-export-button">
-          <Trans>Export PDF</Trans>
-        </Button>
-      )}
+      {imports.dialog}
       {panel === 'import' && (
         <Suspense fallback={null}>
           <CsvImportDialog folder={folder} onClose={() => setPanel(null)} />
