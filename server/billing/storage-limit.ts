@@ -17,7 +17,8 @@ import { effectiveLimits } from './limits';
  * The upload's transaction appends a `storage.changed` event with the figure before and after
  * and the limit; the `storage-limits` consumer (through the job runner, never the route) tells
  * the subscription's owner when an upload crossed 80 % (storage_warning) or reached 100 %
- * (storage_exceeded) — once per crossing: the event that crossed is the notification's cause.
+ * (storage_exceeded) — once per crossing: the event that crossed is the notification's cause — and
+ * when uploads are refused for the plan's storage (storage_exceeded, at most once a day).
  */
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -57,6 +58,27 @@ export async function reserveWorkspaceStorage(ctx: Pick<AppContext, 'config'>, t
   );
 }
 
+/**
+ * After an upload was refused for the plan's storage (its transaction rolled back): appends a
+ * `storage.changed` event with `refused` (the bytes turned away) in a transaction of its own, so the
+ * owner learns uploads are blocked even when no upload ever landed on exactly 100 %. A refusal by
+ * the per-workspace cap alone (the plan still has room) is not the plan's and appends nothing.
+ */
+export async function noteStorageRefused(ctx: Pick<AppContext, 'config' | 'db'>, teamId: number, bytes: number, now: Date): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { subscriptionId, limit } = await storageLimitOf(ctx, trx, teamId, now);
+    if (subscriptionId === null) return;
+    const used = await storageUsedBySubscription(trx, subscriptionId);
+    if (used + bytes <= limit) return;
+    await registerEventFloor(trx);
+    await appendEvents(
+      trx,
+      [{ team_id: teamId, board_id: null, type: 'storage.changed', collection: null, record_id: null, item_id: null, actor_id: null, before: { used }, after: { used, limit, subscription_id: subscriptionId, refused: bytes } }],
+      now,
+    );
+  });
+}
+
 async function workspaceUsed(db: Db, teamId: number): Promise<number> {
   const row = await db.selectFrom('workspace_storage').select('bytes_used').where('team_id', '=', teamId).executeTakeFirst();
   return Number(row?.bytes_used ?? 0);
@@ -80,12 +102,17 @@ export async function storageLimitsForEvent(event: DomainEvent, c: ConsumerConte
   const before = Number(event.before?.used ?? 0);
   const used = Number(event.after?.used ?? 0);
   const limit = Number(event.after?.limit ?? 0);
-  if (storageLevel(used, limit) <= storageLevel(before, limit)) return;
+  const refused = Number(event.after?.refused ?? 0);
   const subscriptionId = event.after?.subscription_id;
+  // An upload turned away: "storage is full" at most once a day per subscription (usage: what the
+  // upload would have made it).
+  const cause = refused > 0 ? `storage-full:${String(subscriptionId ?? `team-${event.team_id}`)}:${event.created_at.slice(0, 10)}` : `storage:${event.id}`;
+  const usage = refused > 0 ? used + refused : used;
+  if (refused <= 0 && storageLevel(used, limit) <= storageLevel(before, limit)) return;
   const owner =
     typeof subscriptionId === 'number'
       ? (await c.db.selectFrom('subscriptions').select('user_id').where('id', '=', subscriptionId).executeTakeFirst())?.user_id
       : (await c.db.selectFrom('teams').select('owner_id').where('id', '=', event.team_id).executeTakeFirst())?.owner_id;
   if (!owner) return;
-  await notifyLimit(c, `storage:${event.id}`, { teamId: event.team_id, kind: 'storage', usage: used, limit, userIds: [owner] });
+  await notifyLimit(c, cause, { teamId: event.team_id, kind: 'storage', usage, limit, userIds: [owner] });
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { AppContext } from '../context';
 import { releaseStorage } from './storage-figure';
-import { reserveWorkspaceStorage } from '../billing/storage-limit';
+import { noteStorageRefused, reserveWorkspaceStorage } from '../billing/storage-limit';
+import { ApiError } from '../http/errors';
 import { fileStoreFor, type FileStore } from './store';
 import { FOLDER, isUploadKey } from './keys';
 
@@ -36,10 +37,17 @@ export async function saveUpload(ctx: AppContext, folder: string, data: Buffer, 
   const name = `${crypto.randomBytes(16).toString('base64url')}.${ext}`;
   const relative = `${folder}/${name}`;
   const teamId = opts.teamId ?? null;
-  await ctx.db.transaction().execute(async (trx) => {
-    if (teamId !== null) await reserveWorkspaceStorage(ctx, trx, teamId, data.length, relative, ctx.now());
-    await trx.insertInto('uploads').values({ path: relative, team_id: teamId, size: data.length, created_at: ctx.now(), unreferenced_since: null }).execute();
-  });
+  await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      if (teamId !== null) await reserveWorkspaceStorage(ctx, trx, teamId, data.length, relative, ctx.now());
+      await trx.insertInto('uploads').values({ path: relative, team_id: teamId, size: data.length, created_at: ctx.now(), unreferenced_since: null }).execute();
+    })
+    .catch(async (error: unknown) => {
+      // Refused for the plan's storage: the owner is told uploads are blocked (decision 0260).
+      if (teamId !== null && error instanceof ApiError && error.type === 'storage_full') await noteStorageRefused(ctx, teamId, data.length, ctx.now()).catch(() => undefined);
+      throw error;
+    });
   try {
     await fileStore(ctx).put(relative, data, (IMAGE_TYPES as Record<string, string>)[ext] ?? 'application/octet-stream');
   } catch (error) {

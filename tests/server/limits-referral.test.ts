@@ -97,13 +97,17 @@ describe('plan limits and referral', () => {
       expect(refused.statusCode).toBe(413);
       expect(refused.json()).toEqual({ message: Messages.storageFull, type: 'storage_full' });
       const notes = await storageNotes(owner.user.id);
-      expect(notes.map((n) => n.notification_type)).toEqual(['storage_warning', 'storage_exceeded']);
+      // Reaching 100 % told the owner; so did the refusal (what the upload would have made it), once a day.
+      expect(notes.map((n) => n.notification_type)).toEqual(['storage_warning', 'storage_exceeded', 'storage_exceeded']);
       expect(notes[1]).toMatchObject({ usage: limit, limit });
+      expect(notes[2]).toMatchObject({ usage: limit + 1, limit });
+      expect((await upload(w.teamId, w.i.id, 5, owner.token)).statusCode).toBe(413);
+      expect(await storageNotes(owner.user.id)).toHaveLength(3);
 
       // Freed below 80 % and crossed again: a new warning.
       await setFigure(w.teamId, at80 - 100);
       expect((await upload(w.teamId, w.i.id, 100, owner.token)).statusCode).toBe(200);
-      expect((await storageNotes(owner.user.id)).map((n) => n.notification_type)).toEqual(['storage_warning', 'storage_exceeded', 'storage_warning']);
+      expect((await storageNotes(owner.user.id)).map((n) => n.notification_type)).toEqual(['storage_warning', 'storage_exceeded', 'storage_exceeded', 'storage_warning']);
 
       // The notification list carries usage and limit.
       const list = (await api(server.app, 'GET', '/api/notifications', { token: owner.token })).json().data as any[];
