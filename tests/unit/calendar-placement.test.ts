@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysBetween, moveSpan, nowIn, parseBoardDate, resizeSpan, shiftDay, spanOf, todayIn, valueOfSpan } from '../../src/boards/model/date-spans';
-import { capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from '../../src/boards/calendar/calendar-events';
+import { capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, shownRange, valueForDay, type CalendarEvent } from '../../src/boards/calendar/calendar-events';
 import { PerItemMemo } from '../../src/boards/model/per-item-memo';
 
 // Run the date math in a zone with DST (the suite's own zone may be UTC, which has none).
@@ -193,5 +193,24 @@ describe('calendar locale', () => {
     const de = calendarLocale('de', weekStart('de', null), directionFor('de') === 'rtl', words);
     expect(de).toMatchObject({ direction: 'ltr', week: { dow: 1 } });
     expect(de.moreLinkText(3)).toBe('+3');
+  });
+});
+
+describe('the dates the calendar shows before it mounts (shownRange)', () => {
+  it('is six whole weeks from the week holding the 1st, by the first day of the week', () => {
+    // 2026-11-01 is a Sunday.
+    expect(shownRange('2026-11-27', 'month', 1)).toEqual({ from: '2026-10-26', to: '2026-12-07' });
+    expect(shownRange('2026-11-27', 'month', 0)).toEqual({ from: '2026-11-01', to: '2026-12-13' });
+    expect(shownRange('2026-11-27', 'month', 6)).toEqual({ from: '2026-10-31', to: '2026-12-12' });
+    // Across the DST change of 2026-03-29 (this suite runs in Europe/Berlin): still whole days.
+    expect(shownRange('2026-03-15', 'month', 1)).toEqual({ from: '2026-02-23', to: '2026-04-06' });
+    expect(daysOf('2026-02-23', '2026-04-06')).toHaveLength(42);
+  });
+
+  it('is the week holding the day, or the day itself', () => {
+    expect(shownRange('2026-11-27', 'week', 1)).toEqual({ from: '2026-11-23', to: '2026-11-30' });
+    expect(shownRange('2026-11-29', 'week', 1)).toEqual({ from: '2026-11-23', to: '2026-11-30' });
+    expect(shownRange('2026-11-29', 'week', 0)).toEqual({ from: '2026-11-29', to: '2026-12-06' });
+    expect(shownRange('2026-03-28T23:30', 'day', 1)).toEqual({ from: '2026-03-28', to: '2026-03-29' });
   });
 });

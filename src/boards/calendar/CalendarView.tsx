@@ -18,7 +18,8 @@ import { memoFor, type PerItemMemo } from '../model/per-item-memo';
 import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
 import type { Item } from '../store/live';
-import { calendarLocale, capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, valueForDay, type CalendarEvent } from './calendar-events';
+import { useDragVisible } from '../parts/drag-visible';
+import { calendarLocale, capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, shownRange, valueForDay, type CalendarEvent } from './calendar-events';
 import './calendar.css';
 
 const LIBRARY_VIEW: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' };
@@ -56,9 +57,14 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
   const attribute = board.attributes.find((a) => a.id === settings.date_attribute_id) ?? null;
   const dateAttributes = board.attributes.filter((a) => !a.deleted_at && (a.kind === 'date' || a.kind === 'date-range'));
   const withTime = attribute ? settingsOf(attribute.kind as 'date', attribute.settings).withTime : false;
-  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
   const [mode, setMode] = useState<CalendarMode>(settings.mode);
   const [initialView] = useState(() => LIBRARY_VIEW[settings.mode]);
+  const timeZone = profile?.timezone;
+  const firstDay = weekStart(i18n.locale, profile?.start_of_week);
+  // The shown dates are known before the library mounts (shownRange), so its first render has
+  // the events; its own report (onDatesSet) corrects them if they ever differ.
+  const [initialDate] = useState(() => nowIn(timeZone).slice(0, 10));
+  const [range, setRange] = useState<{ from: string; to: string }>(() => shownRange(initialDate, settings.mode, firstDay));
   const sideList = useRef<HTMLUListElement>(null);
   const calendarRef = useRef<FullCalendar>(null);
 
@@ -101,9 +107,12 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     return { events: dated, undated: without };
   }, [items, deferredGet, valuesReady, attributeId, attributeKind, untitled]);
   // The library gets the events of the shown dates only, at most PER_DAY a day (and a "+N more"
-  // marker), so a 10,000-item board opens as quickly as a small one.
+  // marker), so a 10,000-item board opens as quickly as a small one. The same array while what
+  // it holds is the same: a new one makes the library parse and redraw the whole grid (a quarter
+  // of a second on a busy machine), and a drop changes the values three times (shown at once,
+  // stored, the shown copy dropped) for one change on screen.
+  const lastShown = useRef<{ text: string; events: (CalendarEvent & Record<string, unknown>)[] } | null>(null);
   const shownEvents = useMemo(() => {
-    if (!range) return [];
     const { shown, more } = capPerDay(
       events.filter((e) => overlaps(e, range.from, range.to)),
       daysOf(range.from, range.to),
@@ -117,6 +126,9 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
       return { ...e, startEditable: editable, durationEditable: editable && attributeKind === 'date-range', extendedProps: { order: 0 } };
     });
     for (const [day, n] of more) out.push({ id: `${MORE}${day}`, title: t`+${n} more`, start: day, allDay: true, editable: false, classNames: ['calendar-more'], extendedProps: { order: 1 } });
+    const text = JSON.stringify(out);
+    if (lastShown.current?.text === text) return lastShown.current.events;
+    lastShown.current = { text, events: out };
     return out;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [events, range, mode, byId, canEdit, attributeKind, t]);
@@ -124,6 +136,7 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
   const save = async (item: Item, span: DateSpan | null, revert?: () => void) => {
     if (!attribute || !span) return revert?.();
     const started = performance.now();
+    expectChange(item.id, [attribute.id]);
     try {
       await board.actions.setValue(item, attribute, valueOfSpan(span, attribute.kind));
       // Read by bench/views-calendar-gantt.ts: from the drop to the worker having stored it.
@@ -134,8 +147,8 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     }
   };
   const itemOf = (id: string) => byId.get(id) ?? null;
+  const expectChange = useDragVisible(get);
 
-  const timeZone = profile?.timezone;
   const now = useCallback(() => nowIn(timeZone), [timeZone]);
 
   const onDrop = (info: EventDropArg) => {
@@ -199,7 +212,6 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
 
   // The page's direction follows the language (directionFor); the calendar follows the page.
   const rtl = directionFor(i18n.locale) === 'rtl';
-  const firstDay = weekStart(i18n.locale, profile?.start_of_week);
   // The library's own words come from our catalogs; its dates from Intl in the user's language.
   const locale: LocaleInput = useMemo(
     () =>
@@ -245,6 +257,7 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
           ref={calendarRef}
           plugins={PLUGINS}
           initialView={initialView}
+          initialDate={initialDate}
           headerToolbar={HEADER_TOOLBAR}
           locales={locales}
           locale={i18n.locale}

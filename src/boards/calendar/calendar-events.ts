@@ -1,4 +1,4 @@
-import { addDays, format, type Duration } from 'date-fns';
+import { addDays, format, startOfMonth, startOfWeek, type Duration } from 'date-fns';
 import { moveSpan, parseBoardDate, resizeSpan, shiftDay, spanOf, type DateSpan } from '../model/date-spans';
 
 /**
@@ -39,6 +39,22 @@ export function daysOf(from: string, to: string): string[] {
   if (!first) return days;
   for (let day = first, text = format(day, 'yyyy-MM-dd'); text < to && days.length < 400; day = addDays(day, 1), text = format(day, 'yyyy-MM-dd')) days.push(text);
   return days;
+}
+
+/**
+ * The dates the library will show for `day` in a mode, [from, to) as `YYYY-MM-DD`, worked out
+ * before it mounts so its first render already has the events (it reports its range only after
+ * drawing an empty grid, which cost a second full render of the month on every open). The
+ * month grid is six whole weeks from the week holding the 1st (the library's fixed week count),
+ * the week grid the week holding the day. If it ever differs, the library's own report wins.
+ */
+export function shownRange(day: string, mode: 'month' | 'week' | 'day', firstDay: number): { from: string; to: string } {
+  const date = parseBoardDate(day.slice(0, 10));
+  if (!date) return { from: day.slice(0, 10), to: shiftDay(day.slice(0, 10), 1) };
+  if (mode === 'day') return { from: format(date, 'yyyy-MM-dd'), to: format(addDays(date, 1), 'yyyy-MM-dd') };
+  const anchor = mode === 'month' ? startOfMonth(date) : date;
+  const from = startOfWeek(anchor, { weekStartsOn: (((firstDay % 7) + 7) % 7) as 0 | 1 | 2 | 3 | 4 | 5 | 6 });
+  return { from: format(from, 'yyyy-MM-dd'), to: format(addDays(from, mode === 'month' ? 42 : 7), 'yyyy-MM-dd') };
 }
 
 /** The library's own order within a day (its default `eventOrder`: start, longer first, title). */

@@ -13,6 +13,7 @@ import { useBoard } from '../BoardContext';
 import { todayIn, type DateSpan } from '../model/date-spans';
 import type { Group } from '../model/query';
 import { memoFor, type PerItemMemo } from '../model/per-item-memo';
+import { useDragVisible } from '../parts/drag-visible';
 import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
 import type { Item } from '../store/live';
@@ -145,11 +146,13 @@ export default function GanttView({ folder, view, items, get, valuesReady }: Vie
   }, [board]);
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   const openItem = useCallback((id: string) => board.openItem(id, folder.id), [board, folder.id]);
+  const expectChange = useDragVisible(get);
 
   const save = async (item: Item, span: DateSpan) => {
     if (!source) return;
     const started = performance.now();
     const entries = Object.entries(valuesOfSpan(source, span)).map(([id, value]) => ({ attribute: board.attributes.find((a) => a.id === id)!, value }));
+    expectChange(item.id, entries.map((e) => e.attribute.id));
     try {
       if (entries.length === 1) await board.actions.setValue(item, entries[0]!.attribute, entries[0]!.value);
       else await board.actions.setItemValues(item, entries, 'move bar');

@@ -1,4 +1,4 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { useMemo, useRef, useSyncExternalStore } from 'react';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
@@ -116,7 +116,10 @@ export type ValueReader = (valueId: string) => unknown;
  * attribute once; after that the list is patched in place (record-lists.ts): a value edit reads
  * that value. Nothing here copies the column: the reader looks a value up in the list itself,
  * with this tab's pending writes (a handful) laid over it, so an edit costs O(1) here and a new
- * reader identity (what memos downstream depend on).
+ * reader identity (what memos downstream depend on). The reader keeps its identity while neither
+ * the list nor the pending writes of its attributes changed: an edit of a date does not hand the
+ * pane a new reader of what it filters and sorts by (which re-filtered and re-sorted all items
+ * on every drag of a calendar item or gantt bar, issue #12).
  */
 export function useAttributeValues(attributeIds: readonly string[]): ValueReader | undefined {
   const { db, pending } = useBoardBackend();
@@ -124,17 +127,30 @@ export function useAttributeValues(attributeIds: readonly string[]): ValueReader
   const list = useMemo(() => recordList(db, `values\u0000${key}`, () => valueListSource(key ? key.split('|') : [])), [db, key]);
   const listVersion = useSyncExternalStore(list.subscribe, list.version);
   const version = usePendingVersion(pending, 'value');
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const stored = useMemo((): ValueReader | undefined => (listVersion === undefined ? undefined : (id) => (list.lookup(id) as unknown as Value | undefined)?.value), [list, listVersion]);
+  const attributes = useMemo(() => new Set(key.split('|')), [key]);
+  const last = useRef<{ stored: ValueReader; shown: Map<string, unknown>; reader: ValueReader } | null>(null);
   return useMemo((): ValueReader | undefined => {
-    if (listVersion === undefined) return undefined;
-    const stored = (id: string) => (list.lookup(id) as unknown as Value | undefined)?.value;
-    const attributes = new Set(key.split('|'));
+    if (!stored) return undefined;
     const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e)) && !pending.replicaWins(e, list.lookup(e.id))) : [];
     if (entries.length === 0) return stored;
     const shown = new Map<string, unknown>();
     for (const e of entries) shown.set(e.id, e.record ? e.record.value : undefined);
-    return (id) => (shown.has(id) ? shown.get(id) : stored(id));
+    // The same writes over the same list: the same reader.
+    const before = last.current;
+    if (before && before.stored === stored && sameShown(before.shown, shown)) return before.reader;
+    const reader: ValueReader = (id) => (shown.has(id) ? shown.get(id) : stored(id));
+    last.current = { stored, shown, reader };
+    return reader;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [list, listVersion, version, pending, key]);
+  }, [stored, version, pending, attributes]);
+}
+
+function sameShown(a: Map<string, unknown>, b: Map<string, unknown>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, value] of a) if (!b.has(id) || b.get(id) !== value) return false;
+  return true;
 }
 
 /**
