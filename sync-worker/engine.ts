@@ -16,7 +16,7 @@ import { Collection, type IndexAnswer } from './collection';
 import { streamIndex, type HeadFetcher, type PageFetcher } from './stream';
 import { Connection } from './connection';
 import { isQuotaError, type UserDb } from './db';
-import type { Emitter } from './events';
+import { WRITTEN_SHOWN, type Emitter } from './events';
 import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
 import { DEFAULT_BATCH_SIZE, OfflineError, RequestQueue } from './queue';
@@ -248,8 +248,13 @@ export class SyncEngine {
     };
     const stored = await this.writeOrHold(write);
     if (stored === 'held') return { entries: [], held: true };
+    // Every tab shows what was stored now, not after its own read of the replica (decision 0295).
+    const entries = stored.value;
+    if (entries.length > 0 && entries.length <= WRITTEN_SHOWN) {
+      this.opts.events.emit('written', { records: entries.map((e) => ({ collection: e.collection, id: e.id, record: (e.after as SyncRecord | null) ?? null })) });
+    }
     this.afterWrite();
-    return { entries: stored.value };
+    return { entries };
   }
 
   /** Runs the mutator over the replica as it is now, collecting its writes (nothing stored yet). */

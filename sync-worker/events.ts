@@ -2,7 +2,7 @@
  * The engine's events, delivered to every tab (through Comlink in api.ts). Names are what the
  * app subscribes to; payloads are plain data so they cross postMessage.
  */
-import type { ConflictEntry } from './types';
+import type { ConflictEntry, SyncRecord } from './types';
 import type { NotificationsEvent } from './notifications';
 
 export interface FailedRequestSummary {
@@ -41,6 +41,13 @@ export interface EngineEvents {
   'failed-requests': { count: number; pending: number; failed: FailedRequestSummary[] };
   /** The delayed full sync after a reconnect started (the app toasts "syncing"). */
   syncing: Record<string, never>;
+  /**
+   * What an action stored, right after its transaction committed (decision 0295): every tab shows
+   * these copies at once, before its own read of the replica catches up (that read waits for the
+   * change notice and for IndexedDB). Sent for actions of up to WRITTEN_SHOWN records; `null` is a
+   * deleted record.
+   */
+  written: { records: { collection: string; id: string; record: SyncRecord | null }[] };
   /** A board's records were (re)loaded from its index address. */
   loaded: { teamId: number; boardId: string };
   /** The unread notification count (null while unknown) and the notification event that moved it (notifications.ts). */
@@ -52,6 +59,9 @@ export interface EngineEvents {
    */
   team: { teamId: number; channel: 'users' | 'permissions'; event: string; data: unknown };
 }
+
+/** Actions writing more records than this are not announced in `written` (a bulk edit waits for the replica). */
+export const WRITTEN_SHOWN = 50;
 
 export type EventName = keyof EngineEvents;
 export type Listener<K extends EventName = EventName> = (event: K, payload: EngineEvents[K]) => void;

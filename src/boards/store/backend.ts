@@ -45,6 +45,18 @@ export interface BoardBackend {
   setBoardMembers(boardId: string, userIds: number[]): Promise<void>;
   /** Told about conflicts (409) and refused writes, for the toasts. Returns an unsubscribe. */
   onProblem(listener: (problem: BackendProblem) => void): () => void;
+  /**
+   * Told what an action stored, by any tab, as soon as the engine committed it (decision 0295):
+   * pending.ts shows these copies until the replica's own read has them. Returns an unsubscribe.
+   */
+  onWritten?(listener: (records: WrittenRecord[]) => void): () => void;
+}
+
+export interface WrittenRecord {
+  collection: string;
+  id: string;
+  /** The record as stored; null: deleted. */
+  record: SyncRecord | null;
 }
 
 export type BackendProblem =

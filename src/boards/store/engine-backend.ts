@@ -1,7 +1,7 @@
 import { collectionByName } from '../../../schema/collections';
 import { toastMessageFor, type ApiErrorBody } from '../../../schema/api-error';
 import type { ApplyResult, CairnDexie, MutatorArgs, MutatorName, SyncRecord } from '../../../sync-worker/client';
-import type { BackendProblem, BoardBackend } from './backend';
+import type { BackendProblem, BoardBackend, WrittenRecord } from './backend';
 
 /**
  * The board backend over any engine that offers the worker's commands: the SharedWorker's Comlink
@@ -88,6 +88,11 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
       await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
       const teamId = (await db.records.get(['folder', boardId]))?.team_id;
       if (typeof teamId === 'number') await reloadOpenBoard(teamId);
+    },
+    onWritten(listener) {
+      return port.subscribe((event, payload) => {
+        if (event === 'written') listener((payload as { records: WrittenRecord[] }).records);
+      });
     },
     onProblem(listener) {
       return port.subscribe((event, payload) => {

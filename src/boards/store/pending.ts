@@ -80,6 +80,27 @@ export class PendingWrites {
     this.forgetOld();
   }
 
+  /**
+   * Records an action stored (this tab's or another tab's, told by the engine right after its
+   * commit, decision 0295): shown until the replica's copy reaches their row_version, so another
+   * tab sees an edit without waiting for its own read of IndexedDB. This tab's writes still in
+   * flight keep their entry (they are newer than what is told), and so does a newer entry.
+   */
+  showStored(records: readonly { collection: string; id: string; record: SyncRecord | null }[]): void {
+    const touched = new Set<string>();
+    const at = this.now();
+    for (const { collection, id, record } of records) {
+      const key = keyOf(collection, id);
+      const before = this.entries.get(key);
+      if (before && (before.settledAt === null || (before.record && record && before.supersededAt > record.row_version))) continue;
+      const supersededAt = record ? record.row_version : Number.POSITIVE_INFINITY;
+      this.entries.set(key, { collection, id, record, supersededAt, token: ++this.tokens, settledAt: at });
+      touched.add(collection);
+    }
+    for (const collection of touched) this.changed(collection);
+    if (touched.size) this.forgetOld();
+  }
+
   /** The write failed or changed nothing: show the replica again. */
   drop(collection: string, id: string, token?: number): void {
     const key = keyOf(collection, id);
@@ -130,6 +151,7 @@ export class PendingWrites {
  */
 export function withPendingWrites(inner: BoardBackend, pending = new PendingWrites()): BoardBackend {
   inner.onProblem((problem) => pending.drop(problem.collection, problem.id));
+  inner.onWritten?.((records) => pending.showStored(records));
   return {
     ...inner,
     pending,
