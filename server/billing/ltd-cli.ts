@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/types';
 import { openDatabase } from '../db/index';
 import { migrate } from '../db/migrate';
 import { generateLtdCodes } from './ltd';
@@ -20,7 +22,15 @@ function flag(argv: string[], name: string): string | undefined {
   return i >= 0 ? argv[i + 1] : undefined;
 }
 
-export async function runLtdCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, now: () => Date = () => new Date()): Promise<number> {
+type Handle = { db: Kysely<Database>; close(): Promise<void> };
+
+export async function runLtdCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  out: (line: string) => void,
+  opts: { now?: () => Date; /** Tests: an open database instead of DATABASE_URL / DATA_DIR. */ open?: () => Promise<Handle> } = {},
+): Promise<number> {
+  const now = opts.now ?? (() => new Date());
   const [command, arg] = argv;
   if (command !== 'generate' && command !== 'list') {
     out(usage);
@@ -31,9 +41,9 @@ export async function runLtdCli(argv: string[], env: NodeJS.ProcessEnv, out: (li
     out('count must be a whole number from 1 to 10000');
     return 2;
   }
-  const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir: path.resolve(env.DATA_DIR ?? 'data') });
+  const handle: Handle = opts.open ? await opts.open() : await openDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir: path.resolve(env.DATA_DIR ?? 'data') });
   try {
-    await migrate(handle.db);
+    if (!opts.open) await migrate(handle.db);
     if (command === 'generate') {
       try {
         const codes = await generateLtdCodes(handle.db, count, { plan: flag(argv, '--plan'), note: flag(argv, '--note') ?? null, now: now() });

@@ -95,30 +95,28 @@ describe('lifetime deals, add-ons, cancellation', () => {
       expect(normaliseLtdCode(` ${code.toLowerCase()} `)).toBe(code);
     });
 
-    it('the CLI generates and lists codes of an embedded database', async () => {
-      const fs = await import('node:fs');
-      const os = await import('node:os');
-      const path = await import('node:path');
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-ltd-'));
+    it('the CLI generates and lists codes', async () => {
       const run = async (...argv: string[]) => {
         const lines: string[] = [];
-        const code = await runLtdCli(argv, { DATA_DIR: dir }, (line) => lines.push(line));
+        // The test server's database (the CLI opens DATABASE_URL / DATA_DIR otherwise).
+        const code = await runLtdCli(argv, {}, (line) => lines.push(line), { now: () => server.ctx.now(), open: async () => ({ db: server.ctx.db, close: async () => undefined }) });
         return { code, lines };
       };
-      try {
-        expect(await run('generate', '0')).toEqual({ code: 2, lines: ['count must be a whole number from 1 to 10000'] });
-        expect((await run('nonsense')).code).toBe(2);
-        expect(await run('generate', '2', '--plan', 'nope')).toEqual({ code: 1, lines: ['no plan nope'] });
-        const made = await run('generate', '3', '--note', 'reseller batch');
-        expect(made.code).toBe(0);
-        expect(made.lines).toHaveLength(3);
-        const listed = await run('list', '--unused');
-        expect(listed.lines).toHaveLength(3);
-        expect(listed.lines[0]).toMatch(/^[A-Z2-9-]{19}\tltd\treseller batch\t.*\tunused$/);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    }, 60_000);
+      expect(await run('generate', '0')).toEqual({ code: 2, lines: ['count must be a whole number from 1 to 10000'] });
+      expect((await run('nonsense')).code).toBe(2);
+      expect(await run('generate', '2', '--plan', 'nope')).toEqual({ code: 1, lines: ['no plan nope'] });
+      const made = await run('generate', '3', '--note', 'reseller batch');
+      expect(made.code).toBe(0);
+      expect(made.lines).toHaveLength(3);
+      const listed = (await run('list', '--unused')).lines.filter((line) => line.includes('reseller batch'));
+      expect(listed.map((line) => line.split('\t')[0]).sort()).toEqual([...made.lines].sort());
+      expect(listed[0]).toMatch(/^[A-Z2-9-]{19}\tltd\treseller batch\t.*\tunused$/);
+      // Redeemed codes leave the unused list and say by whom.
+      const u = await createUserWithToken(server.ctx, { name: 'Cleo CLI' });
+      await api(server.app, 'POST', `/api/ltd-codes/${made.lines[0]}/redeem`, { token: u.token });
+      expect((await run('list', '--unused')).lines.join('\n')).not.toContain(made.lines[0]);
+      expect((await run('list')).lines.find((line) => line.startsWith(made.lines[0]))).toMatch(new RegExp(`redeemed .* by user ${u.user.id} onto subscription \\d+$`));
+    });
   });
 
   describe('add-ons', () => {
