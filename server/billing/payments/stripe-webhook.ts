@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { ApiError, notFound } from '../../http/errors';
 import { recordProviderEvent } from './events';
-import { paymentProvider, registerPaymentProvider } from './registry';
+import { paymentProvider, paymentProviderKey, registerPaymentProvider } from './registry';
 import { createStripeProvider, IgnoredStripeEvent, stripeConfigFromEnv } from './stripe';
 
 /**
@@ -21,6 +21,8 @@ export const STRIPE_WEBHOOK_PATH = '/api/payment/webhooks/stripe';
 
 export function stripeWebhookRoutes(app: FastifyInstance, ctx: AppContext) {
   registerPaymentProvider('stripe', () => createStripeProvider(stripeConfigFromEnv(process.env)));
+  // A server told to use Stripe without its keys stops at start with the missing names, not at the first payment.
+  if (paymentProviderKey() === 'stripe') stripeConfigFromEnv(process.env);
   void app.register(async (scope) => {
     // The signature covers the exact bytes: this route takes the body unparsed.
     scope.removeContentTypeParser('application/json');
