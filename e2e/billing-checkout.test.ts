@@ -37,6 +37,8 @@ describe('checkout with the local payment provider', () => {
     expect(page.url()).toMatch(/\/subscription\/upgrade\/\d+$/);
     await page.locator('[data-plan="business"] input').check();
     await page.locator('[data-price="business-month-usd"] input').check();
+    // What paying charges now, priced by the server.
+    await expect.poll(() => page.locator('.checkout-quote .invoice-lines li').allTextContents()).toEqual([expect.stringMatching(/^Business \(monthly\), .+\$20\.00$/)]);
     await fillCard('4000 0000 0000 0002');
     await page.getByRole('button', { name: 'Pay $20.00' }).click();
     expect(await page.getByTestId('form-error').textContent()).toBe('Your card was declined.');

@@ -134,6 +134,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/payment/invoices': signedIn,
   'GET /api/payment/invoices/:id/pdf': signedIn,
   'GET /api/payment/user/user/invoices/next': signedIn,
+  'POST /api/payment/quote': signedIn, // prices a purchase on the caller's own subscription; nothing stored
   // Referral (decision 0260): the caller's own code, link, invitations and earnings.
   'GET /api/referral': signedIn,
   'POST /api/referral': signedIn, // a new random code

@@ -181,7 +181,13 @@ describe('payments', () => {
     try {
       let token = await tokenNow(server, u.user.id);
       const left = new Date(pay.period_end!).getTime() - server.ctx.now().getTime();
+      // The quote says what the purchase will charge, and stores nothing.
+      const quoted = await api(server.app, 'POST', '/api/payment/quote', { token, body: { plan: 'business', price: 'business-month-usd', subscription_id: subId } });
+      expect(quoted.statusCode).toBe(200);
+      const invoicesBefore = (await api(server.app, 'GET', '/api/payment/invoices', { token })).json().data.length;
       const up = await api(server.app, 'POST', `/api/subscription/${subId}`, { token, body: { plan: 'business', price: 'business-month-usd' } });
+      expect(quoted.json().data).toMatchObject({ subscription_id: subId, total: up.json().invoice.total, lines: up.json().invoice.lines });
+      expect((await api(server.app, 'GET', '/api/payment/invoices', { token })).json().data.length).toBe(invoicesBefore + 1);
       expect(up.statusCode).toBe(200);
       const credit = Math.round((1000 * left) / whole);
       const charge = Math.round((2000 * left) / whole);
@@ -220,6 +226,10 @@ describe('payments', () => {
     expect(ltd.json().invoice.lines[0]).toMatchObject({ kind: 'plan', amount: 29900, to: null });
     const up = await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'business', card_id: card.id } });
     expect(up.json()).toMatchObject({ type: 'plan_not_upgradable', message: Messages.planNotUpgradable });
+    const quoteRefused = await api(server.app, 'POST', '/api/payment/quote', { token: u.token, body: { plan: 'business' } });
+    expect(quoteRefused.json()).toMatchObject({ type: 'plan_not_upgradable' });
+    const otherSub = await api(server.app, 'POST', '/api/payment/quote', { token: u.token, body: { plan: 'pro', subscription_id: 999999 } });
+    expect(otherSub.statusCode).toBe(422);
     expect((await api(server.app, 'GET', '/api/payment/user/user/invoices/next', { token: u.token })).json().data).toBeNull();
     expect((await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'nope', card_id: card.id } })).json()).toMatchObject({ type: 'plan_not_found', message: Messages.planNotFound });
     const pro = planAsInput((await getPlan(server.ctx.db, 'pro'))!);

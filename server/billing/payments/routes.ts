@@ -5,7 +5,7 @@ import { requireUser } from '../../auth/guard';
 import { ApiError, notFound, parseBody } from '../../http/errors';
 import { localeSettingOf, serverLocale, translator } from '../../i18n/catalogs';
 import { BILLING_OFF_MESSAGE } from '../routes';
-import { addMethodBody, addPaymentMethod, deletePaymentMethod, invoiceView, listInvoices, listPaymentMethods, nextInvoice, ownInvoice } from './service';
+import { addMethodBody, addPaymentMethod, deletePaymentMethod, invoiceView, listInvoices, listPaymentMethods, nextInvoice, ownInvoice, purchaseBody, quotePurchase } from './service';
 
 /**
  * Payment routes (decision 0250, docs/api/billing.md): the caller's saved cards, invoices (list
@@ -108,6 +108,27 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
       .header('cache-control', 'private, no-store')
       .send(pdf);
   });
+
+  const quoteBody = purchaseBody.omit({ card_id: true, token: true }).extend({ subscription_id: z.number().int().positive().optional() });
+  app.post(
+    '/api/payment/quote',
+    {
+      config: {
+        docs: {
+          tag,
+          summary: 'What buying or changing a plan would cost now',
+          description: '`{plan, price?, coupon?, subscription_id?}` → `{data: {subscription_id, plan, price, currency, subtotal, discount, credit_applied, total, lines, period_end}}`, priced exactly as `POST /api/subscription` would (proration, coupon, credit) with the same refusals; nothing is charged or stored.',
+          body: quoteBody,
+        },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(ctx.db, request);
+      billingOn();
+      const { subscription_id, ...body } = parseBody(quoteBody, request.body);
+      return { data: await quotePurchase(ctx, user.id, body, subscription_id) };
+    },
+  );
 
   app.get(
     '/api/payment/user/user/invoices/next',

@@ -195,7 +195,42 @@ const compare = (a: PlanRow, b: PlanRow) => a.level - b.level || a.tier - b.tier
  * one is a downgrade (prorated: the difference becomes credit). Answers the paid invoice; a
  * refused card answers 402 with the provider's reason and leaves the subscription as it was.
  */
-export async function purchase(ctx: AppContext, userId: number, body: PurchaseBody, subscriptionId?: number): Promise<{ invoice: InvoiceView; subscriptionId: number }> {
+/** What a purchase would cost now, without buying (POST /api/subscription/quote). */
+export interface PurchaseQuote {
+  subscription_id: number;
+  plan: string;
+  price: string;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  credit_applied: number;
+  total: number;
+  lines: InvoiceLine[];
+  period_end: string | null;
+}
+
+/** A dry run ends the pricing transaction (rolled back) carrying its answer. */
+class QuoteOnly extends Error {
+  constructor(readonly quote: PurchaseQuote) {
+    super('quote only');
+  }
+}
+
+/**
+ * The price of a purchase as `purchase` would charge it now — the same rules and refusals, with
+ * no card needed and nothing stored (the pricing transaction is rolled back).
+ */
+export async function quotePurchase(ctx: AppContext, userId: number, body: Omit<PurchaseBody, 'card_id' | 'token'>, subscriptionId?: number): Promise<PurchaseQuote> {
+  try {
+    await purchase(ctx, userId, body, subscriptionId, { dryRun: true });
+  } catch (error) {
+    if (error instanceof QuoteOnly) return error.quote;
+    throw error;
+  }
+  throw new Error('a dry run always ends with its quote');
+}
+
+export async function purchase(ctx: AppContext, userId: number, body: PurchaseBody, subscriptionId?: number, opts: { dryRun?: boolean } = {}): Promise<{ invoice: InvoiceView; subscriptionId: number }> {
   const provider = paymentProvider(ctx);
   const now = ctx.now();
   const plan = await offeredPlan(ctx.db, body.plan);
@@ -264,6 +299,10 @@ export async function purchase(ctx: AppContext, userId: number, body: PurchaseBo
       coupon: couponCode,
     });
 
+    if (opts.dryRun) {
+      const periodEnd = q.periodEnd ? q.periodEnd.toISOString() : null;
+      throw new QuoteOnly({ subscription_id: sub.id, plan: plan.id, price: price.id, currency: price.currency, subtotal: q.subtotal, discount: q.discount, credit_applied: q.creditApplied, total: q.total, lines: q.lines, period_end: periodEnd });
+    }
     if (!method && q.total > 0) {
       const fallback = paid?.payment_method_id ? await ownMethod(trx, userId, paid.payment_method_id) : undefined;
       method = fallback ?? (await trx.selectFrom('payment_methods').selectAll().where('user_id', '=', userId).where('provider', '=', provider.key).orderBy('id', 'desc').executeTakeFirst());

@@ -9,7 +9,7 @@ import { Button } from '../../ui/Button';
 import { Spinner } from '../../ui/Spinner';
 import { AuthFrame, FormError } from '../auth/AuthFrame';
 import { BillingApi, type BillingSubscription, type Plan, type PlanPrice } from './billing-api';
-import { PaymentsApi, formatMoney, refusalText, type PaymentMethod } from './payments-api';
+import { PaymentsApi, formatMoney, lineText, refusalText, type PaymentMethod, type Quote } from './payments-api';
 import { CardForm, EMPTY_CARD, cardOf, type CardDraft } from './CardForm';
 import './billing.css';
 import './payments.css';
@@ -46,6 +46,8 @@ export default function CheckoutPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
+  const [quote, setQuote] = useState<Quote | null>(null);
+  const [quoteError, setQuoteError] = useState<string | null>(null);
   const local = (appVars.get().paymentProviderKey ?? 'local') === 'local';
   const payAmount = (p: PlanPrice | undefined) => (p ? formatMoney(i18n.locale, p.amount, p.currency) : '');
 
@@ -83,6 +85,33 @@ export default function CheckoutPage() {
   const plan = choices.find((p) => p.id === planId) ?? choices[0];
   const prices = plan ? plan.prices.filter((p) => p.amount > 0) : [];
   const price = prices.find((p) => p.id === priceId) ?? prices[0];
+
+  // What paying will charge now (proration, coupon, credit), asked again when the choice changes.
+  const planKey = plan?.id;
+  const priceKey = price?.id;
+  const subKey = sub?.id;
+  useEffect(() => {
+    if (!planKey || !priceKey) return;
+    let live = true;
+    const timer = window.setTimeout(() => {
+      PaymentsApi.quote({ plan: planKey, price: priceKey, coupon: coupon.trim() || undefined, subscription_id: subKey }).then(
+        (q) => {
+          if (!live) return;
+          setQuote(q);
+          setQuoteError(null);
+        },
+        (e) => {
+          if (!live) return;
+          setQuote(null);
+          setQuoteError(refusalText(e, i18n));
+        },
+      );
+    }, 250);
+    return () => {
+      live = false;
+      window.clearTimeout(timer);
+    };
+  }, [planKey, priceKey, subKey, coupon, i18n]);
 
   const here = typeof window === 'undefined' ? pathFor('checkout') : window.location.pathname + window.location.search;
   const title = upgrade ? t`Change your plan` : t`Checkout`;
@@ -138,7 +167,8 @@ export default function CheckoutPage() {
     return t`${amount} once, for life`;
   };
 
-  const amountDue = payAmount(price);
+  const amountDue = quote && quote.plan === plan?.id && quote.price === price?.id ? formatMoney(i18n.locale, quote.total, quote.currency) : payAmount(price);
+  const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'long' }).format(new Date(iso)) : '');
 
   const pay = async (event: FormEvent) => {
     event.preventDefault();
@@ -232,13 +262,23 @@ export default function CheckoutPage() {
             <label htmlFor="checkout-coupon">{t`Coupon (optional)`}</label>
             <input id="checkout-coupon" name="coupon" autoComplete="off" value={coupon} onChange={(e) => setCoupon(e.target.value)} />
           </div>
+          {quote && quote.plan === plan?.id && quote.price === price?.id ? (
+            <section className="checkout-quote" aria-label={t`Due now`}>
+              <ul className="invoice-lines">
+                {quote.lines.map((line, index) => (
+                  <li key={index}>
+                    <span>{lineText(line, i18n, date)}</span>
+                    <span className="invoice-amount">{formatMoney(i18n.locale, line.amount, quote.currency)}</span>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          {quoteError ? <p className="checkout-quote-error" role="status">{quoteError}</p> : null}
           <FormError message={error} />
           <Button type="submit" variant="primary" disabled={busy || !price}>
             {price ? t`Pay ${amountDue}` : t`Pay`}
           </Button>
-          {sub && (sub.state === 'active' || sub.state === 'cancelled') && sub.plan && isPaidPlan(sub.plan) ? (
-            <p className="billing-note">{t`Changing a running plan credits its unused time; the amount charged now can be lower than the price.`}</p>
-          ) : null}
           <p className="billing-note">
             <Link to={pathFor('profile.billing')}>{t`Back to billing`}</Link>
           </p>

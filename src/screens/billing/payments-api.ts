@@ -59,6 +59,19 @@ export interface NextInvoice {
   lines: InvoiceLine[];
 }
 
+export interface Quote {
+  subscription_id: number;
+  plan: string;
+  price: string;
+  currency: string;
+  subtotal: number;
+  discount: number;
+  credit_applied: number;
+  total: number;
+  lines: InvoiceLine[];
+  period_end: string | null;
+}
+
 export interface CardInput {
   number: string;
   exp_month: number;
@@ -72,6 +85,7 @@ export const PaymentsApi = {
   removeMethod: (id: number) => api.delete(`/api/payment/methods/${id}`),
   invoices: async () => (await api.get<{ data: Invoice[] }>('/api/payment/invoices')).data,
   next: async () => (await api.get<{ data: NextInvoice | null }>('/api/payment/user/user/invoices/next')).data,
+  quote: async (body: { plan: string; price: string; coupon?: string; subscription_id?: number }) => (await api.post<{ data: Quote }>('/api/payment/quote', body)).data,
   buy: async (body: { plan: string; price: string; card_id?: number; coupon?: string }, subscriptionId?: number) =>
     api.post<{ data: BillingSubscription; invoice: Invoice }>(subscriptionId ? `/api/subscription/${subscriptionId}` : '/api/subscription', body),
 };
