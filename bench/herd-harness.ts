@@ -38,8 +38,10 @@ export type HerdMode = 'parse' | 'bytes';
 export interface HerdResult {
   /** Per client that finished: ms from the common start until its last page was read. */
   times: number[];
-  /** Changes each finished client received (every one must have them all). */
+  /** Changes each finished client received. */
   seen: number[];
+  /** Finished clients that received another number of changes than they were to (gaps, extras). */
+  wrong: number;
   errors: string[];
   requests: number;
 }
@@ -113,18 +115,19 @@ async function client(c, startAt, mode) {
 parentPort.on('message', async ({ startAt, mode }) => {
   await new Promise((r) => setTimeout(r, Math.max(0, startAt - now())));
   const times = [], seen = [], errors = [];
-  let requests = 0;
+  let requests = 0, wrong = 0;
   await Promise.all(workerData.clients.map(async (c) => {
     try {
       const r = await client(c, startAt, mode);
       times.push(r.time);
       seen.push(r.count);
+      if (r.count !== c.expected) wrong += 1;
       requests += r.requests;
     } catch (error) {
       errors.push(String(error));
     }
   }));
-  parentPort.postMessage({ times, seen, errors, requests });
+  parentPort.postMessage({ times, seen, errors, requests, wrong });
 });
 parentPort.postMessage('ready');
 `;
@@ -135,6 +138,8 @@ export interface HerdClient {
   boardId: string;
   start: number;
   token: string;
+  /** How many changes this client must receive from its cursor. */
+  expected: number;
 }
 
 /**
@@ -162,6 +167,7 @@ export async function runHerd(clients: HerdClient[], threads: number, mode: Herd
     return {
       times: results.flatMap((r) => r.times),
       seen: results.flatMap((r) => r.seen),
+      wrong: results.reduce((sum, r) => sum + r.wrong, 0),
       errors: results.flatMap((r) => r.errors),
       requests: results.reduce((sum, r) => sum + r.requests, 0),
     };

@@ -177,11 +177,16 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
   const balancer = await startBalancer(root, cluster);
   const postmaster = postmasterPid(databaseUrl);
   try {
-    const clientsOf = (tokens: string[]): HerdClient[] => tokens.map((t, n) => ({ base: `${balancer.urlFor(n)}/api/${teamId}/changes`, boardId, start, token: t }));
+    // HERD_CURSORS=spread: client n reconnects from n changes further on (the writes above took
+    // consecutive change numbers), so no two clients share a first page, as after a real deploy
+    // where each live client had its own cursor; `same` (default): every client from one cursor.
+    const spread = process.env.HERD_CURSORS === 'spread';
+    const clientsOf = (tokens: string[]): HerdClient[] =>
+      tokens.map((t, n) => ({ base: `${balancer.urlFor(n)}/api/${teamId}/changes`, boardId, start: spread ? start + n : start, token: t, expected: spread ? CHANGES - n : CHANGES }));
     const nothing = { before: () => undefined, after: () => undefined };
     /** One client's catch-up, page by page, parsing like the worker: the floor the herd is compared with. */
     const alone = async () => (await runHerd(clientsOf([token]), 1, 'parse', nothing)).times[0] ?? NaN;
-    console.log(`  balancer: ${balancer.kind}${balancer.kind === 'nginx' ? ' (deploy/nginx.conf)' : balancer.kind === 'direct' ? ' (clients spread over the API servers, as an L4 balancer does)' : ' (the cluster\'s Node TCP round robin)'}; clients: node:http, one keep-alive connection each, gzip, ${HERD_THREADS} client thread${HERD_THREADS > 1 ? 's' : ''}`);
+    console.log(`  balancer: ${balancer.kind}${balancer.kind === 'nginx' ? ' (deploy/nginx.conf)' : balancer.kind === 'direct' ? ' (clients spread over the API servers, as an L4 balancer does)' : ' (the cluster\'s Node TCP round robin)'}; clients: node:http, one keep-alive connection each, gzip, ${HERD_THREADS} client thread${HERD_THREADS > 1 ? 's' : ''}; ${spread ? 'each client from its own cursor (HERD_CURSORS=spread)' : 'every client from the same cursor'}`);
     console.log(`  one client alone (the floor): ${ms(await alone())} (then again: ${ms(await alone())})`);
     // A herd is many people, not one: each client is another member of the workspace with their own
     // token (so each request is authorised and judged for its reader).
@@ -212,8 +217,7 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
         },
       });
       const wall = performance.now() - began;
-      const short = result.seen.filter((n) => n < CHANGES).length;
-      const failed = result.errors.length + short;
+      const failed = result.errors.length + result.wrong;
       for (const error of result.errors.slice(0, 3)) console.log(`    error: ${error.slice(0, 300)}`);
       const api = apiCpu.reduce((a, b) => a + b, 0);
       const servers = api + (Number.isNaN(pgCpu) ? 0 : pgCpu);
@@ -221,7 +225,7 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
       const label = mode === 'parse' ? 'clients parsing every page like the sync worker' : 'clients taking each page\'s bytes (gunzipped, changes counted) without JSON.parse';
       console.log(`  ${CLIENTS} members at once, each catching up ${CHANGES} changes, ${label} (${result.requests} requests, ${(wall / 1000).toFixed(1)} s in all, load average ${loadBefore} before, ${loadavg()} after): ${summary(result.times)}${failed ? `, ${failed} failed` : ''}`);
       console.log(`    CPU-seconds: API servers ${apiCpu.map((c) => c.toFixed(2)).join(' + ')} (their /metrics), PostgreSQL ${Number.isNaN(pgCpu) ? 'n/a (not a cluster of this machine)' : pgCpu.toFixed(2)} (/proc); harness: clients ${benchCpu.toFixed(2)} (this process)${balancer.kind === 'nginx' ? `, nginx ${lbCpu.toFixed(2)}` : balancer.kind === 'node' ? ' (with the Node balancer in it)' : ''}`);
-      lines.push(herdLine({ label: mode === 'parse' ? '' : ' (no JSON.parse)', clients: CLIENTS, changes: CHANGES, times: result.times, servers, harness, failed }));
+      lines.push(herdLine({ label: (mode === 'parse' ? '' : ' (no JSON.parse)') + (spread ? ' (own cursors)' : ''), clients: CLIENTS, changes: CHANGES, times: result.times, servers, harness, failed }));
     }
     console.log('');
     for (const line of lines) console.log(line);

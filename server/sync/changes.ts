@@ -11,13 +11,27 @@ import { serverIdentity } from './identity';
  * GET /api/{teamId}/changes?after={seq}[&board_id=] — every record changed after the cursor, once,
  * as its latest copy (op saved), its trashed copy (op deleted, record with deleted_at) or a
  * tombstone (op deleted, record null), limited to what the user may view. Pages of at most
- * DELTA_PAGE changes: `has_more` says to ask again from the returned cursor.
+ * DELTA_PAGE changes (a block of ALIGN_CHANGES more for a reader far behind): `has_more` says to
+ * ask again from the returned cursor.
  *
  * Why the cursor is safe: only changes up to the change horizon are read (cursor.ts, decision
  * 0031), and every number up to it belongs to a writer that had finished before the rows were
  * read, so nothing below a returned cursor can appear later. Writers never wait for readers.
  */
 export const DELTA_PAGE = 5000;
+
+/**
+ * Readers more than this many change numbers behind the horizon share page reads by blocks of this
+ * many numbers (decision 0285). After a deploy, clients reconnect with cursors that are close but
+ * seldom equal; a page read from each cursor was one read, one serialisation and one gzip per
+ * client (100 clients, 10,000 changes: ~19 CPU-seconds of servers and database instead of ~1.5).
+ * Read from the block's start, one page serves every cursor in the block: each reader's answer
+ * leaves out what changed last at or before its own cursor, and its next page (from the page's
+ * end, the same for all of them) is shared as a whole. A reader spends at most this many numbers'
+ * worth of rows it already has (fewer than a page: it always moves on); readers near the head are
+ * not aligned, so a pull after a realtime ping still reads only what is new.
+ */
+export const ALIGN_CHANGES = 1024;
 
 const gzip = promisify(gzipCallback) as (text: string, options: ZlibOptions) => Promise<Buffer>;
 
@@ -40,7 +54,8 @@ export const GZIP_FROM_CHARS = 16_384;
 /**
  * At most this many distinct answers are kept per shared page (readers with other lists still get
  * theirs, made for them). With RETAIN_PAGES this bounds what a process keeps: a full page is ~5 MB
- * of copies and ~1.7 MB of JSON per answer, so at most ~100 MB, for 5 s after a herd.
+ * of copies and ~1.7 MB of JSON per answer (a fifth more for a page read from a block's start), so
+ * at most ~120 MB, for 5 s after a herd.
  */
 const ANSWERS_PER_PAGE = 4;
 
@@ -106,7 +121,14 @@ async function judgedPage(db: Db, view: ReadView, after: number, boardId: string
   // from another one (a reset, a restored backup). Answer the horizon, below what it asked from,
   // so it knows to load again (decision 0102) instead of waiting for numbers that mean other things.
   if (after > horizon) return { page: null, entries: [], cursor: horizon, hasMore: false, serverId };
-  const page = await sharedPage(db, serverId, view.team.id, after, horizon, boardId);
+  // A reader far behind reads the page from the start of its block of change numbers, shared by
+  // every reader whose cursor is in that block; its answer holds only what changed after its own
+  // cursor (below). A reader near the head reads exactly from its cursor.
+  // Such a page holds a block more (so each of its readers still gets a full page of changes, and
+  // a catch-up takes as many requests as before).
+  const aligned = horizon - after > ALIGN_CHANGES;
+  const from = aligned ? after - (after % ALIGN_CHANGES) : after;
+  const page = await sharedPage(db, serverId, view.team.id, from, horizon, boardId, aligned ? DELTA_PAGE + ALIGN_CHANGES : DELTA_PAGE);
   const { cursor, hasMore } = page;
   if (page.order.length === 0) return { page: null, entries: [], cursor, hasMore, serverId };
 
@@ -135,6 +157,8 @@ async function judgedPage(db: Db, view: ReadView, after: number, boardId: string
   const entries: string[] = [];
   for (let i = 0; i < page.order.length; i += 1) {
     const { key, change, copy } = page.order[i]!;
+    // Changed last at or before the reader's cursor (a page read from its block's start): it has it.
+    if (change.seq <= after) continue;
     if (copy) {
       // Trashed copies are judged like live ones (trashed folders are part of the view): a record
       // the reader may not read is not mentioned at all, not even by id (decision 0090).
@@ -209,13 +233,13 @@ const RETAIN_MS = 5_000;
 const RETAIN_PAGES = 8;
 const pagesByDb = new WeakMap<object, Map<string, Promise<SharedPage>>>();
 
-function sharedPage(db: Db, serverId: string, teamId: number, after: number, horizon: number, boardId: string | null): Promise<SharedPage> {
+function sharedPage(db: Db, serverId: string, teamId: number, after: number, horizon: number, boardId: string | null, limit: number): Promise<SharedPage> {
   let pages = pagesByDb.get(db as object);
   if (!pages) pagesByDb.set(db as object, (pages = new Map()));
-  const key = `${serverId}:${teamId}:${boardId ?? ''}:${after}:${horizon}`;
+  const key = `${serverId}:${teamId}:${boardId ?? ''}:${after}:${horizon}:${limit}`;
   let page = pages.get(key);
   if (!page) {
-    const read = readPage(db, teamId, after, horizon, boardId);
+    const read = readPage(db, teamId, after, horizon, boardId, limit);
     page = read;
     pages.set(key, read);
     const forget = () => {
@@ -234,7 +258,7 @@ function sharedPage(db: Db, serverId: string, teamId: number, after: number, hor
   return page;
 }
 
-async function readPage(db: Db, teamId: number, after: number, horizon: number, boardId: string | null): Promise<SharedPage> {
+async function readPage(db: Db, teamId: number, after: number, horizon: number, boardId: string | null, limit: number): Promise<SharedPage> {
   let query = db
     .selectFrom('change_log')
     .select(['seq', 'collection', 'record_id', 'board_id'])
@@ -242,11 +266,11 @@ async function readPage(db: Db, teamId: number, after: number, horizon: number, 
     .where('seq', '>', String(after))
     .where('seq', '<=', String(horizon))
     .orderBy('seq')
-    .limit(DELTA_PAGE + 1);
+    .limit(limit + 1);
   if (boardId) query = query.where('board_id', '=', boardId);
   const rows = await query.execute();
-  const hasMore = rows.length > DELTA_PAGE;
-  const page = hasMore ? rows.slice(0, DELTA_PAGE) : rows;
+  const hasMore = rows.length > limit;
+  const page = hasMore ? rows.slice(0, limit) : rows;
   // A full page ends at its last change; otherwise everything up to the horizon was read (the
   // numbers between belong to other teams or to rolled-back writes).
   const cursor = hasMore ? Number(page[page.length - 1]!.seq) : horizon;
