@@ -79,6 +79,8 @@ export default function CheckoutPage() {
     const current = plans.find((p) => p.id === sub.deal);
     const fromTrial = sub.state === 'trial' || sub.state === 'trial_expired' || !current || !isPaidPlan(current);
     if (fromTrial) return paid;
+    // A lifetime deal cannot be changed (the server says so too).
+    if (current.prices.length > 0 && current.prices.every((p) => p.interval === 'lifetime')) return [];
     return paid.filter((p) => p.version === current.version && (p.id !== current.id || p.prices.length > 1) && (rank(p) < rank(current) || current.isUpgradable || p.id === current.id));
   }, [plans, sub, upgrade]);
 

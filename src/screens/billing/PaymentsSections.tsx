@@ -47,6 +47,7 @@ export function PaymentsSections({ sub }: { sub: BillingSubscription | undefined
 
   const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'long' }).format(new Date(iso)) : '');
   const money = (minor: number, currency: string) => formatMoney(i18n.locale, minor, currency);
+  const lifetime = Boolean(sub?.plan && sub.plan.prices.length > 0 && sub.plan.prices.every((p) => p.interval === 'lifetime') && sub.state === 'active');
   const nextAmount = next ? money(next.amount, next.currency) : '';
   const nextDate = next ? date(next.date) : '';
   const paidPlan = Boolean(sub?.plan?.prices.some((p) => p.amount > 0)) && (sub?.state === 'active' || sub?.state === 'cancelled');
@@ -103,7 +104,7 @@ export function PaymentsSections({ sub }: { sub: BillingSubscription | undefined
 
   return (
     <>
-      {sub ? (
+      {sub && !lifetime ? (
         <section aria-labelledby="billing-buy" className="billing-buy">
           <h2 id="billing-buy">{paidPlan ? t`Change your plan` : t`Buy a plan`}</h2>
           <p>
