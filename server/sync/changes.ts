@@ -75,9 +75,10 @@ export async function changesAnswer(db: Db, view: ReadView, after: number, board
     const parts = page === null ? [] : entries.map((key) => changeJson(page, key));
     const json = `{"data":[${parts.join(',')}],"cursor":${cursor},"has_more":${hasMore},"server_id":${JSON.stringify(serverId)}}`;
     let zipped: Promise<Buffer> | null = null;
-    // Off the event loop (zlib runs in libuv's thread pool); level 4: ~14× smaller for JSON at a
-    // fraction of the default level's time.
-    return { json, gzipped: () => (zipped ??= gzip(json, { level: 4 })) };
+    // Off the event loop (zlib runs in libuv's thread pool). Level 1: a 1.8 MB page of changes
+    // comes to 88 KB against 87 KB at level 4, in 30–50 % less time (decision 0285); each reader
+    // whose list is its own (cursors in one block, decision 0285) has its answer compressed alone.
+    return { json, gzipped: () => (zipped ??= gzip(json, { level: 1 })) };
   };
   if (page === null) return build();
   // Most readers hear of every change on the page; anyone else's answer is named by its list.
