@@ -191,6 +191,40 @@ async function main() {
     if (worker.length) figure('  Enter → worker change notice in tab B', worker);
     if (dexie.length) figure('  Enter → Dexie storage notice in tab B (strict commit)', dexie);
     figure(`value edit → visible in another tab (tab B ${[...states].join('/')})`, visible, 33);
+
+    // Scroll the whole table in tab A, a screenful (480 px) per frame, as bench/board-stream.ts.
+    await a.bringToFront();
+    await a.evaluate(() => ((document.querySelector('.table-scroll') as HTMLElement).scrollTop = 0));
+    await a.waitForTimeout(500);
+    const scrollCdp = process.env.BENCH_SCROLL_PROFILE ? await a.context().newCDPSession(a) : null;
+    if (scrollCdp) {
+      await scrollCdp.send('Profiler.enable');
+      await scrollCdp.send('Profiler.setSamplingInterval', { interval: 100 });
+      await scrollCdp.send('Profiler.start');
+    }
+    const frames = await a.evaluate(
+      () =>
+        new Promise<number[]>((resolve) => {
+          const grid = document.querySelector('.table-scroll') as HTMLElement;
+          const deltas: number[] = [];
+          let last = performance.now();
+          let steps = 0;
+          const tick = (now: number) => {
+            deltas.push(now - last);
+            last = now;
+            grid.scrollTop += 480;
+            if (++steps < 600 && grid.scrollTop + grid.clientHeight < grid.scrollHeight) requestAnimationFrame(tick);
+            else resolve(deltas.slice(1));
+          };
+          requestAnimationFrame(tick);
+        }),
+    );
+    if (scrollCdp) {
+      const { profile } = (await scrollCdp.send('Profiler.stop')) as { profile: unknown };
+      fs.writeFileSync(process.env.BENCH_SCROLL_PROFILE!, JSON.stringify(profile));
+      await scrollCdp.detach();
+    }
+    figure('scroll frame time (480 px a frame)', frames, 17);
     await context.close();
   } catch (error) {
     console.log(`bench stopped early: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
@@ -6,6 +6,7 @@ import type { StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
 import { recordList, valueListSource } from './record-lists';
+import { windowValuesOf } from './window-values';
 
 /**
  * Live reads of the local replica (the read-only Dexie handle). The board's lists (folders,
@@ -154,47 +155,34 @@ function sameShown(a: Map<string, unknown>, b: Map<string, unknown>): boolean {
 }
 
 /**
- * The values of the items on screen, by item then attribute, read with one query per window (not
- * one per row). The caller passes whole blocks of rows, so the query changes only when scrolling
- * crosses a block, not on every frame. Rows scrolled back into view show their last known values
- * at once. A row whose values did not change keeps its Map, so its memoised row does not render.
+ * The values of the items on screen, by item then attribute (window-values.ts, decision 0295):
+ * only items not held yet are read, once, and a write re-reads only the items it touched. The
+ * caller passes whole blocks of rows, so the window changes only when scrolling crosses a block.
+ * A row whose values did not change keeps its Map, so its memoised row does not render.
  */
 export function useWindowValues(itemIds: readonly string[]): (itemId: string) => Map<string, unknown> {
   const { db, pending } = useBoardBackend();
+  const cache = useMemo(() => windowValuesOf(db), [db]);
   const key = itemIds.join('|');
-  const live = useLiveQuery(async () => {
-    const byItem = new Map<string, Map<string, unknown>>();
-    const versions = new Map<string, number>();
-    if (!key) return { byItem, versions };
-    const ids = key.split('|');
-    for (const id of ids) byItem.set(id, new Map());
-    const rows = (await db.records
-      .where('[collection+item_id]')
-      .anyOf(ids.map((id) => ['value', id]))
-      .toArray()) as unknown as Value[];
-    for (const row of rows) {
-      byItem.get(row.item_id)?.set(row.attribute_id, row.value);
-      versions.set(row.id, row.row_version);
-    }
-    for (const [id, map] of byItem) {
-      const before = rowCache.get(id);
-      rowCache.set(id, before && sameValues(before, map) ? before : map);
-    }
-    return { byItem, versions };
-  }, [db, key]);
+  const [owner] = useState(() => ({}));
+  // Asking is idempotent (only items not held or being read are read), so it is done while
+  // rendering: the read starts in the same frame the window moved.
+  useMemo(() => cache.show(owner, key ? key.split('|') : []), [cache, owner, key]);
+  useEffect(() => () => cache.hide(owner), [cache, owner]);
+  const held = useSyncExternalStore(cache.subscribe, cache.version);
   const version = usePendingVersion(pending, 'value');
   return useMemo(() => {
     const shown = new Map<string, Map<string, unknown>>();
     return (itemId: string) => {
       let map = shown.get(itemId);
       if (map) return map;
-      const base = rowCache.get(itemId) ?? live?.byItem.get(itemId) ?? EMPTY;
-      map = pending && live ? overlayItemValues(pending, itemId, base, live.versions) : base;
+      const base = cache.get(itemId) ?? rowCache.get(itemId) ?? EMPTY;
+      map = pending ? overlayItemValues(pending, itemId, base, cache.versions) : base;
       shown.set(itemId, map);
       return map;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [live, version, pending]);
+  }, [cache, held, version, pending]);
 }
 
 // ── pending writes laid over the replica ─────────────────────────────────────────────────────
@@ -246,16 +234,4 @@ function mergeList<T extends { id: string; row_version: number }>(pending: Pendi
   }
   for (const e of byId.values()) if (e.record && !storedIds.has(e.id) && e.record.board_id === boardId) list.push(e.record as unknown as T);
   return { list, touched: true };
-}
-
-function sameValues(a: Map<string, unknown>, b: Map<string, unknown>): boolean {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  for (const [k, v] of a) {
-    if (!b.has(k)) return false;
-    const w = b.get(k);
-    if (v === w) continue;
-    if (typeof v !== 'object' || typeof w !== 'object' || JSON.stringify(v) !== JSON.stringify(w)) return false;
-  }
-  return true;
 }
