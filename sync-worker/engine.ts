@@ -627,7 +627,10 @@ export class SyncEngine {
       if (typeof next !== 'number' || next <= cursor) break;
       cursor = next;
       await this.db.relaxed.meta.put({ key, value: cursor });
-      if (changes.length === 0 || (response.body as { has_more?: boolean }).has_more === false) break;
+      // A page may be short or even empty while more follow (far-behind readers get block-aligned
+      // pages with the changes they may not see left out; decision 0285): only has_more ends it.
+      const hasMore = (response.body as { has_more?: boolean }).has_more;
+      if (hasMore === false || (changes.length === 0 && hasMore !== true)) break;
     }
     return applied;
   }
