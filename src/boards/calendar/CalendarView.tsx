@@ -1,4 +1,4 @@
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import FullCalendar from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
@@ -36,6 +36,13 @@ const HEADER_TOOLBAR = { start: 'prev,next today', center: 'title', end: 'dayGri
 const EVENT_ORDER = 'order,start,-duration,allDay,title';
 // An all-day item stays in the all-day row and a timed one in the hours (no time is made up or lost).
 const sameRow = (span: { allDay: boolean }, moving: { allDay: boolean } | null) => !moving || moving.allDay === span.allDay;
+/**
+ * The library's React wrapper hands it all its options again on every render of its parent, and
+ * the library then redraws the whole grid even when none changed: a drop (whose render lays the
+ * new date over the replica) or any other render of this view cost a full redraw of the month.
+ * Memoised, it renders only when one of its (stable) props really changed.
+ */
+const Calendar = memo(FullCalendar);
 /** The id prefix of a day's "+N more" marker (not an item: opens that day). */
 const MORE = 'more:';
 /** Each item's event, kept across opens (per attribute and words): an open or an edit re-derives only what changed. */
@@ -253,7 +260,7 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
             ))}
           </select>
         </label>
-        <FullCalendar
+        <Calendar
           ref={calendarRef}
           plugins={PLUGINS}
           initialView={initialView}
