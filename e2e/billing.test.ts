@@ -36,6 +36,8 @@ describe('billing screen', () => {
     // No second trial is offered.
     expect(await page.getByRole('button', { name: 'Start a 14-day trial' }).count()).toBe(0);
 
+    // One way to extend: the plan section's button (the trial banner above only tells the days left).
+    expect(await page.getByRole('button', { name: /extend/i }).count()).toBe(1);
     await page.getByRole('button', { name: 'Extend the trial by 30 days' }).click();
     await expect.poll(() => page.locator('.billing-state').textContent()).toMatch(/^On trial\. Days left: 44 /);
     expect(await page.getByRole('button', { name: 'Extend the trial by 30 days' }).count()).toBe(0);

@@ -6,9 +6,6 @@ import type { ComponentType } from 'react';
  */
 type Loader = () => Promise<{ default: ComponentType }>;
 
-/** Routes of features that arrive with later issues (billing, templates, imports, white label, SSO): src/screens/later/later-features.ts. */
-const LATER_ROUTES: string[] = [];
-
 /** Routes the server answers with its own HTML page (decision 0210): moved to in the app, they load from the server. */
 const SERVER_PAGE_ROUTES = ['form', 'published-document', 'published-file', 'shared-document-item'];
 
@@ -86,5 +83,4 @@ export const screens: Record<string, Loader> = {
   'extract-trello-token': () => import('../imports/TrelloTokenPage'),
   // Issue #13: the public form and published documents are the server's own pages (decisions 0136, 0210).
   ...Object.fromEntries(SERVER_PAGE_ROUTES.map((name) => [name, () => import('./server-page/ServerPage')])),
-  ...Object.fromEntries(LATER_ROUTES.map((name) => [name, () => import('./later/LaterPage')])),
 };
