@@ -4,7 +4,7 @@ import { onRecordsChanged, type RecordChange } from './record-lists';
 /**
  * The values of the items on screen (table, list and column rows), kept in the tab per item and
  * updated in place (decision 0295). A window asks for its items; only those not held yet are read
- * (one index query for the lot), so scrolling reads each new block of rows once instead of
+ * (in one transaction), so scrolling reads each new block of rows once instead of
  * re-reading the whole window as a live query did (Dexie recorded every key it read on every
  * scroll, which was most of a scrolled frame). After that, a write names the values it changed
  * (record-lists.ts `onRecordsChanged`) and only the items they belong to are read again.
@@ -91,10 +91,11 @@ export class WindowValues {
     this.reads++;
     let rows: { id: string; item_id: string; attribute_id: string; value: unknown; row_version: number }[] = [];
     try {
-      rows = (await this.db.records
-        .where('[collection+item_id]')
-        .anyOf(ids.map((id) => ['value', id]))
-        .toArray()) as unknown as typeof rows;
+      // One getAll per item in one transaction: an item's values are one range of the index.
+      // (`anyOf` walks a cursor, one round trip per record and per jump: most of a scroll's reads.)
+      const records = this.db.records;
+      const parts = await this.db.transaction('r', records, () => Promise.all(ids.map((id) => records.where('[collection+item_id]').equals(['value', id]).toArray())));
+      rows = parts.flat() as unknown as typeof rows;
     } catch {
       for (const id of ids) this.reading.delete(id);
       return;
