@@ -47,6 +47,8 @@ export const Messages = {
   cardIncorrectCvc: 'Your card’s security code is incorrect.',
   cardTestOnly: 'This server’s payment provider takes test cards only, such as 4242 4242 4242 4242.',
   cardProcessingError: 'The payment could not be processed. Try again in a moment.',
+  cardSetupIncomplete: 'The card was not entered on the payment page.',
+  cardSetupUnsupported: 'This server takes cards in its own form.',
   cardRequired: 'Choose a card to pay with.',
   planNotUpgradable: 'Your plan cannot be changed to this plan.',
   alreadyOnPlan: 'You are already on this plan.',

@@ -135,6 +135,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'GET /api/payment/invoices/:id/pdf': signedIn,
   'GET /api/payment/user/user/invoices/next': signedIn,
   'POST /api/payment/quote': signedIn, // prices a purchase on the caller's own subscription; nothing stored
+  'POST /api/payment/card-setup': signedIn, // a card-entry session for the caller's own customer at the provider (decision 0300)
+  'POST /api/payment/card-setup/finish': signedIn, // another user's session is a 404
   // Referral (decision 0260): the caller's own code, link, invitations and earnings.
   'GET /api/referral': signedIn,
   'POST /api/referral': signedIn, // a new random code

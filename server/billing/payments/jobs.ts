@@ -4,6 +4,7 @@ import type { ProviderEvent } from './provider';
 import { failInvoice, invoiceIdOfReference, settleInvoice } from './service';
 import { RENEW_JOB } from './renewal-lines';
 import { renewSubscription } from './renewals';
+import { finishCardSetupFromEvent } from './card-setup';
 
 /**
  * The job that handles provider events (decision 0250): at least once, idempotent. A charge that
@@ -19,6 +20,7 @@ export function registerPaymentJobs(ctx: AppContext): void {
     const row = await ctx.db.selectFrom('payment_events').selectAll().where('provider', '=', provider).where('event_id', '=', event_id).executeTakeFirst();
     if (!row || row.handled_at) return;
     const event = row.payload as unknown as ProviderEvent;
+    if (event.type === 'card_setup.completed') await finishCardSetupFromEvent(ctx, provider, event);
     const invoiceId = invoiceIdOfReference(event.invoiceNumber);
     if (invoiceId !== null) {
       const invoice = await ctx.db.selectFrom('invoices').select(['id', 'status', 'provider']).where('id', '=', invoiceId).executeTakeFirst();

@@ -84,7 +84,7 @@ export class PaymentDeclinedError extends Error {
 export interface ProviderEvent {
   /** The provider's event id: events are recorded once by (provider, id) — idempotency. */
   id: string;
-  type: 'charge.succeeded' | 'charge.failed' | 'charge.refunded' | 'payment_method.detached' | 'customer.deleted';
+  type: 'charge.succeeded' | 'charge.failed' | 'charge.refunded' | 'payment_method.detached' | 'customer.deleted' | 'card_setup.completed';
   /** When the provider created it (ordering: an older event never overrides a newer state). */
   created: Date;
   customerId: string | null;
@@ -95,6 +95,22 @@ export interface ProviderEvent {
   amount: number | null;
   currency: string | null;
   failure: { code: DeclineCode; message: string } | null;
+  /** card_setup.completed: the provider's card-entry session that finished (decision 0300). */
+  setupSessionId?: string | null;
+}
+
+/** Where the browser goes to enter a card on the provider's own page (decision 0300). */
+export interface CardSetupStart {
+  sessionId: string;
+  url: string;
+}
+
+/** A card-entry session that is unknown or belongs to another customer (shown as a 404, like any other's row). */
+export class CardSetupNotFoundError extends Error {
+  constructor() {
+    super('No such card setup session for this customer');
+    this.name = 'CardSetupNotFoundError';
+  }
 }
 
 export interface PaymentProvider {
@@ -114,6 +130,19 @@ export interface PaymentProvider {
 
   /** Charges a saved method for an invoice; a refusal throws PaymentDeclinedError. */
   charge(input: ChargeInput): Promise<ChargeResult>;
+
+  /**
+   * Optional (decision 0300): a provider whose cards are entered on its own hosted page (Stripe
+   * Checkout in setup mode) starts a session for the customer; the browser goes to `url` and comes
+   * back to `successUrl` (with the session id) or `cancelUrl`. The local provider has its own form.
+   */
+  startCardSetup?(input: { customerId: string; userId: number; successUrl: string; cancelUrl: string }): Promise<CardSetupStart>;
+
+  /**
+   * Optional, with startCardSetup: the card a finished session saved on the customer; null while the
+   * session is not complete. A session that is unknown or another customer's throws CardSetupNotFoundError.
+   */
+  finishCardSetup?(customerId: string, sessionId: string): Promise<PaymentMethodInfo | null>;
 
   /**
    * Verifies and parses a webhook request (signature, payload) into a neutral event; an invalid

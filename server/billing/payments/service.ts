@@ -90,7 +90,7 @@ interface Change {
   retention?: boolean;
 }
 
-const methodView = (m: MethodRow): PaymentMethodView => ({
+export const methodView = (m: MethodRow): PaymentMethodView => ({
   id: m.id,
   provider: m.provider,
   brand: m.brand,

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
 import { ConfigError } from '../../secrets';
 import { Messages } from '../../../schema/messages';
-import { PaymentDeclinedError, type ChargeInput, type ChargeResult, type DeclineCode, type PaymentMethodInfo, type PaymentProvider, type PaymentSource, type ProviderEvent } from './provider';
+import { CardSetupNotFoundError, PaymentDeclinedError, type ChargeInput, type ChargeResult, type DeclineCode, type PaymentMethodInfo, type PaymentProvider, type PaymentSource, type ProviderEvent } from './provider';
 
 /**
  * The Stripe payment provider (issue #18, decision 0255) with the official `stripe` SDK, chosen by
@@ -10,8 +10,9 @@ import { PaymentDeclinedError, type ChargeInput, type ChargeResult, type Decline
  * customer and its saved PaymentMethods and moves the money as one PaymentIntent per invoice
  * (confirmed off-session, with Cairn's idempotency key and invoice number in its metadata).
  *
- * The browser never sends card numbers here: Stripe's own client turns the card into a PaymentMethod
- * (`pm_…`) that arrives as `{token}`. Webhooks (POST /api/payment/webhooks/stripe) are verified
+ * The browser never sends card numbers here: the card is entered on Stripe's own Checkout page in
+ * setup mode (startCardSetup / finishCardSetup, decision 0300), or Stripe's own client turned it into
+ * a PaymentMethod (`pm_…`) that arrives as `{token}`. Webhooks (POST /api/payment/webhooks/stripe) are verified
  * with the SDK's constructEvent (signature and a 5-minute tolerance) and turned into the neutral
  * ProviderEvent, then recorded once per event id and handled by the job runner (events.ts).
  */
@@ -22,12 +23,23 @@ export interface StripeProviderConfig {
   publishableKey: string;
   /** Tests: an HTTP client answering like Stripe's API (Stripe.createFetchHttpClient(fakeFetch)); no network. */
   httpClient?: ReturnType<typeof Stripe.createFetchHttpClient>;
+  /** STRIPE_API_BASE: another address for Stripe's API (stripe-mock, or the e2e tests' stand-in); unset in production. */
+  apiBase?: URL;
 }
 
 export function stripeConfigFromEnv(env: NodeJS.ProcessEnv): StripeProviderConfig {
   const missing = ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PUBLISHABLE_KEY'].filter((name) => !env[name]?.trim());
   if (missing.length) throw new ConfigError(`PAYMENT_PROVIDER=stripe needs ${missing.join(', ')}.`);
-  return { secretKey: env.STRIPE_SECRET_KEY!.trim(), webhookSecret: env.STRIPE_WEBHOOK_SECRET!.trim(), publishableKey: env.STRIPE_PUBLISHABLE_KEY!.trim() };
+  const base = env.STRIPE_API_BASE?.trim();
+  let apiBase: URL | undefined;
+  if (base) {
+    try {
+      apiBase = new URL(base);
+    } catch {
+      throw new ConfigError(`STRIPE_API_BASE must be an address like http://127.0.0.1:12111, not "${base}".`);
+    }
+  }
+  return { secretKey: env.STRIPE_SECRET_KEY!.trim(), webhookSecret: env.STRIPE_WEBHOOK_SECRET!.trim(), publishableKey: env.STRIPE_PUBLISHABLE_KEY!.trim(), ...(apiBase ? { apiBase } : {}) };
 }
 
 /** A verified Stripe event of a type Cairn does not act on: the webhook answers 200 and records nothing. */
@@ -106,13 +118,25 @@ export function neutralEvent(event: Stripe.Event): ProviderEvent {
     }
     case 'customer.deleted':
       return { ...base, type: 'customer.deleted', customerId: event.data.object.id };
+    case 'checkout.session.completed': {
+      // Card entry on Stripe's page (decision 0300): the second path to saving the card, after the browser's return.
+      const session = event.data.object;
+      if (session.mode !== 'setup') throw new IgnoredStripeEvent(event.id, event.type);
+      return { ...base, type: 'card_setup.completed', customerId: idOf(session.customer), setupSessionId: session.id };
+    }
     default:
       throw new IgnoredStripeEvent(event.id, event.type);
   }
 }
 
 export function createStripeProvider(config: StripeProviderConfig): PaymentProvider & { readonly stripe: Stripe } {
-  const stripe = new Stripe(config.secretKey, { maxNetworkRetries: 2, timeout: 20_000, ...(config.httpClient ? { httpClient: config.httpClient } : {}) });
+  const base = config.apiBase;
+  const stripe = new Stripe(config.secretKey, {
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    ...(config.httpClient ? { httpClient: config.httpClient } : {}),
+    ...(base ? { host: base.hostname, port: Number(base.port) || (base.protocol === 'http:' ? 80 : 443), protocol: base.protocol === 'http:' ? ('http' as const) : ('https' as const) } : {}),
+  });
   const rethrow = (error: unknown): never => {
     if (error instanceof Stripe.errors.StripeCardError) throw declined(declineCodeOf(error.code, error.decline_code));
     if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing') throw declined('card_declined');
@@ -176,6 +200,46 @@ export function createStripeProvider(config: StripeProviderConfig): PaymentProvi
       } catch (error) {
         return rethrow(error);
       }
+    },
+
+    async startCardSetup(input) {
+      // Stripe Checkout in setup mode (decision 0300): the card is typed on Stripe's page, never here.
+      const session = await stripe.checkout.sessions.create({
+        mode: 'setup',
+        customer: input.customerId,
+        allowed_payment_method_types: ['card'],
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        client_reference_id: String(input.userId),
+        metadata: { cairn_user_id: String(input.userId) },
+      });
+      if (!session.url) throw new Error('Stripe answered a Checkout Session without a url');
+      return { sessionId: session.id, url: session.url };
+    },
+
+    async finishCardSetup(customerId: string, sessionId: string): Promise<PaymentMethodInfo | null> {
+      let session: Stripe.Checkout.Session;
+      try {
+        session = await stripe.checkout.sessions.retrieve(sessionId);
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) throw new CardSetupNotFoundError();
+        throw error;
+      }
+      // Another customer's session (another user's id in the address) is as unknown as a made-up one.
+      if (session.mode !== 'setup' || idOf(session.customer) !== customerId) throw new CardSetupNotFoundError();
+      if (session.status !== 'complete') return null;
+      const setupIntentId = idOf(session.setup_intent);
+      if (!setupIntentId) return null;
+      const intent = await stripe.setupIntents.retrieve(setupIntentId);
+      if (intent.status !== 'succeeded') return null;
+      const methodId = idOf(intent.payment_method);
+      if (!methodId) return null;
+      const pm = await stripe.paymentMethods.retrieve(methodId);
+      const owner = idOf(pm.customer);
+      if (owner && owner !== customerId) throw new CardSetupNotFoundError();
+      if (!pm.card) throw declined('card_declined');
+      await stripe.customers.update(customerId, { invoice_settings: { default_payment_method: pm.id } });
+      return { providerMethodId: pm.id, brand: pm.card.brand, last4: pm.card.last4, expMonth: pm.card.exp_month, expYear: pm.card.exp_year };
     },
 
     async parseWebhook(rawBody, headers) {

@@ -11,6 +11,7 @@ import { AuthFrame, FormError } from '../auth/AuthFrame';
 import { BillingApi, type BillingSubscription, type Plan, type PlanPrice } from './billing-api';
 import { PaymentsApi, formatMoney, lineText, refusalText, type PaymentMethod, type Quote } from './payments-api';
 import { CardForm, EMPTY_CARD, cardOf, type CardDraft } from './CardForm';
+import { cardSetupRefusal, goToCardSetup, useCardSetupReturn } from './card-setup';
 import './billing.css';
 import './payments.css';
 
@@ -48,6 +49,7 @@ export default function CheckoutPage() {
   const [failed, setFailed] = useState(false);
   const [quote, setQuote] = useState<Quote | null>(null);
   const [quoteError, setQuoteError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const local = (appVars.get().paymentProviderKey ?? 'local') === 'local';
   const payAmount = (p: PlanPrice | undefined) => (p ? formatMoney(i18n.locale, p.amount, p.currency) : '');
 
@@ -69,6 +71,24 @@ export default function CheckoutPage() {
   useEffect(() => {
     if (status === 'signedIn' && user && !user.guest) void load();
   }, [status, user, load]);
+
+  // Back from the provider's card page (Stripe, decision 0300): the card entered there is chosen to pay with.
+  useCardSetupReturn(status === 'signedIn' && Boolean(user) && !user?.guest, (result) => {
+    if (result.kind === 'saved') {
+      const m = result.method;
+      setMethods((list) => [m, ...list.filter((x) => x.id !== m.id)]);
+      setCardChoice(m.id);
+      const brand = m.brand.toUpperCase();
+      const last4 = m.last4;
+      setNotice(t`Card saved: ${brand} ending in ${last4}. Check the total and pay.`);
+    } else if (result.kind === 'cancelled') {
+      setNotice(t`No card was added.`);
+    } else {
+      const known = cardSetupRefusal(result.error, i18n) ?? refusalText(result.error, i18n);
+      if (known) setError(known);
+      else showApiError(result.error);
+    }
+  });
 
   const sub = subs ? (wantedId ? subs.find((s) => s.id === wantedId) : subs[0]) : undefined;
 
@@ -178,6 +198,20 @@ export default function CheckoutPage() {
     setError(null);
     setInvalid(null);
     let cardId = cardChoice === 'new' ? undefined : cardChoice;
+    if (cardChoice === 'new' && !local) {
+      // The card is typed on the provider's page; this page comes back with it chosen, to pay.
+      setBusy(true);
+      try {
+        const back = new URLSearchParams(window.location.search);
+        back.set('plan', plan.id);
+        back.set('price', price.id);
+        await goToCardSetup(`${window.location.pathname}?${back.toString()}`);
+      } catch (e) {
+        setBusy(false);
+        showApiError(e);
+      }
+      return;
+    }
     if (cardChoice === 'new') {
       const parsed = cardOf(card);
       if ('invalid' in parsed) {
@@ -259,7 +293,13 @@ export default function CheckoutPage() {
               </label>
             </fieldset>
           ) : null}
-          {cardChoice === 'new' ? <CardForm value={card} onChange={setCard} invalid={invalid} local={local} /> : null}
+          {cardChoice === 'new' && local ? <CardForm value={card} onChange={setCard} invalid={invalid} local={local} /> : null}
+          {cardChoice === 'new' && !local ? <p className="billing-note">{t`You will enter the card on Stripe’s secure page, then come back here to pay.`}</p> : null}
+          {notice ? (
+            <p className="billing-note" role="status">
+              {notice}
+            </p>
+          ) : null}
           <div className="field">
             <label htmlFor="checkout-coupon">{t`Coupon (optional)`}</label>
             <input id="checkout-coupon" name="coupon" autoComplete="off" value={coupon} onChange={(e) => setCoupon(e.target.value)} />
@@ -279,7 +319,7 @@ export default function CheckoutPage() {
           {quoteError ? <p className="checkout-quote-error" role="status">{quoteError}</p> : null}
           <FormError message={error} />
           <Button type="submit" variant="primary" disabled={busy || !price}>
-            {price ? t`Pay ${amountDue}` : t`Pay`}
+            {cardChoice === 'new' && !local ? t`Enter a card` : price ? t`Pay ${amountDue}` : t`Pay`}
           </Button>
           <p className="billing-note">
             <Link to={pathFor('profile.billing')}>{t`Back to billing`}</Link>

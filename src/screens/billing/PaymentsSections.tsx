@@ -12,6 +12,7 @@ import { FormError } from '../auth/AuthFrame';
 import type { BillingSubscription } from './billing-api';
 import { PaymentsApi, downloadInvoicePdf, formatMoney, lineText, refusalOfMessage, refusalText, type Invoice, type NextInvoice, type PaymentMethod } from './payments-api';
 import { CardForm, EMPTY_CARD, cardOf, type CardDraft } from './CardForm';
+import { cardSetupRefusal, goToCardSetup, useCardSetupReturn } from './card-setup';
 import './payments.css';
 
 /**
@@ -44,6 +45,18 @@ export function PaymentsSections({ sub }: { sub: BillingSubscription | undefined
   useEffect(() => {
     void load();
   }, [load, sub?.deal, sub?.state]);
+
+  // Back from the provider's card page (Stripe, decision 0300).
+  useCardSetupReturn(true, (result) => {
+    if (result.kind === 'saved') {
+      toast.show(t`The card was saved.`);
+      void load();
+    } else if (result.kind === 'failed') {
+      const known = cardSetupRefusal(result.error, i18n) ?? refusalText(result.error, i18n);
+      if (known) toast.show(known, { kind: 'error' });
+      else showApiError(result.error);
+    }
+  });
 
   const date = (iso: string | null | undefined) => (iso ? new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'long' }).format(new Date(iso)) : '');
   const money = (minor: number, currency: string) => formatMoney(i18n.locale, minor, currency);
@@ -211,8 +224,10 @@ export function PaymentsSections({ sub }: { sub: BillingSubscription | undefined
               <Button onClick={() => setAdding(false)}>{t`Cancel`}</Button>
             </div>
           </form>
-        ) : (
+        ) : local ? (
           <Button onClick={() => setAdding(true)}>{t`Add a card`}</Button>
+        ) : (
+          <BusyButton onClick={() => goToCardSetup(pathFor('profile.billing')).catch(showApiError)}>{t`Add a card on Stripe’s secure page`}</BusyButton>
         )}
       </section>
     </>
