@@ -6,7 +6,9 @@ import { useLayoutEffect, useRef } from 'react';
  * event's own time stamp, so the library's drop handling counts) until the view has rendered the
  * item with its new value (BoardActions lays the edit over the replica in this tab at once:
  * store/pending.ts) and the frame that draws it starts. Marked as `cairn:view-drag-visible` for
- * bench/views-calendar-gantt.ts; costs one comparison per render of the view.
+ * bench/views-calendar-gantt.ts, and `cairn:view-drag-in-page` when the page holds it (the commit,
+ * before waiting for the frame: how the Table's edit → visible figure is taken); costs one
+ * comparison per render of the view.
  */
 let lastRelease = Number.NEGATIVE_INFINITY;
 if (typeof window !== 'undefined') {
@@ -35,6 +37,7 @@ export function useDragVisible(get: Reader): (itemId: string, attributeIds: read
     const w = waiting.current;
     if (!w || w.attributeIds.every((id, i) => get(w.itemId, id) === w.before[i])) return;
     waiting.current = null;
+    performance.measure('cairn:view-drag-in-page', { start: w.start });
     requestAnimationFrame(() => performance.measure('cairn:view-drag-visible', { start: w.start }));
   });
   const latest = useRef(get);
