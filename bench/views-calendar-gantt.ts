@@ -176,8 +176,9 @@ async function main() {
         // The grid is redrawn once the last drop's new date reaches the library: an item found just
         // before that can be gone when measured, so wait for the redraw and take one that is there.
         await page.waitForTimeout(300);
-        let box: { x: number; y: number; width: number; height: number } | null = null;
-        let cellBox: typeof box = null;
+        type Box = { x: number; y: number; width: number; height: number } | null;
+        let box: Box = null;
+        let cellBox: Box = null;
         for (let attempt = 0; attempt < 10 && !(box && cellBox); attempt++) {
           const event = page.locator('.calendar-view .fc-daygrid-day:not(.fc-day-other) .fc-daygrid-event').first();
           const cell = event.locator('xpath=ancestor::td[contains(@class, "fc-daygrid-day")]');
