@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CairnDexie, openUserDb, type UserDb } from '../../sync-worker/db';
 import type { StoredRecord } from '../../sync-worker/types';
 import { MAX_ITEMS, WindowValues } from '../../src/boards/store/window-values';
+import { heldRecord, recordList } from '../../src/boards/store/record-lists';
 import { waitFor } from '../helpers/wait';
 
 /**
@@ -89,5 +90,20 @@ describe('values of the rows on screen', () => {
     await waitFor(() => cache.get(`x${MAX_ITEMS + 99}`) !== undefined, 10_000, 'moved');
     expect(cache.get('x0')).toBeUndefined();
     expect(cache.get('x100')).toBeDefined();
+  });
+});
+
+describe('a record held by a kept-current list (warm opens read no IndexedDB)', () => {
+  it('answers from a list already read, and nothing for a list never read', async () => {
+    const key = 'board\u0000value\u0000B';
+    expect(heldRecord(reader, key, 'i1.a')).toBeUndefined();
+    const list = recordList(reader, key, () => ({ collection: 'value', load: (db) => db.records.where('[collection+board_id]').equals(['value', 'B']).toArray(), belongs: (r) => r.board_id === 'B' }));
+    const stop = list.subscribe(() => undefined);
+    await waitFor(() => list.snapshot() !== undefined, 5000, 'list read');
+    expect(heldRecord(reader, key, 'i1.a')?.value).toBe('i1 a');
+    await writer.strict.records.put(value('i1', 'a', 'renamed', 2));
+    await waitFor(() => heldRecord(reader, key, 'i1.a')?.value === 'renamed', 5000, 'kept current');
+    stop();
+    list.stop();
   });
 });

@@ -14,7 +14,7 @@ import { toast } from '../../ui/toast-store';
 import { BoardContext, type BoardState } from '../BoardContext';
 import { BoardActions } from '../store/actions';
 import { BoardBackendContext, type BoardBackend } from '../store/backend';
-import { useAttributes, useFolders, type Folder } from '../store/live';
+import { heldBoardFolder, useAttributes, useFolders, type Folder } from '../store/live';
 import { useBackendFor } from '../store/use-backend';
 import { useWorkspaceInfo } from '../store/workspace-info';
 import { boardAccess } from '../model/access';
@@ -134,7 +134,7 @@ function BoardLoader({ backend }: { backend: BoardBackend }) {
         setState({ status: 'password' });
         return;
       }
-      const local = await backend.db.records.get(['folder', rootId]);
+      const local = heldBoardFolder(backend.db, rootId) ?? (await backend.db.records.get(['folder', rootId]));
       if (local) {
         // Warm open: show this device's copy at once and catch up with the server behind it.
         if (live) setState({ status: 'ready', teamId });

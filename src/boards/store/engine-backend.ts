@@ -2,6 +2,7 @@ import { collectionByName } from '../../../schema/collections';
 import { toastMessageFor, type ApiErrorBody } from '../../../schema/api-error';
 import type { ApplyResult, CairnDexie, MutatorArgs, MutatorName, SyncRecord } from '../../../sync-worker/client';
 import type { BackendProblem, BoardBackend, WrittenRecord } from './backend';
+import { heldBoardFolder } from './live';
 
 /**
  * The board backend over any engine that offers the worker's commands: the SharedWorker's Comlink
@@ -56,7 +57,7 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
       return port.openBoard(teamId, boardId);
     },
     async findBoardTeam(boardId, hint) {
-      const local = await db.records.get(['folder', boardId]);
+      const local = heldBoardFolder(db, boardId) ?? (await db.records.get(['folder', boardId]));
       if (local && typeof local.team_id === 'number') return local.team_id;
       if (userId === null) return hint ?? null;
       // Not on this device yet: ask each of the user's workspaces for its boards.

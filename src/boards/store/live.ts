@@ -2,10 +2,10 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
-import type { StoredRecord } from '../../../sync-worker/client';
+import type { CairnDexie, StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
-import { recordList, valueListSource } from './record-lists';
+import { heldRecord, recordList, valueListSource } from './record-lists';
 import { windowValuesOf } from './window-values';
 
 /**
@@ -22,6 +22,16 @@ export type Attribute = AttributeRecord & { collection?: string };
 export type FolderView = FolderViewRecord & { collection?: string };
 export type Value = ValueRecord & { collection?: string };
 
+const boardListKey = (collection: string, boardId: string | null) => `board\u0000${collection}\u0000${boardId ?? ''}`;
+
+/**
+ * A board's root folder as the tab's kept-current folder list holds it (a board opened before in
+ * this tab): a warm open needs no IndexedDB read, which may wait behind the worker's writes.
+ */
+export function heldBoardFolder(db: CairnDexie, boardId: string): StoredRecord | undefined {
+  return heldRecord(db, boardListKey('folder', boardId), boardId);
+}
+
 function useBoardRecords<T extends { id: string; row_version: number } & object>(collection: string, boardId: string | null): T[] | undefined {
   const { db, pending } = useBoardBackend();
   // One list per board and collection, read once and then patched from change notices
@@ -29,7 +39,7 @@ function useBoardRecords<T extends { id: string; row_version: number } & object>
   // current after their board closes, so a board opened again shows at once.
   const list = useMemo(
     () =>
-      recordList(db, `board\u0000${collection}\u0000${boardId ?? ''}`, () => ({
+      recordList(db, boardListKey(collection, boardId), () => ({
         collection,
         load: (d) => (boardId ? d.records.where('[collection+board_id]').equals([collection, boardId]).toArray() : Promise.resolve([])),
         belongs: (r) => r.board_id === boardId,

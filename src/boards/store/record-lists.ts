@@ -256,6 +256,15 @@ export function sameRecord(a: object, b: object): boolean {
 const lists = new Map<string, RecordList<StoredRecord>>();
 const KEEP_UNUSED = 8;
 
+/**
+ * A record as a list already read and kept current holds it (no IndexedDB read, no list made):
+ * undefined when no such list was read or it does not hold the record.
+ */
+export function heldRecord(db: CairnDexie, key: string, id: string): StoredRecord | undefined {
+  const list = lists.get(`${db.name}\u0000${key}`);
+  return list && list.version() !== undefined ? list.lookup(id) : undefined;
+}
+
 export function recordList<T extends StoredRecord>(db: CairnDexie, key: string, source: () => ListSource<T>): RecordList<T> {
   const id = `${db.name}\u0000${key}`;
   let list = lists.get(id) as RecordList<T> | undefined;
