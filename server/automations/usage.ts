@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { monthOf, usageState, type AutomationUsage } from '../../schema/automations';
 import type { Db } from '../sync/store';
 import { limitOf } from '../workspaces/subscriptions';
-import { effectiveLimits } from '../billing/limits';
+import { workspaceLimits } from '../billing/limits';
 import type { AppContext } from '../context';
 
 /**
@@ -15,11 +15,13 @@ export const DEFAULT_AUTOMATION_RUNS_LIMIT = 100;
 export const RUNS_LIMIT_NAME = 'AutomationRunsLimit';
 
 /**
- * The workspace's monthly runs limit, from its subscription's limits; with `ctx` given and
- * BILLING=off, the top plan's (server/billing/limits.ts, decision 0240).
+ * The workspace's monthly runs limit. With `ctx` (every run and the usage call): the effective
+ * limit of its subscription (server/billing/limits.ts, decisions 0240, 0255) — BILLING=off gives
+ * the top plan's, a trial its plan's, an ended trial or plan the free plan's, add-ons add to it.
+ * Without `ctx`: the limit stored on the subscription.
  */
-export async function automationRunsLimit(db: Db, teamId: number, ctx?: Pick<AppContext, 'config'>): Promise<number> {
-  if (ctx && !ctx.config.billing) return (await effectiveLimits(ctx, db, null, new Date())).AutomationRunsLimit;
+export async function automationRunsLimit(db: Db, teamId: number, ctx?: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'now'>>): Promise<number> {
+  if (ctx) return runsLimitOf({ limits: await workspaceLimits(ctx, db, teamId, ctx.now?.() ?? new Date()) });
   const row = await db
     .selectFrom('teams')
     .leftJoin('subscriptions', 'subscriptions.id', 'teams.subscription_id')
@@ -97,7 +99,7 @@ export async function ownersAndAdmins(db: Db, teamId: number): Promise<number[]>
 }
 
 /** GET /api/{teamId}/automations/usage: this month's figure. */
-export async function usageOf(db: Db, teamId: number, now: Date, ctx?: Pick<AppContext, 'config'>): Promise<AutomationUsage> {
+export async function usageOf(db: Db, teamId: number, now: Date, ctx?: Pick<AppContext, 'config'> & Partial<Pick<AppContext, 'now'>>): Promise<AutomationUsage> {
   const month = monthOf(now);
   const runs = await monthRuns(db, teamId, month);
   const limit = await automationRunsLimit(db, teamId, ctx);

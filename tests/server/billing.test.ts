@@ -117,6 +117,9 @@ describe('billing', () => {
       const u = await createUserWithToken(server.ctx, { name: 'Eve Extend' });
       const started = (await api(server.app, 'POST', '/api/subscription', { token: u.token, body: { plan: 'business', trial: true } })).json().data;
       const id = started.id;
+      const teamId = (await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name: 'On trial' } })).json().data.id as number;
+      const { automationRunsLimit } = await import('../../server/automations/usage');
+      expect(await automationRunsLimit(server.ctx.db, teamId, server.ctx)).toBe(250000); // the Business trial's
       server.advance(14 * DAY + 1000);
       try {
         u.token = await tokenNow(server, u.user.id);
@@ -127,6 +130,8 @@ describe('billing', () => {
         expect(sub.limits).toMatchObject({ workspaces: 1, members: 5, proViews: false });
         const create = await api(server.app, 'POST', '/api/teams', { token: u.token, body: { name: 'After trial' } });
         expect(create.statusCode).toBe(403);
+        // Automation runs follow the effective limits too: the free plan's once the trial ended.
+        expect(await automationRunsLimit(server.ctx.db, teamId, server.ctx)).toBe(100);
 
         const other = await createUserWithToken(server.ctx, { name: 'Mallory' });
         other.token = await tokenNow(server, other.user.id);
@@ -141,6 +146,7 @@ describe('billing', () => {
         expect(sub.trial.days_left).toBe(30);
         expect(sub.trial.can_extend).toBe(false);
         expect(sub.limits).toMatchObject({ workspaces: 20 });
+        expect(await automationRunsLimit(server.ctx.db, teamId, server.ctx)).toBe(250000); // the Business trial's
 
         const twice = await api(server.app, 'POST', `/api/subscription/${id}`, { token: u.token, body: { trial: true } });
         expect(twice.statusCode).toBe(422);
