@@ -22,6 +22,7 @@ import { ViewSwitch } from '../views/ViewSwitch';
 import { useProViews } from '../pro-views';
 import { viewValueAttributes } from '../views/view-values';
 import { useToolbarFit } from './toolbar-fit';
+import { viewActor } from './use-change-view';
 import './toolbar.css';
 
 /** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
@@ -48,12 +49,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [trashOpen, setTrashOpen] = useState(false);
 
-  const actor = {
-    userId: board.backend.userId,
-    isWorkspaceOwner: board.info?.viewer.role === 'owner',
-    canEditLocked: board.can('EDIT_LOCKED_VIEWS', folder.id),
-    canCustomize: board.can('CUSTOMIZE_VIEW', folder.id),
-  };
+  const actor = viewActor(board, folder.id);
   const folderViews = useMemo(
     () => sortByPosition((views ?? []).filter((v) => v.folder_id === folder.id && canSeeView(v, actor))),
     // eslint-disable-next-line react-hooks/exhaustive-deps

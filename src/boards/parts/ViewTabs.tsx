@@ -12,18 +12,14 @@ import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
 import type { Folder, FolderView } from '../store/live';
 import { NameDialog } from './NameDialog';
+import { viewActor } from './use-change-view';
 
 /** The folder's views as tabs, with add, rename, shared/personal/locked and delete. */
 export function ViewTabs({ folder, views, active, onSelect }: { folder: Folder; views: FolderView[]; active: FolderView | null; onSelect: (id: string) => void }) {
   const { t } = useLingui();
   const board = useBoard();
   const [renaming, setRenaming] = useState<FolderView | null>(null);
-  const actor = {
-    userId: board.backend.userId,
-    isWorkspaceOwner: board.info?.viewer.role === 'owner',
-    canEditLocked: board.can('EDIT_LOCKED_VIEWS', folder.id),
-    canCustomize: board.can('CUSTOMIZE_VIEW', folder.id),
-  };
+  const actor = viewActor(board, folder.id);
   const setVisibility = async (view: FolderView, visibility: ViewVisibility) => {
     const problem = viewChangeProblem(view, { ...view, visibility }, actor);
     if (problem) {

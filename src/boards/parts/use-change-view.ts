@@ -9,7 +9,8 @@ import type { ShownView } from './FolderPane';
 export function viewActor(board: BoardState, folderId: string): ViewActor {
   return {
     userId: board.backend.userId,
-    isWorkspaceOwner: board.info?.viewer.role === 'owner',
+    // A preview tab allows every permission (decision 0280), the owner's view rights too.
+    isWorkspaceOwner: board.backend.preview === true || board.info?.viewer.role === 'owner',
     canEditLocked: board.can('EDIT_LOCKED_VIEWS', folderId),
     canCustomize: board.can('CUSTOMIZE_VIEW', folderId),
   };
