@@ -149,6 +149,9 @@ export function templateRoutes(app: FastifyInstance, ctx: AppContext): void {
     const boardId = nanoid();
     const position = await nextBoardPosition(ctx.db, teamId);
     return runWrite(ctx, request, reply, teamId, async (scope) => {
+      // A template is a board as its author made it: its Pro-only views come along on any plan and
+      // show the upgrade message until the plan has them (decision 0260); only making one is gated.
+      scope.proViews = null;
       const made = await instantiate(scope, template.content, { boardId, name: body.name, newId: () => nanoid(), position });
       return { status: 201, body: { data: { board_id: made.boardId, items: made.items } } };
     });

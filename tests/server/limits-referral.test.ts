@@ -177,6 +177,20 @@ describe('plan limits and referral', () => {
       expect(subs.find((s) => s.id === w.subscriptionId).limits).toMatchObject({ proViews: false, storage: 1, workspaces: 1 });
     });
 
+    it('a board made from a template keeps its Pro views on the free plan (only making one is gated)', async () => {
+      const owner = await createUserWithToken(server.ctx);
+      const w = await workspace(owner);
+      // The CRM pipeline template has a Chart view.
+      const made = await api(server.app, 'POST', `/api/${w.teamId}/templates/crm-pipeline/use`, { token: owner.token, body: { name: 'Deals' } });
+      expect(made.statusCode, made.body).toBe(201);
+      const boardId = made.json().data.board_id as string;
+      const views = (await api(server.app, 'GET', `/api/${w.teamId}/folder-views?board_id=${boardId}`, { token: owner.token })).json().data as { kind: string }[];
+      expect(views.map((v) => v.kind)).toContain('chart');
+      const chart = view(boardId, 'chart');
+      const refused = await api(server.app, 'PUT', `/api/${w.teamId}/folder-views/${chart.id}`, { token: owner.token, body: chart });
+      expect(refused.statusCode, refused.body).toBe(403);
+    });
+
     it('allows Pro views to everyone with BILLING=off', async () => {
       const owner = await createUserWithToken(server.ctx);
       const w = await workspace(owner);
