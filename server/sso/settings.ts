@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import { ApiError } from '../http/errors';
-import { secretsKey, seal, unseal } from './secret-box';
+import { secretsKey, seal, unseal } from '../secret-box';
 
 /**
  * A workspace's single sign-on settings (decision 0270). OpenID Connect signs people in; SAML
@@ -59,7 +59,7 @@ export interface SsoView {
   updated_at: string | null;
 }
 
-const key = (ctx: AppContext) => secretsKey(ctx.config.secretsKey, ctx.config.dataDir);
+const key = (ctx: AppContext) => secretsKey(ctx.config.dataDir, ctx.config.secretsKey);
 export const redirectUri = (ctx: AppContext) => new URL(REDIRECT_PATH, ctx.config.publicUrl).href;
 
 /** Parses a PEM (or bare base64) X.509 certificate; 422 when it is not one. */

@@ -103,11 +103,11 @@ export function linkFor(publicUrl: string, domain: string): string {
 }
 
 export function smtpPasswordOf(ctx: Pick<AppContext, 'config'>, row: Pick<WhitelabelRow, 'smtp_password'>): string | null {
-  return row.smtp_password ? unseal(secretsKey(ctx.config.dataDir), row.smtp_password) : null;
+  return row.smtp_password ? unseal(secretsKey(ctx.config.dataDir, ctx.config.secretsKey), row.smtp_password) : null;
 }
 
 export function sealPassword(ctx: Pick<AppContext, 'config'>, password: string): string {
-  return seal(secretsKey(ctx.config.dataDir), password);
+  return seal(secretsKey(ctx.config.dataDir, ctx.config.secretsKey), password);
 }
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
