@@ -53,7 +53,7 @@ export interface ServerConfig {
   billing: boolean;
   /** SSO_ALLOW_PRIVATE_ISSUERS=true: identity providers on loopback/private addresses, over http too (intranet, tests; decision 0270). */
   ssoAllowPrivateIssuers: boolean;
-  /** SECRETS_KEY: seals stored secrets (SSO client secrets); unset = generated into DATA_DIR (server/sso/secret-box.ts). */
+  /** SECRETS_KEY: seals stored secrets (SSO client secrets, white-label SMTP passwords); unset = generated into DATA_DIR (server/secret-box.ts). */
   secretsKey: string | null;
 }
 

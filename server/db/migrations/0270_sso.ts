@@ -14,7 +14,7 @@ export const m0270_sso: Migration = {
       .addColumn('team_id', 'integer', (c) => c.primaryKey().references('teams.id').onDelete('cascade'))
       .addColumn('oidc_issuer', 'text')
       .addColumn('oidc_client_id', 'text')
-      // AES-256-GCM sealed (server/sso/secret-box.ts); never answered by the API.
+      // AES-256-GCM sealed (server/secret-box.ts); never answered by the API.
       .addColumn('oidc_client_secret', 'text')
       .addColumn('oidc_enabled', 'boolean', (c) => c.notNull().defaultTo(false))
       .addColumn('allowed_domains', 'jsonb', (c) => c.notNull())

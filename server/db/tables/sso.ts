@@ -8,7 +8,7 @@ export interface SsoTables {
     team_id: number;
     oidc_issuer: string | null;
     oidc_client_id: string | null;
-    /** Sealed with the server's secrets key (server/sso/secret-box.ts). */
+    /** Sealed with the server's secrets key (server/secret-box.ts). */
     oidc_client_secret: string | null;
     oidc_enabled: boolean;
     /** Members of an allowed domain must sign in through the provider (migration 0271). */
