@@ -39,7 +39,6 @@ export const Messages = {
   trialExpired: 'Your trial has expired. Buy a plan to continue.',
   planNotFound: 'Plan not found. Please contact support.',
   planNoLongerAvailable: 'This plan is no longer available.',
-  buyingNotAvailable: 'Buying a plan is not available on this server yet.',
   // Payments (server/billing/payments, decision 0250).
   cardDeclined: 'Your card was declined.',
   cardInsufficientFunds: 'Your card has insufficient funds.',

@@ -56,7 +56,6 @@ export interface SyncWorkerApi {
   retryFailed(): Promise<void>;
   setQueueing(on: boolean): Promise<void>;
   flush(): Promise<void>;
-  setPreview(on: boolean): Promise<void>;
   setPassword(password: string | null): Promise<void>;
   connectionStatus(): Promise<ConnectionStatus>;
   /**
@@ -116,7 +115,6 @@ export class SyncRuntime implements SyncWorkerApi {
   private sessionHooks = new Set<(session: Session | null) => void>();
   private directory: DirectoryDexie;
   private password: string | null = null;
-  private preview = false;
   private ready: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: RuntimeOptions) {
@@ -271,11 +269,6 @@ export class SyncRuntime implements SyncWorkerApi {
     return (await this.engine()).flush();
   }
 
-  async setPreview(on: boolean): Promise<void> {
-    this.preview = on;
-    this.session?.engine.setPreview(on);
-  }
-
   async setPassword(password: string | null): Promise<void> {
     this.password = password;
     this.session?.http.setPassword(password);
@@ -377,7 +370,6 @@ export class SyncRuntime implements SyncWorkerApi {
       initiallyOnline: this.opts.online?.() ?? true,
       readsPerBoard: (teamId) => membership.isOutside(teamId),
     });
-    engine.setPreview(this.preview);
     const notifications = new WorkerNotifications({ http, events: this.events, clock: this.opts.clock, memory: countMemoryIn(db) });
     this.session = { userId, db, http, engine, notifications };
     for (const hook of this.sessionHooks) hook(this.session);

@@ -27,7 +27,6 @@ const refusals = new Map<string, MessageDescriptor>([
   [Messages.trialAlreadyExtended, msg`Your trial has already been extended.`],
   [Messages.planNotFound, msg`Plan not found. Please contact support.`],
   [Messages.planNoLongerAvailable, msg`This plan is no longer available.`],
-  [Messages.buyingNotAvailable, msg`Buying a plan is not available on this server yet.`],
 ]);
 
 /**
