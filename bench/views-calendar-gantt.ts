@@ -135,7 +135,7 @@ async function main() {
     await page.waitForTimeout(3000);
 
     // The seeded dates are in 2026: the calendar opens on the current month, which has items only then.
-    const calendarSelector = new Date().getFullYear() === 2026 ? '.calendar-view .fc-event' : '.calendar-view .fc-daygrid-day';
+    const calendarSelector = new Date().getFullYear() === 2026 ? '.calendar-view .calendar-event' : '.calendar-view .calendar-day';
     for (const [label, viewId, selector] of [
       [`calendar warm open ${BOARD_ITEMS / 1000}k (month, to first item)`, calendarId, calendarSelector],
       [`gantt warm open ${BOARD_ITEMS / 1000}k (to first bar)`, ganttId, '.gantt-bar'],
@@ -169,19 +169,19 @@ async function main() {
 
     // Calendar drags: an item of the shown month to the next day (month view).
     if (new Date().getFullYear() === 2026) {
-      await warmOpen(page, `/b/${b}?view=${calendarId}`, '.calendar-view .fc-event');
+      await warmOpen(page, `/b/${b}?view=${calendarId}`, '.calendar-view .calendar-event');
       await page.evaluate(() => ['saved', 'visible', 'in-page'].forEach((m) => performance.clearMeasures(`cairn:view-drag-${m}`)));
       for (let i = 0; i < 12; i++) {
         const before = await savedCount(page);
-        // The grid is redrawn once the last drop's new date reaches the library: an item found just
-        // before that can be gone when measured, so wait for the redraw and take one that is there.
+        // The days are drawn again once the last drop's new date reaches the deferred pass: an item
+        // found just before that can be gone when measured, so wait for it and take one that is there.
         await page.waitForTimeout(300);
         type Box = { x: number; y: number; width: number; height: number } | null;
         let box: Box = null;
         let cellBox: Box = null;
         for (let attempt = 0; attempt < 10 && !(box && cellBox); attempt++) {
-          const event = page.locator('.calendar-view .fc-daygrid-day:not(.fc-day-other) .fc-daygrid-event').first();
-          const cell = event.locator('xpath=ancestor::td[contains(@class, "fc-daygrid-day")]');
+          const event = page.locator('.calendar-view .calendar-day:not(.is-other) .calendar-event').first();
+          const cell = event.locator('xpath=ancestor::td[contains(@class, "calendar-day")]');
           box = await event.boundingBox().catch(() => null);
           cellBox = box && (await cell.boundingBox().catch(() => null));
           if (!(box && cellBox)) await page.waitForTimeout(200);

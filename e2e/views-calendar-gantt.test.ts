@@ -25,7 +25,7 @@ function dayFromToday(days: number): string {
 }
 
 const centre = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
-const dayCell = (page: Page, day: string) => page.locator(`.calendar-view td.fc-daygrid-day[data-date="${day}"]`);
+const dayCell = (page: Page, day: string) => page.locator(`.calendar-view td.calendar-day[data-date="${day}"]`);
 
 describe('views: Calendar and Gantt', () => {
   let world: BoardWorld;
@@ -63,7 +63,7 @@ describe('views: Calendar and Gantt', () => {
     await a.page.getByRole('menuitem', { name: 'Calendar' }).click();
     await a.page.getByTestId('calendar-view').waitFor();
     // The new view chose the board's first date attribute by itself (settings {}).
-    await dayCell(a.page, dayOfThisMonth(10)).locator('.fc-event', { hasText: 'Planned launch' }).waitFor();
+    await dayCell(a.page, dayOfThisMonth(10)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
     await a.page.locator('.calendar-undated', { hasText: 'Someday idea' }).waitFor();
     const viewId = new URL(a.page.url()).searchParams.get('view');
     expect(viewId).toBeTruthy();
@@ -71,14 +71,14 @@ describe('views: Calendar and Gantt', () => {
     // A second person opens the view by its link.
     const b = await signedInPage(world, USERS.full);
     await b.page.goto(`${world.server.url}/b/${boardId}?view=${viewId}`);
-    await dayCell(b.page, dayOfThisMonth(10)).locator('.fc-event', { hasText: 'Planned launch' }).waitFor();
+    await dayCell(b.page, dayOfThisMonth(10)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
     await b.page.waitForTimeout(2500); // the realtime subscription is authorised in 2 s batches
 
-    const event = dayCell(a.page, dayOfThisMonth(10)).locator('.fc-event', { hasText: 'Planned launch' });
+    const event = dayCell(a.page, dayOfThisMonth(10)).locator('.calendar-event', { hasText: 'Planned launch' });
     await dragBy(a.page, centre((await event.boundingBox())!), centre((await dayCell(a.page, dayOfThisMonth(12)).boundingBox())!));
-    await dayCell(a.page, dayOfThisMonth(12)).locator('.fc-event', { hasText: 'Planned launch' }).waitFor();
+    await dayCell(a.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
     await expect.poll(async () => (await valuesOnServer()).find((v) => v.id === `${plannedId}.${dueId()}`)?.value, { timeout: 15_000 }).toBe(dayOfThisMonth(12));
-    await dayCell(b.page, dayOfThisMonth(12)).locator('.fc-event', { hasText: 'Planned launch' }).waitFor({ timeout: 15_000 });
+    await dayCell(b.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor({ timeout: 15_000 });
     expect(a.errors).toEqual([]);
     await a.context.close();
     await b.context.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { daysBetween, moveSpan, nowIn, parseBoardDate, resizeSpan, shiftDay, spanOf, todayIn, valueOfSpan } from '../../src/boards/model/date-spans';
-import { capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, shownRange, valueForDay, type CalendarEvent } from '../../src/boards/calendar/calendar-events';
+import { capPerDay, dayAt, daysOf, monthDays, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, shownRange, valueForDay, type CalendarEvent } from '../../src/boards/calendar/calendar-events';
 import { PerItemMemo } from '../../src/boards/model/per-item-memo';
 
 // Run the date math in a zone with DST (the suite's own zone may be UTC, which has none).
@@ -159,6 +159,42 @@ describe('a grid of days given to the library: at most a few per day, the rest c
     expect(shown.length).toBeLessThanOrEqual(42 * 3);
     const hidden = [...more.values()].reduce((a, b) => a + b, 0);
     expect(shown.length + hidden).toBe(events.filter((e) => overlaps(e, from, to)).length);
+  });
+});
+
+describe('the month grid’s days (monthDays, dayAt)', () => {
+  const allDay = (id: string, start: string, end?: string): CalendarEvent => ({ id, title: id, start, end: end ?? shiftDay(start, 1), allDay: true });
+
+  it('shows a range on every day it covers, its edges on its first and last day, over a DST change', () => {
+    const days = daysOf('2026-03-23', '2026-04-06');
+    const range = { ...allDay('r', '2026-03-28', '2026-03-31'), startEditable: true, durationEditable: true };
+    const out = monthDays([range], new Map([['2026-03-29', 4]]), days);
+    const withR = out.filter((d) => d.chips.length > 0);
+    expect(withR.map((d) => d.day)).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
+    expect(withR.map((d) => [d.chips[0]!.isStart, d.chips[0]!.isEnd])).toEqual([[true, false], [false, false], [false, true]]);
+    expect(withR[0]!.chips[0]).toMatchObject({ editable: true, resizable: true, time: null });
+    expect(out.find((d) => d.day === '2026-03-29')!.more).toBe(4);
+    expect(out).toHaveLength(14);
+  });
+
+  it('cuts a range at the grid’s edge (no edge handle on a day not its own) and gives a timed item its time on its first day', () => {
+    const days = daysOf('2026-03-01', '2026-03-08');
+    const out = monthDays([allDay('long', '2026-02-25', '2026-03-03'), { id: 't', title: 't', start: '2026-03-04T22:00', end: '2026-03-05T01:00', allDay: false, startEditable: true }], new Map(), days);
+    expect(out[0]!.chips[0]).toMatchObject({ id: 'long', isStart: false, isEnd: false, editable: false, resizable: false });
+    expect(out[1]!.chips[0]).toMatchObject({ id: 'long', isEnd: true });
+    expect(out[3]!.chips[0]).toMatchObject({ id: 't', time: '22:00', isStart: true, isEnd: false, editable: true, resizable: false });
+    expect(out[4]!.chips[0]).toMatchObject({ id: 't', time: null, isStart: false, isEnd: true });
+  });
+
+  it('finds the day under a point among the measured cells, and none outside them', () => {
+    const cells = [
+      { day: '2026-03-01', left: 0, top: 0, right: 100, bottom: 80 },
+      { day: '2026-03-02', left: 100, top: 0, right: 200, bottom: 80 },
+    ];
+    expect(dayAt(cells, 150, 40)).toBe('2026-03-02');
+    expect(dayAt(cells, 100, 0)).toBe('2026-03-02');
+    expect(dayAt(cells, 99.5, 79)).toBe('2026-03-01');
+    expect(dayAt(cells, 250, 40)).toBeNull();
   });
 });
 

@@ -1,9 +1,10 @@
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useDraggable, type DragEndEvent, type DragMoveEvent, type DragStartEvent, type KeyboardCoordinateGetter } from '@dnd-kit/core';
+import { addDays, addMonths, addWeeks, format } from 'date-fns';
 import FullCalendar from '@fullcalendar/react';
-import dayGridPlugin from '@fullcalendar/daygrid';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import interactionPlugin, { Draggable, type DateClickArg, type DropArg, type EventResizeDoneArg } from '@fullcalendar/interaction';
-import type { DatesSetArg, EventClickArg, EventDropArg, LocaleInput } from '@fullcalendar/core';
+import type { EventClickArg, EventDropArg, LocaleInput } from '@fullcalendar/core';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { resolveViewSettings, type CalendarMode } from '../../../schema/views';
 import { settingsOf } from '../../../schema/attributes';
@@ -11,48 +12,67 @@ import { useSession } from '../../api/session';
 import { directionFor, weekStart } from '../../i18n/locale';
 import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
+import { DragArea } from '../../ui/drag/DragArea';
+import { pointerNow } from '../../ui/drag/data';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import { valueOfSpan, nowIn, type DateSpan } from '../model/date-spans';
+import { daysBetween, parseBoardDate, valueOfSpan, nowIn, todayIn, type DateSpan } from '../model/date-spans';
 import { memoFor, type PerItemMemo } from '../model/per-item-memo';
 import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
 import type { Item } from '../store/live';
 import { useDragVisible } from '../parts/drag-visible';
-import { calendarLocale, capPerDay, daysOf, durationOf, droppedSpan, eventOf, overlaps, resizedSpan, shownRange, valueForDay, type CalendarEvent } from './calendar-events';
+import { calendarLocale, capPerDay, dayAt, daysOf, libraryOrder, durationOf, droppedSpan, eventOf, monthDays, overlaps, resizedSpan, shownRange, valueForDay, type CalendarEvent, type MonthDay, type ShownEvent } from './calendar-events';
+import { MonthGrid, dateText, type ChipDragData } from './MonthGrid';
 import './calendar.css';
 
 const LIBRARY_VIEW: Record<CalendarMode, string> = { month: 'dayGridMonth', week: 'timeGridWeek', day: 'timeGridDay' };
-const MODE_OF: Record<string, CalendarMode> = { dayGridMonth: 'month', timeGridWeek: 'week', timeGridDay: 'day' };
+const MODES: readonly CalendarMode[] = ['month', 'week', 'day'];
 /** Items a day shows in the month grid and the week's all-day row; the rest are behind "+N more" (the day view shows all). */
 const PER_DAY = 3;
 /**
  * The library's options that never change, made once: the library compares its options by
  * identity and re-processes all of them (and redraws) for any new one, so every prop it gets
- * is stable and only `events` changes with the data.
+ * is stable and only `events` changes with the data. The month is our own grid (MonthGrid,
+ * decision 0305); the library draws the week and the day, under our own toolbar.
  */
-const PLUGINS = [dayGridPlugin, timeGridPlugin, interactionPlugin];
-const HEADER_TOOLBAR = { start: 'prev,next today', center: 'title', end: 'dayGridMonth,timeGridWeek,timeGridDay' };
+const PLUGINS = [timeGridPlugin, interactionPlugin];
 const EVENT_ORDER = 'order,start,-duration,allDay,title';
 // An all-day item stays in the all-day row and a timed one in the hours (no time is made up or lost).
 const sameRow = (span: { allDay: boolean }, moving: { allDay: boolean } | null) => !moving || moving.allDay === span.allDay;
 /**
  * The library's React wrapper hands it all its options again on every render of its parent, and
- * the library then redraws the whole grid even when none changed: a drop (whose render lays the
- * new date over the replica) or any other render of this view cost a full redraw of the month.
- * Memoised, it renders only when one of its (stable) props really changed.
+ * the library then redraws the whole grid even when none changed. Memoised, it renders only when
+ * one of its (stable) props really changed.
  */
 const Calendar = memo(FullCalendar);
-/** The id prefix of a day's "+N more" marker (not an item: opens that day). */
+/** The id prefix of a day's "+N more" marker in the week's all-day row (not an item: opens that day). */
 const MORE = 'more:';
 /** Each item's event, kept across opens (per attribute and words): an open or an edit re-derives only what changed. */
 const eventMemos = new Map<string, PerItemMemo<CalendarEvent | null>>();
+/** No droppables: the day under a month drag is read from the measured cells (dayAt). */
+const noTargets = () => [];
+/** An item just dropped in the month grid, shown at its new date until the deferred pass has it. */
+interface Moved {
+  event: CalendarEvent | null;
+  /** The value before the drop (the deferred reader still answers it) and the value saved, as JSON. */
+  before: string;
+  value: string;
+}
+
+/** The day `step` pages from `day` in a mode (a month, a week or a day), as board text. */
+function pageFrom(day: string, mode: CalendarMode, step: number): string {
+  const date = parseBoardDate(day) ?? new Date();
+  const next = mode === 'month' ? addMonths(date, step) : mode === 'week' ? addWeeks(date, step) : addDays(date, step);
+  return format(next, 'yyyy-MM-dd');
+}
 
 /**
- * Calendar view: month, week and day (FullCalendar, this chunk only; decision 0120). Items are
- * placed by the view's date or date-range attribute; dragging moves them, dragging an edge
- * resizes a range, a click on an empty day creates an item there, items without a date wait in
- * the side list (and can be dragged onto a day). Every edit is one BoardActions call (decision
+ * Calendar view: month, week and day. The month is our own grid (MonthGrid, dnd-kit drags:
+ * decision 0305); week and day are FullCalendar's time grid in this chunk only (decision 0120).
+ * Items are placed by the view's date or date-range attribute; dragging moves them, dragging an
+ * edge resizes a range, a click on an empty day creates an item there, items without a date wait
+ * in the side list (and can be dragged onto a day). Every edit is one BoardActions call (decision
  * 0100): optimistic, offline, undoable. Week start and "today" follow the user's profile.
  */
 export default function CalendarView({ folder, view, items, get, valuesReady, canCreate, addItem }: ViewProps) {
@@ -65,21 +85,27 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
   const dateAttributes = board.attributes.filter((a) => !a.deleted_at && (a.kind === 'date' || a.kind === 'date-range'));
   const withTime = attribute ? settingsOf(attribute.kind as 'date', attribute.settings).withTime : false;
   const [mode, setMode] = useState<CalendarMode>(settings.mode);
-  const [initialView] = useState(() => LIBRARY_VIEW[settings.mode]);
   const timeZone = profile?.timezone;
   const firstDay = weekStart(i18n.locale, profile?.start_of_week);
-  // The shown dates are known before the library mounts (shownRange), so its first render has
-  // the events; its own report (onDatesSet) corrects them if they ever differ.
-  const [initialDate] = useState(() => nowIn(timeZone).slice(0, 10));
-  const [range, setRange] = useState<{ from: string; to: string }>(() => shownRange(initialDate, settings.mode, firstDay));
+  const today = todayIn(timeZone);
+  // The day the shown page holds; the shown dates follow from it (shownRange), before anything mounts.
+  const [anchor, setAnchor] = useState(() => nowIn(timeZone).slice(0, 10));
+  const range = useMemo(() => shownRange(anchor, mode, firstDay), [anchor, mode, firstDay]);
   const sideList = useRef<HTMLUListElement>(null);
   const calendarRef = useRef<FullCalendar>(null);
+  const gridRef = useRef<HTMLTableElement>(null);
 
   // A change of mode or attribute is saved in the view when this user may change it, else it stays local.
   const change = useChangeView(folder, view);
   const mayChangeView = useMayChangeView(folder, view);
   const saveSettings = (patch: Record<string, unknown>) => {
     if (mayChangeView) void change(patch);
+  };
+  const changeMode = (next: CalendarMode, day?: string) => {
+    if (day) setAnchor(day);
+    if (next === mode) return;
+    setMode(next);
+    if (next !== settings.mode) saveSettings({ mode: next });
   };
   // The permission chain once per folder and creator, not per event and render.
   const canEdit = useMemo(() => {
@@ -95,8 +121,9 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
   const byId = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   const untitled = t`Untitled`;
   // `get` is the pane's reader, which holds this attribute's values (views/view-values.ts). The
-  // events follow it in a deferred render: after a drop the library already shows the item where
-  // it was dropped, and the save's answer is not kept waiting behind a pass over every item.
+  // events follow it in a deferred render, so a drop's own render is not kept waiting behind a
+  // pass over every item: the month shows the dropped item from `moved` at once (below), the
+  // library's week and day show it where it was dropped themselves.
   const deferredGet = useDeferredValue(get);
   const attributeId = attribute?.id;
   const attributeKind = attribute?.kind;
@@ -113,32 +140,67 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     }
     return { events: dated, undated: without };
   }, [items, deferredGet, valuesReady, attributeId, attributeKind, untitled]);
-  // The library gets the events of the shown dates only, at most PER_DAY a day (and a "+N more"
-  // marker), so a 10,000-item board opens as quickly as a small one. The same array while what
-  // it holds is the same: a new one makes the library parse and redraw the whole grid (a quarter
-  // of a second on a busy machine), and a drop changes the values three times (shown at once,
-  // stored, the shown copy dropped) for one change on screen.
-  const lastShown = useRef<{ text: string; events: (CalendarEvent & Record<string, unknown>)[] } | null>(null);
-  const shownEvents = useMemo(() => {
-    const { shown, more } = capPerDay(
-      events.filter((e) => overlaps(e, range.from, range.to)),
-      daysOf(range.from, range.to),
-      mode === 'day' ? Number.POSITIVE_INFINITY : PER_DAY,
-      mode !== 'month',
-    );
-    const out: (CalendarEvent & Record<string, unknown>)[] = shown.map((e) => {
+  // The events of the shown dates, sorted in the library's order once (capPerDay sorts again: an
+  // already sorted list costs it one comparison per event).
+  const inRange = useMemo(() => events.filter((e) => overlaps(e, range.from, range.to)).sort(libraryOrder), [events, range]);
+  // Drops in the month grid not yet in the deferred events: shown at their new dates in the
+  // drop's own render (what the user sees is the saved value at once; DESIGN.md §8).
+  const [moved, setMoved] = useState<ReadonlyMap<string, Moved>>(new Map());
+  const liveMoves = useMemo(() => {
+    const live: Moved[] = [];
+    if (!attributeId) return live;
+    for (const [id, m] of moved) if (JSON.stringify(get(id, attributeId)) === m.value && JSON.stringify(deferredGet(id, attributeId)) === m.before) live.push(m);
+    return live;
+  }, [moved, get, deferredGet, attributeId]);
+  useEffect(() => {
+    // Forget drops the deferred events have caught up with (or that were undone or failed).
+    if (liveMoves.length !== moved.size) setMoved((current) => new Map([...current].filter(([, m]) => liveMoves.includes(m))));
+  }, [liveMoves, moved]);
+  // The library (week, day) and the month grid get the events of the shown dates only, at most
+  // PER_DAY a day (and a "+N more"), so a 10,000-item board opens as quickly as a small one. The
+  // same array while what it holds is the same: a new one makes the library parse and redraw its
+  // whole grid.
+  const lastShown = useRef<{ text: string; events: ShownEvent[]; more: Map<string, number> } | null>(null);
+  const shown = useMemo(() => {
+    let list: CalendarEvent[] = inRange;
+    if (liveMoves.length > 0) {
+      const ids = new Set(liveMoves.map((m) => m.event?.id ?? ''));
+      list = inRange.filter((e) => !ids.has(e.id));
+      for (const m of liveMoves) if (m.event && overlaps(m.event, range.from, range.to)) list.push(m.event);
+    }
+    const { shown: capped, more } = capPerDay(list, daysOf(range.from, range.to), mode === 'day' ? Number.POSITIVE_INFINITY : PER_DAY, mode !== 'month');
+    const out: ShownEvent[] = capped.map((e) => {
       const item = byId.get(e.id);
       const editable = item ? canEdit(item) : false;
-      // `order` 0: items before the day's marker (the library puts an event without it last).
-      return { ...e, startEditable: editable, durationEditable: editable && attributeKind === 'date-range', extendedProps: { order: 0 } };
+      return { ...e, startEditable: editable, durationEditable: editable && attributeKind === 'date-range' };
     });
-    for (const [day, n] of more) out.push({ id: `${MORE}${day}`, title: t`+${n} more`, start: day, allDay: true, editable: false, classNames: ['calendar-more'], extendedProps: { order: 1 } });
-    const text = JSON.stringify(out);
-    if (lastShown.current?.text === text) return lastShown.current.events;
-    lastShown.current = { text, events: out };
+    const text = JSON.stringify([out, [...more]]);
+    if (lastShown.current?.text === text) return lastShown.current;
+    return (lastShown.current = { text, events: out, more });
+  }, [inRange, liveMoves, range, mode, byId, canEdit, attributeKind]);
+  // The library's events: `order` 0 puts items before a day's marker (it puts an event without it last).
+  const libraryEvents = useMemo(() => {
+    if (mode === 'month') return [];
+    const out: Record<string, unknown>[] = shown.events.map((e) => ({ ...e, extendedProps: { order: 0 } }));
+    for (const [day, n] of shown.more) out.push({ id: `${MORE}${day}`, title: t`+${n} more`, start: day, allDay: true, editable: false, classNames: ['calendar-more'], extendedProps: { order: 1 } });
     return out;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [events, range, mode, byId, canEdit, attributeKind, t]);
+  }, [shown, mode, t]);
+  // The month grid's days; a day keeps its identity while its content is the same, so a drop
+  // re-renders the day it left and the day it reached.
+  const lastDays = useRef(new Map<string, { text: string; day: MonthDay }>());
+  const days = useMemo(() => {
+    if (mode !== 'month') return [];
+    const next = new Map<string, { text: string; day: MonthDay }>();
+    const out = monthDays(shown.events, shown.more, daysOf(range.from, range.to)).map((d) => {
+      const text = JSON.stringify(d);
+      const old = lastDays.current.get(d.day);
+      const day = old && old.text === text ? old.day : d;
+      next.set(d.day, { text, day });
+      return day;
+    });
+    lastDays.current = next;
+    return out;
+  }, [shown, mode, range]);
 
   const save = async (item: Item, span: DateSpan | null, revert?: () => void) => {
     if (!attribute || !span) return revert?.();
@@ -153,11 +215,20 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
       toast.show((error as Error).message, { kind: 'error' });
     }
   };
+  /** A month drop: shown at the new date in this render, then saved. */
+  const saveShown = (item: Item, span: DateSpan | null) => {
+    if (!attribute || !span) return;
+    const value = valueOfSpan(span, attribute.kind);
+    const entry: Moved = { event: eventOf(item, value, attribute.kind, untitled), before: JSON.stringify(get(item.id, attribute.id)), value: JSON.stringify(value) };
+    setMoved((current) => new Map(current).set(item.id, entry));
+    void save(item, span);
+  };
   const itemOf = (id: string) => byId.get(id) ?? null;
   const expectChange = useDragVisible(get);
 
   const now = useCallback(() => nowIn(timeZone), [timeZone]);
 
+  // The library's week and day.
   const onDrop = (info: EventDropArg) => {
     const item = itemOf(info.event.id);
     if (!item || !attribute) return info.revert();
@@ -168,46 +239,117 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     if (!item || !attribute) return info.revert();
     void save(item, resizedSpan(get(item.id, attribute.id), attribute.kind, durationOf(info.startDelta), durationOf(info.endDelta)), info.revert);
   };
-  const onDateClick = (info: DateClickArg) => {
+  const create = (dateStr: string) => {
     if (!attribute || !canCreate) return;
-    void addItem({ [attribute.id]: valueForDay(info.dateStr, attribute.kind, withTime) }).then((id) => id && board.openItem(id, folder.id));
+    void addItem({ [attribute.id]: valueForDay(dateStr, attribute.kind, withTime) }).then((id) => id && board.openItem(id, folder.id));
   };
+  const onDateClick = (info: DateClickArg) => create(info.dateStr);
   // An undated item dragged from the side list onto a day gets that day.
-  const onExternalDrop = (info: DropArg) => {
-    const item = itemOf(info.draggedEl.dataset.itemId ?? '');
-    if (!item || !attribute || !canEdit(item)) return;
-    const day = valueForDay(info.dateStr, attribute.kind, withTime && !info.allDay);
+  const dropUndated = (item: Item, dateStr: string, allDay: boolean) => {
+    if (!attribute || !canEdit(item)) return;
+    const day = valueForDay(dateStr, attribute.kind, withTime && !allDay);
     void board.actions.setValue(item, attribute, day).catch((error: Error) => toast.show(error.message, { kind: 'error' }));
   };
+  const onExternalDrop = (info: DropArg) => {
+    const item = itemOf(info.draggedEl.dataset.itemId ?? '');
+    if (item) dropUndated(item, info.dateStr, info.allDay);
+  };
+  // In the week and day the side list is the library's drag source; in the month, dnd-kit's (UndatedItem).
   useEffect(() => {
-    if (!sideList.current || board.readOnly) return;
+    if (!sideList.current || board.readOnly || mode === 'month') return;
     const draggable = new Draggable(sideList.current, { itemSelector: '[data-item-id]', minDistance: 4, eventData: (el) => ({ title: el.textContent ?? '', create: false }) });
     return () => draggable.destroy();
-  }, [board.readOnly, attribute?.id]);
+  }, [board.readOnly, attribute?.id, mode]);
 
   const onEventClick = (info: EventClickArg) => {
     info.jsEvent.preventDefault();
     // A day's "+N more" marker opens that day, where every item of it is shown.
-    if (info.event.id.startsWith(MORE)) calendarRef.current?.getApi().changeView(LIBRARY_VIEW.day, info.event.id.slice(MORE.length));
+    if (info.event.id.startsWith(MORE)) changeMode('day', info.event.id.slice(MORE.length));
     else board.openItem(info.event.id, folder.id);
   };
+  // The library follows our toolbar's page (it has no toolbar of its own).
+  useEffect(() => {
+    const api = calendarRef.current?.getApi();
+    if (api && api.getDate().toISOString().slice(0, 10) !== anchor) api.gotoDate(anchor);
+  }, [anchor]);
 
-  const onDatesSet = (info: DatesSetArg) => {
-    const next = { from: info.startStr.slice(0, 10), to: info.endStr.slice(0, 10) };
-    setRange((current) => (current && current.from === next.from && current.to === next.to ? current : next));
-    const shownMode = MODE_OF[info.view.type];
-    if (shownMode && shownMode !== mode) {
-      setMode(shownMode);
-      if (shownMode !== settings.mode) saveSettings({ mode: shownMode });
-    }
+  // Month drags (dnd-kit): the day under the pointer (or, from the keyboard, under the moved item's middle).
+  const cells = useRef<{ day: string; left: number; top: number; right: number; bottom: number }[]>([]);
+  const measureCells = () => {
+    cells.current = [...(gridRef.current?.querySelectorAll<HTMLElement>('td[data-date]') ?? [])].map((el) => {
+      const r = el.getBoundingClientRect();
+      return { day: el.dataset.date!, left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+    });
   };
+  const [dragging, setDragging] = useState<{ itemId: string; overDay: string | null } | null>(null);
+  /** When the last month drag ended: the click that follows a drag's release is not a click on the day. */
+  const dragEndedAt = useRef(0);
+  const dayUnder = (event: DragMoveEvent | DragEndEvent) => {
+    const initial = event.active.rect.current.initial;
+    const point = pointerNow(event.activatorEvent, event.delta) ?? (initial ? { x: initial.left + initial.width / 2 + event.delta.x, y: initial.top + initial.height / 2 + event.delta.y } : null);
+    return point ? dayAt(cells.current, point.x, point.y) : null;
+  };
+  const dragOf = (event: { active: { data: { current?: unknown } } }) => event.active.data.current as (ChipDragData | { type: 'calendar-undated'; itemId: string }) | undefined;
+  const onDragStart = (event: DragStartEvent) => {
+    const data = dragOf(event);
+    measureCells();
+    if (data) setDragging({ itemId: data.itemId, overDay: null });
+  };
+  const onDragMove = (event: DragMoveEvent) => {
+    const overDay = dayUnder(event);
+    setDragging((current) => (current && current.overDay !== overDay ? { ...current, overDay } : current));
+  };
+  const onDragEnd = (event: DragEndEvent) => {
+    setDragging(null);
+    dragEndedAt.current = performance.now();
+    const data = dragOf(event);
+    const item = data ? itemOf(data.itemId) : null;
+    measureCells(); // the page may have scrolled during the drag
+    const day = dayUnder(event);
+    if (!data || !item || !attribute || !day || !canEdit(item)) return;
+    if (data.type === 'calendar-undated') {
+      saveShown(item, { start: day, end: day, withTime: false });
+      return;
+    }
+    const chip = data as ChipDragData;
+    const days = daysBetween(chip.day, day);
+    if (days === 0) return;
+    const value = get(item.id, attribute.id);
+    if (chip.drag === 'move') saveShown(item, droppedSpan(value, attribute.kind, { days }));
+    else saveShown(item, resizedSpan(value, attribute.kind, chip.drag === 'start' ? { days } : {}, chip.drag === 'end' ? { days } : {}));
+  };
+  // The keyboard moves a picked-up item a day per ←/→ and a week per ↑/↓ (physical: the grid mirrors in right to left).
+  const keyboard: KeyboardCoordinateGetter = (event, { currentCoordinates }) => {
+    const cell = cells.current[0];
+    if (!cell) return undefined;
+    const w = cell.right - cell.left;
+    const h = cell.bottom - cell.top;
+    if (event.code === 'ArrowRight') return { ...currentCoordinates, x: currentCoordinates.x + w };
+    if (event.code === 'ArrowLeft') return { ...currentCoordinates, x: currentCoordinates.x - w };
+    if (event.code === 'ArrowDown') return { ...currentCoordinates, y: currentCoordinates.y + h };
+    if (event.code === 'ArrowUp') return { ...currentCoordinates, y: currentCoordinates.y - h };
+    return undefined;
+  };
+  const openItem = useCallback((id: string) => {
+    if (performance.now() - dragEndedAt.current > 300) board.openItem(id, folder.id);
+  }, [board, folder.id]);
+  const latestMonth = useRef({ create, changeMode });
+  latestMonth.current = { create, changeMode };
+  const monthHandlers = useMemo(
+    () => ({
+      onMore: (day: string) => latestMonth.current.changeMode('day', day),
+      onCreate: (day: string) => {
+        if (performance.now() - dragEndedAt.current > 300) latestMonth.current.create(day);
+      },
+    }),
+    [],
+  );
 
   // Stable handlers that call the latest ones (a new function would make the library redraw).
-  const latest = useRef({ onDatesSet, onDrop, onResize, onDateClick, onExternalDrop, onEventClick });
-  latest.current = { onDatesSet, onDrop, onResize, onDateClick, onExternalDrop, onEventClick };
+  const latest = useRef({ onDrop, onResize, onDateClick, onExternalDrop, onEventClick });
+  latest.current = { onDrop, onResize, onDateClick, onExternalDrop, onEventClick };
   const handlers = useMemo(
     () => ({
-      datesSet: (info: DatesSetArg) => latest.current.onDatesSet(info),
       eventDrop: (info: EventDropArg) => latest.current.onDrop(info),
       eventResize: (info: EventResizeDoneArg) => latest.current.onResize(info),
       dateClick: (info: DateClickArg) => latest.current.onDateClick(info),
@@ -249,59 +391,121 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     );
   }
 
+  const lastDay = daysOf(range.from, range.to).at(-1) ?? range.from;
+  const title =
+    mode === 'month'
+      ? dateText(i18n.locale, anchor, { month: 'long', year: 'numeric' })
+      : mode === 'week'
+        ? `${dateText(i18n.locale, range.from, { day: 'numeric', month: 'short' })} – ${dateText(i18n.locale, lastDay, { day: 'numeric', month: 'short', year: 'numeric' })}`
+        : dateText(i18n.locale, anchor, { dateStyle: 'full' });
+  const modeName: Record<CalendarMode, string> = { month: t`Month`, week: t`Week`, day: t`Day` };
+  const monthDrag = mode === 'month' && !board.readOnly;
+
   return (
-    <div className="calendar-view" data-testid="calendar-view">
-      <div className="calendar-main">
-        <label className="calendar-attribute">
-          <span><Trans>Dates from</Trans></span>
-          <select value={attribute.id} onChange={(e) => saveSettings({ date_attribute_id: e.target.value })} disabled={!mayChangeView}>
-            {dateAttributes.map((a) => (
-              <option key={a.id} value={a.id}>{a.name}</option>
-            ))}
-          </select>
-        </label>
-        <Calendar
-          ref={calendarRef}
-          plugins={PLUGINS}
-          initialView={initialView}
-          initialDate={initialDate}
-          headerToolbar={HEADER_TOOLBAR}
-          locales={locales}
-          locale={i18n.locale}
-          direction={rtl ? 'rtl' : 'ltr'}
-          firstDay={firstDay}
-          timeZone="UTC"
-          now={now}
-          events={shownEvents}
-          height={mode === 'month' ? 'auto' : 680}
-          // Days are capped before the library sees them (capPerDay): its own limit would hide the markers.
-          dayMaxEvents={false}
-          eventOrder={EVENT_ORDER}
-          editable={!board.readOnly}
-          droppable={!board.readOnly}
-          eventAllow={sameRow}
-          {...handlers}
-        />
-      </div>
-      <aside className="calendar-undated" aria-label={t`Items without a date`}>
-        <h3 className="calendar-undated-title">
-          <Trans>Without a date</Trans> <span className="calendar-undated-count">{undated.length}</span>
-        </h3>
-        <ul ref={sideList} className="calendar-undated-list">
-          {undated.slice(0, 200).map((item) => (
-            <li key={item.id} data-item-id={item.id} className={canEdit(item) ? 'is-draggable' : undefined}>
-              <button type="button" className="calendar-undated-item" onClick={() => board.openItem(item.id, folder.id)}>
-                {item.name?.trim() || untitled}
+    <DragArea collision={noTargets} keyboard={keyboard} onDragStart={onDragStart} onDragMove={onDragMove} onDragEnd={onDragEnd} onDragCancel={() => setDragging(null)}>
+      <div className="calendar-view" data-testid="calendar-view">
+        <div className="calendar-main">
+          <label className="calendar-attribute">
+            <span><Trans>Dates from</Trans></span>
+            <select value={attribute.id} onChange={(e) => saveSettings({ date_attribute_id: e.target.value })} disabled={!mayChangeView}>
+              {dateAttributes.map((a) => (
+                <option key={a.id} value={a.id}>{a.name}</option>
+              ))}
+            </select>
+          </label>
+          <div className="calendar-toolbar">
+            <div className="calendar-toolbar-group">
+              <button type="button" className="calendar-nav" onClick={() => setAnchor((a) => pageFrom(a, mode, -1))} aria-label={t`Previous`}>
+                <span aria-hidden="true">{rtl ? '›' : '‹'}</span>
               </button>
-            </li>
-          ))}
-        </ul>
-        {undated.length > 200 && (
-          <p className="calendar-undated-more">
-            <Trans>and {undated.length - 200} more</Trans>
-          </p>
-        )}
-      </aside>
-    </div>
+              <button type="button" className="calendar-nav" onClick={() => setAnchor((a) => pageFrom(a, mode, 1))} aria-label={t`Next`}>
+                <span aria-hidden="true">{rtl ? '‹' : '›'}</span>
+              </button>
+              <button type="button" className="calendar-today" onClick={() => setAnchor(today)} disabled={range.from <= today && today < range.to}>
+                <Trans>Today</Trans>
+              </button>
+            </div>
+            <h3 className="calendar-title" aria-live="polite">{title}</h3>
+            <div className="calendar-toolbar-group" role="group" aria-label={t`View`}>
+              {MODES.map((m) => (
+                <button key={m} type="button" className="calendar-mode" aria-pressed={m === mode} onClick={() => changeMode(m)}>
+                  {modeName[m]}
+                </button>
+              ))}
+            </div>
+          </div>
+          {mode === 'month' ? (
+            <MonthGrid
+              gridRef={gridRef}
+              days={days}
+              month={anchor.slice(0, 7)}
+              today={today}
+              locale={i18n.locale}
+              overDay={dragging?.overDay ?? null}
+              dragging={dragging?.itemId ?? null}
+              canCreate={canCreate}
+              onOpen={openItem}
+              onMore={monthHandlers.onMore}
+              onCreate={monthHandlers.onCreate}
+            />
+          ) : (
+            <Calendar
+              key={mode}
+              ref={calendarRef}
+              plugins={PLUGINS}
+              initialView={LIBRARY_VIEW[mode]}
+              initialDate={anchor}
+              headerToolbar={false}
+              locales={locales}
+              locale={i18n.locale}
+              direction={rtl ? 'rtl' : 'ltr'}
+              firstDay={firstDay}
+              timeZone="UTC"
+              now={now}
+              events={libraryEvents}
+              height={680}
+              // Days are capped before the library sees them (capPerDay): its own limit would hide the markers.
+              dayMaxEvents={false}
+              eventOrder={EVENT_ORDER}
+              editable={!board.readOnly}
+              droppable={!board.readOnly}
+              eventAllow={sameRow}
+              {...handlers}
+            />
+          )}
+        </div>
+        <aside className="calendar-undated" aria-label={t`Items without a date`}>
+          <h3 className="calendar-undated-title">
+            <Trans>Without a date</Trans> <span className="calendar-undated-count">{undated.length}</span>
+          </h3>
+          <ul ref={sideList} className="calendar-undated-list">
+            {undated.slice(0, 200).map((item) => (
+              <UndatedItem key={item.id} item={item} name={item.name?.trim() || untitled} editable={canEdit(item)} monthDrag={monthDrag} onOpen={openItem} />
+            ))}
+          </ul>
+          {undated.length > 200 && (
+            <p className="calendar-undated-more">
+              <Trans>and {undated.length - 200} more</Trans>
+            </p>
+          )}
+        </aside>
+      </div>
+    </DragArea>
   );
 }
+
+/**
+ * An item without a date in the side list: opens on a click; dragged onto a day, it gets that
+ * day (in the month by dnd-kit, this button being the handle; in the week and day by the
+ * library's Draggable over the list, which reads `data-item-id`).
+ */
+const UndatedItem = memo(function UndatedItem({ item, name, editable, monthDrag, onOpen }: { item: Item; name: string; editable: boolean; monthDrag: boolean; onOpen(id: string): void }) {
+  const { setNodeRef, listeners, attributes } = useDraggable({ id: `undated:${item.id}`, data: { type: 'calendar-undated', itemId: item.id, label: name }, disabled: !(editable && monthDrag) });
+  return (
+    <li data-item-id={item.id} className={editable ? 'is-draggable' : undefined}>
+      <button ref={setNodeRef} type="button" className="calendar-undated-item" {...(editable && monthDrag ? { ...attributes, ...listeners } : {})} onClick={() => onOpen(item.id)}>
+        {name}
+      </button>
+    </li>
+  );
+});

@@ -58,7 +58,7 @@ export function shownRange(day: string, mode: 'month' | 'week' | 'day', firstDay
 }
 
 /** The library's own order within a day (its default `eventOrder`: start, longer first, title). */
-function libraryOrder(a: CalendarEvent, b: CalendarEvent): number {
+export function libraryOrder(a: CalendarEvent, b: CalendarEvent): number {
   if (a.start !== b.start) return a.start < b.start ? -1 : 1;
   const ae = a.end ?? a.start;
   const be = b.end ?? b.start;
@@ -107,6 +107,64 @@ export function capPerDay(events: readonly CalendarEvent[], days: readonly strin
   const more = new Map<string, number>();
   hidden.forEach((n, d) => n > 0 && more.set(days[d]!, n));
   return { shown, more };
+}
+
+/** An event as the views hand it on: may the user move it, and stretch its range. */
+export type ShownEvent = CalendarEvent & { startEditable?: boolean; durationEditable?: boolean };
+
+/** One item as one day of the month grid shows it (a range shows in every day it covers). */
+export interface DayChip {
+  id: string;
+  title: string;
+  /** The start's time of day (`HH:mm`) on the day a timed item starts; null otherwise. */
+  time: string | null;
+  /** The range begins (ends) on this day: the day carries that edge's handle. */
+  isStart: boolean;
+  isEnd: boolean;
+  editable: boolean;
+  resizable: boolean;
+}
+
+/** A day of the month grid: its items (at most the per-day cap, in order) and how many are left out. */
+export interface MonthDay {
+  day: string;
+  chips: DayChip[];
+  more: number;
+}
+
+/**
+ * The month grid's days (calendar/MonthGrid.tsx) from the capped events (capPerDay's `shown`, in
+ * its order) and its left-out counts: each event in every shown day it covers, the first and last
+ * of its own days marked (an all-day end is exclusive, a timed one inclusive). Pure.
+ */
+export function monthDays(shown: readonly ShownEvent[], more: ReadonlyMap<string, number>, days: readonly string[]): MonthDay[] {
+  const out: MonthDay[] = days.map((day) => ({ day, chips: [], more: more.get(day) ?? 0 }));
+  for (const event of shown) {
+    const [from, to] = coveredDays(event, days);
+    const first = event.start.slice(0, 10);
+    // The last day the event covers: the day before an all-day exclusive end, else the end's day.
+    const last = event.allDay && event.end !== undefined ? shiftDay(event.end.slice(0, 10), -1) : (event.end ?? event.start).slice(0, 10);
+    const editable = event.startEditable ?? false;
+    for (let d = from; d < to; d++) {
+      const day = days[d]!;
+      out[d]!.chips.push({
+        id: event.id,
+        title: event.title,
+        time: !event.allDay && day === first && event.start.length > 10 ? event.start.slice(11, 16) : null,
+        isStart: day === first,
+        isEnd: day === last,
+        editable,
+        resizable: editable && (event.durationEditable ?? false),
+      });
+    }
+  }
+  return out;
+}
+
+/** The day whose cell holds a point (cells as measured at the drop), or null outside the grid. */
+export function dayAt(cells: readonly { day: string; left: number; top: number; right: number; bottom: number }[], x: number, y: number): string | null {
+  for (const c of cells) if (x >= c.left && x < c.right && y >= c.top && y < c.bottom) return c.day;
+  return null;
 }
 
 /** The library's duration (years, months, days, milliseconds) as date-fns takes it. */
