@@ -9,12 +9,20 @@
  * left them (a draft's `previous` follows the server); a copy not newer than one seen deleted is
  * not brought back; at the end, what we held before the load and the server no longer listed is
  * removed.
+ *
+ * The writes themselves (decision 0310): a cold open has nothing of the board, so a page is written
+ * without reading the replica first, except the records it may already hold (those held when the
+ * stream began, and those written since: the worker's own change notices name them), and the
+ * records go in with plain IndexedDB puts, one transaction per batch. Dexie would mark the whole
+ * table changed for a bulkPut of 50 or more (every live list of every tab reads itself again), so
+ * the stream tells the tabs itself, once per batch, in Dexie's own notice: the keys written and
+ * the index keys they fall under, exactly what Dexie names for a small bulkPut.
  */
-import Dexie from 'dexie';
+import Dexie, { RangeSet, type IndexableType, type ObservabilitySet } from 'dexie';
 import { toStored, tombstoneKey, type Tombstones } from './apply';
 import type { UserDb } from './db';
 import { applyRemoteChange } from './merge';
-import type { StoredRecord, SyncRecord } from './types';
+import type { DraftEntry, StoredRecord, SyncRecord } from './types';
 
 /** The first page: enough rows for the first screen, small enough to arrive at once. */
 export const FIRST_PAGE = 500;
@@ -31,6 +39,12 @@ export const WRITE_BATCH = 1_000;
  * query of every tab read again (and the tab patches its lists per key: src/boards/store/live.ts).
  */
 export const PUT_CHUNK = 49;
+
+/**
+ * Which records of a batch the replica may hold a copy of that must be compared with the page's
+ * (by row version) before it is written over. Without one, every record is read first.
+ */
+export type MayHold = (id: string) => boolean;
 
 export interface IndexPage {
   data: SyncRecord[];
@@ -85,11 +99,33 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   const t = opts.db.relaxed;
   // What we held before: after the last page, whatever of it the server did not list is gone.
   // (Ids only; a cold open has none, so a first open never keeps a list of the board's ids.)
-  const held = new Set((await t.records.where('[collection+board_id]').equals([opts.collection, opts.boardId]).primaryKeys()).map((k) => (k as [string, string])[1]));
+  // Writes from here on are watched first, so none falls between the read of `held` and the watch.
+  const written = watchWrites(opts.db, opts.collection);
+  let held: Set<string>;
+  try {
+    held = new Set((await t.records.where('[collection+board_id]').equals([opts.collection, opts.boardId]).primaryKeys()).map((k) => (k as [string, string])[1]));
+  } catch (error) {
+    written.stop();
+    throw error;
+  }
+  // Every page is read from the server after this point: a copy we held before is not newer than
+  // the page's unless it is one of the board's (a refresh) or was written since (realtime, deltas,
+  // the user's saves). Those are compared; the rest of a cold open is written straight.
+  const before = new Set(held);
+  const mayHold: MayHold = (id) => before.has(id) || written.has(id);
   const write = async (records: SyncRecord[]) => {
     for (const r of records) held.delete(r.id);
-    await writeIndexRecords(opts.db, opts.collection, records, opts.tombstones(), opts.writeBatch);
+    await writeIndexRecords(opts.db, opts.collection, records, opts.tombstones(), opts.writeBatch, mayHold);
   };
+  try {
+    return await streamRest(opts, held, write, written);
+  } catch (error) {
+    written.stop();
+    throw error;
+  }
+}
+
+async function streamRest(opts: StreamOptions, held: Set<string>, write: (records: SyncRecord[]) => Promise<void>, written: WriteWatch): Promise<StreamedIndex> {
   const firstSize = opts.firstPage ?? FIRST_PAGE;
   let first: IndexPage;
   let startAfter: string | null;
@@ -98,6 +134,7 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
     first = { data: head.data, cursor: head.cursor, next: null };
     await write(head.data);
     if (!head.rest) {
+      written.stop();
       await removeUnlisted(opts.db, opts.collection, held);
       return { first, done: true, complete: Promise.resolve() };
     }
@@ -106,22 +143,17 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
     first = await opts.fetchPage(null, firstSize);
     await write(first.data);
     if (first.next === null) {
+      written.stop();
       await removeUnlisted(opts.db, opts.collection, held);
       return { first, done: true, complete: Promise.resolve() };
     }
     startAfter = first.next;
   }
   const complete = (async () => {
-    await opts.restAfter;
-    let next: Promise<IndexPage> = opts.fetchPage(startAfter, opts.nextPage ?? NEXT_PAGE);
-    for (;;) {
-      const page = await next;
-      // The next page travels while this one is written.
-      const following = page.next === null ? null : opts.fetchPage(page.next, opts.nextPage ?? NEXT_PAGE);
-      following?.catch(() => undefined);
-      await write(page.data);
-      if (!following) break;
-      next = following;
+    try {
+      await streamPages(opts, startAfter, write);
+    } finally {
+      written.stop();
     }
     await removeUnlisted(opts.db, opts.collection, held);
   })();
@@ -129,49 +161,162 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   return { first, done: false, complete };
 }
 
-/**
- * Writes server copies of one collection in batches of `batch` records, each its own transaction,
- * yielding between them. Newer-or-equal server copies replace ours; busy records (a draft or a
- * queued request) are left alone, a draft's `previous` follows a newer copy.
- */
-export async function writeIndexRecords(db: UserDb, collection: string, records: SyncRecord[], tombstones: Tombstones | undefined, batch = WRITE_BATCH): Promise<void> {
-  for (let start = 0; start < records.length; start += batch) {
-    if (start > 0) await yieldToOthers();
-    await writeBatch(db, collection, records.slice(start, start + batch), tombstones);
+async function streamPages(opts: StreamOptions, startAfter: string | null, write: (records: SyncRecord[]) => Promise<void>): Promise<void> {
+  await opts.restAfter;
+  let next: Promise<IndexPage> = opts.fetchPage(startAfter, opts.nextPage ?? NEXT_PAGE);
+  for (;;) {
+    const page = await next;
+    // The next page travels while this one is written.
+    const following = page.next === null ? null : opts.fetchPage(page.next, opts.nextPage ?? NEXT_PAGE);
+    following?.catch(() => undefined);
+    await write(page.data);
+    if (!following) break;
+    next = following;
   }
 }
 
-async function writeBatch(db: UserDb, collection: string, records: SyncRecord[], tombstones: Tombstones | undefined): Promise<void> {
+/**
+ * Writes server copies of one collection in batches of `batch` records, each its own transaction,
+ * yielding between them. Newer-or-equal server copies replace ours; busy records (a draft or a
+ * queued request) are left alone, a draft's `previous` follows a newer copy. Only the records
+ * `mayHold` names are read and compared first (all of them without it).
+ */
+export async function writeIndexRecords(db: UserDb, collection: string, records: SyncRecord[], tombstones: Tombstones | undefined, batch = WRITE_BATCH, mayHold?: MayHold): Promise<void> {
+  for (let start = 0; start < records.length; start += batch) {
+    if (start > 0) await yieldToOthers();
+    await writeBatch(db, collection, records.slice(start, start + batch), tombstones, mayHold);
+  }
+}
+
+async function writeBatch(db: UserDb, collection: string, records: SyncRecord[], tombstones: Tombstones | undefined, mayHold: MayHold | undefined): Promise<void> {
   if (records.length === 0) return;
   const t = db.relaxed;
-  await t.transaction('rw', [t.records, t.failedRequests, t.drafts], async () => {
-    const keys = records.map((r) => [collection, r.id] as [string, string]);
-    const [stored, drafts, queued] = await Promise.all([
-      t.records.bulkGet(keys),
-      t.drafts.bulkGet(keys),
-      // The queue of one collection is short (it holds what is not yet sent): one range read.
+  const puts: StoredRecord[] = [];
+  await t.transaction('rw', [t.records, t.failedRequests, t.drafts], async (tx) => {
+    // Drafts and the queue hold what is not saved yet: short, one range read each.
+    const [drafts, queued] = await Promise.all([
+      t.drafts.where(':id').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray(),
       t.failedRequests.where('[collection+id]').between([collection, Dexie.minKey], [collection, Dexie.maxKey]).toArray(),
     ]);
+    // (Past that await, the notices of every write that committed before this transaction began
+    // have been heard: `mayHold` knows them.)
+    const draftOf = new Map(drafts.map((d) => [d.id, d]));
     const busy = new Set(queued.map((q) => q.id));
-    const puts: StoredRecord[] = [];
-    const draftPuts = [];
-    for (let i = 0; i < records.length; i++) {
-      const record = records[i]!;
-      const draft = drafts[i];
+    const compare = records.filter((r) => !draftOf.has(r.id) && !busy.has(r.id) && (!mayHold || mayHold(r.id)));
+    const stored = compare.length ? await t.records.bulkGet(compare.map((r) => [collection, r.id] as [string, string])) : [];
+    const mine = new Map(compare.map((r, i) => [r.id, stored[i]]));
+    const draftPuts: DraftEntry[] = [];
+    for (const record of records) {
+      const draft = draftOf.get(record.id);
       if (draft) {
         const next = applyRemoteChange(draft.previous, 'saved', record);
         if (next !== undefined) draftPuts.push({ ...draft, previous: next });
         continue;
       }
       if (busy.has(record.id)) continue;
-      const mine = stored[i];
-      if (mine && record.row_version < mine.row_version) continue;
-      if (!mine && tombstones && (tombstones.get(tombstoneKey(collection, record.id)) ?? -1) >= record.row_version) continue;
+      const ours = mine.get(record.id);
+      if (ours && record.row_version < ours.row_version) continue;
+      if (!ours && tombstones && (tombstones.get(tombstoneKey(collection, record.id)) ?? -1) >= record.row_version) continue;
       puts.push(toStored(collection, record));
     }
-    for (let i = 0; i < puts.length; i += PUT_CHUNK) await t.records.bulkPut(puts.slice(i, i + PUT_CHUNK));
+    // Plain puts on the transaction: Dexie's bookkeeping per write is most of a bulkPut's cost
+    // here, and the tabs are told below, key by key, as Dexie would for a small bulkPut.
+    const store = tx.idbtrans.objectStore('records');
+    for (const row of puts) store.put(row);
     if (draftPuts.length) await t.drafts.bulkPut(draftPuts);
   });
+  if (puts.length) announce(t, puts);
+}
+
+/**
+ * Tells the tabs (and this worker's own listeners) which records were written: Dexie's change
+ * notice, which crosses to every tab on Dexie's BroadcastChannel, with the primary keys and the
+ * index keys of the rows, as Dexie's own notice for a small bulkPut of new rows names them.
+ */
+function announce(t: UserDb['relaxed'], rows: StoredRecord[]): void {
+  const prefix = `idb://${t.name}/records/`;
+  const keys = new RangeSet().addKeys(rows.map((r) => [r.collection, r.id]));
+  const parts: ObservabilitySet = { [prefix]: keys, [`${prefix}:dels`]: keys };
+  for (const index of t.records.schema.indexes) {
+    const path = index.keyPath;
+    if (!Array.isArray(path)) continue;
+    const set = new RangeSet();
+    let any = false;
+    for (const row of rows) {
+      const key = path.map((p) => (row as Record<string, unknown>)[p]);
+      if (key.some((k) => k === undefined || k === null)) continue;
+      set.addKey(key as IndexableType);
+      any = true;
+    }
+    if (any) parts[prefix + index.name] = set;
+  }
+  ownNotice = true;
+  try {
+    Dexie.on('storagemutated').fire(parts);
+  } finally {
+    ownNotice = false;
+  }
+}
+
+/** While the stream's own notice is told: its watchers skip it (it names what the stream wrote). */
+let ownNotice = false;
+
+interface WriteWatch {
+  has(id: string): boolean;
+  stop(): void;
+}
+
+/**
+ * Ids of `collection` the worker writes while a stream runs, from Dexie's change notices (every
+ * transaction of this worker on `records` fires one when it commits). A notice that names a range
+ * (a bulkPut of 50 or more, a clear) makes every id count as written.
+ */
+function watchWrites(db: UserDb, collection: string): WriteWatch {
+  const part = `idb://${db.relaxed.name}/records/`;
+  const ids = new Set<string>();
+  let all = false;
+  const listener = (parts: ObservabilitySet) => {
+    if (ownNotice || all) return;
+    const set = parts[part];
+    if (!set) return;
+    const keys = keysOf(set as unknown as RangeNode);
+    if (keys === null) all = true;
+    else for (const k of keys) if (k[0] === collection) ids.add(k[1]);
+  };
+  Dexie.on('storagemutated', listener);
+  let stopped = false;
+  return {
+    has: (id) => all || ids.has(id),
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      Dexie.on('storagemutated').unsubscribe(listener);
+    },
+  };
+}
+
+interface RangeNode {
+  from?: unknown;
+  to?: unknown;
+  l?: RangeNode | null;
+  r?: RangeNode | null;
+}
+
+/** The [collection, id] keys a RangeSet names one by one, or null when it holds a real range. */
+function keysOf(set: RangeNode): [string, string][] | null {
+  const keys: [string, string][] = [];
+  const stack: RangeNode[] = [set];
+  while (stack.length) {
+    const node = stack.pop()!;
+    if (!('from' in node) || node.from === undefined) continue;
+    const from = node.from;
+    const to = node.to;
+    if (!Array.isArray(from) || !Array.isArray(to) || from.length !== 2 || to.length !== 2 || from[0] !== to[0] || from[1] !== to[1]) return null;
+    keys.push(from as [string, string]);
+    if (node.l) stack.push(node.l);
+    if (node.r) stack.push(node.r);
+  }
+  return keys;
 }
 
 /** Removes the records we held that the server no longer lists (not those with a draft or a queued request). */
