@@ -130,6 +130,27 @@ async function heapUsed(page: Page): Promise<number> {
   return usedSize;
 }
 
+/**
+ * BENCH_PROFILE=<dir>: a CPU profile (.cpuprofile, Chromium's format; open it in DevTools) of one
+ * warm open and of the scroll, to see where their time goes. Off by default: profiling slows both.
+ */
+async function profiled<T>(page: Page, name: string | null, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_PROFILE;
+  if (!dir || !name) return run();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  try {
+    return await run();
+  } finally {
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    await cdp.detach();
+  }
+}
+
 async function main() {
   const { dataDir, big, empty } = await seed();
   const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir });
@@ -189,7 +210,7 @@ async function main() {
       const link = page.getByTestId(`boards-nav-${teamId}`).getByRole('link', { name: big.name, exact: true });
       await link.waitFor();
       warm.push(
-        await link.evaluate(
+        await profiled(page, run === 6 ? 'warm-open' : null, () => link.evaluate(
           (el) =>
             new Promise<number>((resolve) => {
               const start = performance.now();
@@ -202,7 +223,7 @@ async function main() {
               observer.observe(document.body, { childList: true, subtree: true });
               (el as HTMLElement).click();
             }),
-        ),
+        )),
       );
     }
     line('floor: idle frame (rAF, no work)', `${pct(idle, 50).toFixed(1)} ms p50`, `p95 ${pct(idle, 95).toFixed(1)} ms`);
@@ -256,7 +277,7 @@ async function main() {
     // Scroll the whole table, top to bottom, a screenful per frame.
     await page.evaluate(() => ((document.querySelector('.table-scroll') as HTMLElement).scrollTop = 0));
     await page.waitForTimeout(300);
-    const frames = await page.evaluate(
+    const frames = await profiled(page, 'scroll', () => page.evaluate(
       () =>
         new Promise<number[]>((resolve) => {
           const grid = document.querySelector('.table-scroll') as HTMLElement;
@@ -272,7 +293,7 @@ async function main() {
           };
           requestAnimationFrame(tick);
         }),
-    );
+    ));
     line('scroll frame time', `${pct(frames, 50).toFixed(1)} ms p50`, `p95 ${pct(frames, 95).toFixed(1)} ms over ${frames.length} frames; budget p95 ≤ 17 ms: ${pct(frames, 95) <= 17 ? 'within' : 'OVER'}`);
 
     // Memory: a fresh tab's JS heap with the empty board open, then with this board open. (Not the

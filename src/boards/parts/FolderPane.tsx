@@ -12,7 +12,8 @@ import { createItemProblem } from '../model/groups';
 import { requestNewItem } from '../keys/new-item-event';
 import { useBoardShortcuts } from '../keys/use-board-shortcuts';
 import { sortByPosition } from '../model/positions';
-import { filterItems, searchItems, sortItems } from '../model/query';
+import { searchItems } from '../model/query';
+import { itemOrderFor, type OrderSpec } from '../model/item-order';
 import { subtreeIds } from '../model/tree';
 import { BulkBar } from './BulkBar';
 import { TrashDialog } from './TrashDialog';
@@ -83,7 +84,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   // own, so an edit of a date does not redo the filter and sort of every item.
   const viewIds = useMemo(() => viewValueAttributes(kind, record?.settings, board.attributes), [kind, record?.settings, board.attributes]).filter((id) => !queryIds.includes(id));
   const viewValues = useAttributeValues(viewIds);
-  const queryGet = useMemo(() => (itemId: string, attributeId: string) => queryValues?.(`${itemId}.${attributeId}`) ?? null, [queryValues]);
+  const queryGet = useMemo(() => valueGetterOf(queryValues), [queryValues]);
   const viewIdKey = viewIds.join('|');
   const get = useMemo(() => {
     if (!viewIdKey) return queryGet;
@@ -93,13 +94,29 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   // Until both lists are read, views that place items by values show nothing rather than every item as "empty" for a frame.
   const valuesReady = queryValues !== undefined && viewValues !== undefined;
 
-  const shownItems = useMemo(() => {
-    const own = (items ?? []).filter((i) => !i.deleted_at && folderIds.has(i.folder_id));
-    const filtered = filterItems(own, settings.filters, settings.match, attributeMap, queryGet);
-    const searched = searchItems(filtered, query, searchAttrs, queryGet);
-    return sortItems(searched, settings.sort, attributeMap, queryGet) as Item[];
+  // The folder's items filtered and sorted, kept in order incrementally and between mounts
+  // (model/item-order.ts, decision 0315): an edit moves the items it changed, a warm open over
+  // the same list reuses the order, and only a change of the rules sorts every item again.
+  const order = useMemo(() => itemOrderFor<Item>(`${board.boardId}\u0000${folder.id}\u0000${record?.id ?? ''}`), [board.boardId, folder.id, record?.id]);
+  const ruleAttributes = JSON.stringify(queryAttributes.map((id) => attributeMap.get(id)));
+  const spec = useMemo(
+    (): OrderSpec<Item> => ({
+      id: JSON.stringify([[...folderIds], settings.filters, settings.match, settings.sort, ruleAttributes]),
+      inScope: (i) => !i.deleted_at && folderIds.has(i.folder_id),
+      filters: settings.filters,
+      match: settings.match,
+      sort: settings.sort,
+      attributes: attributeMap,
+    }),
+    [folderIds, settings.filters, settings.match, settings.sort, attributeMap, ruleAttributes],
+  );
+  const orderedItems = useMemo(() => (items ? order.update(items, spec, queryGet) : []), [order, items, spec, queryGet]);
+  // The search filters the ordered list (no sort): typing costs one pass over the folder's items.
+  const shownItems = useMemo(
+    () => (query.trim() ? searchItems(orderedItems, query, searchAttrs, queryGet) : orderedItems),
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [items, folderIds, settings, attributeMap, queryGet, query]);
+    [orderedItems, query, queryGet],
+  );
 
   const canCreate = board.can('CREATE_ITEM', folder.id);
   const addItem = async (values: Record<string, unknown> = {}, groupKey?: string, name?: string) => {
@@ -112,7 +129,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
     return board.actions.createItem(folder.id, name?.trim() || t`New item`, siblings, values);
   };
 
-  const selectedItems = shownItems.filter((i) => selected.has(i.id));
+  const selectedItems = useMemo(() => (selected.size ? shownItems.filter((i) => selected.has(i.id)) : []), [shownItems, selected]);
   const searchRef = useRef<HTMLInputElement>(null);
   const startNewItem = () => requestNewItem() || void addItem().then((id) => id && board.openItem(id, folder.id));
   useBoardShortcuts({ create: canCreate && !isOverview ? startNewItem : undefined, search: () => searchRef.current?.focus() });
@@ -197,4 +214,18 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
       {trashOpen && <TrashDialog onClose={() => setTrashOpen(false)} />}
     </div>
   );
+}
+
+/**
+ * A reader of (item, attribute) over a reader by value id, the same function for the same reader
+ * (across mounts too): the kept order of a view (model/item-order.ts) tells a value change from
+ * a remount by the reader's identity.
+ */
+const getters = new WeakMap<object, (itemId: string, attributeId: string) => unknown>();
+const noValues = (): unknown => null;
+function valueGetterOf(reader: ((valueId: string) => unknown) | undefined): (itemId: string, attributeId: string) => unknown {
+  if (!reader) return noValues;
+  let get = getters.get(reader);
+  if (!get) getters.set(reader, (get = (itemId: string, attributeId: string) => reader(`${itemId}.${attributeId}`) ?? null));
+  return get;
 }

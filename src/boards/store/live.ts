@@ -138,8 +138,9 @@ export function useAttributeValues(attributeIds: readonly string[]): ValueReader
   const list = useMemo(() => recordList(db, `values\u0000${key}`, () => valueListSource(key ? key.split('|') : [])), [db, key]);
   const listVersion = useSyncExternalStore(list.subscribe, list.version);
   const version = usePendingVersion(pending, 'value');
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const stored = useMemo((): ValueReader | undefined => (listVersion === undefined ? undefined : (id) => (list.lookup(id) as unknown as Value | undefined)?.value), [list, listVersion]);
+  // One reader per list and version, shared by every mount: a view mounted again over unchanged
+  // values gets the same reader, so its kept order (model/item-order.ts) is not checked again.
+  const stored = useMemo((): ValueReader | undefined => (listVersion === undefined ? undefined : readerOf(list, listVersion)), [list, listVersion]);
   const attributes = useMemo(() => new Set(key.split('|')), [key]);
   const last = useRef<{ stored: ValueReader; shown: Map<string, unknown>; reader: ValueReader } | null>(null);
   return useMemo((): ValueReader | undefined => {
@@ -156,6 +157,15 @@ export function useAttributeValues(attributeIds: readonly string[]): ValueReader
     return reader;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stored, version, pending, attributes]);
+}
+
+const readers = new WeakMap<object, { version: number; reader: ValueReader }>();
+function readerOf(list: { lookup(id: string): unknown }, version: number): ValueReader {
+  const held = readers.get(list);
+  if (held && held.version === version) return held.reader;
+  const reader: ValueReader = (id) => (list.lookup(id) as Value | undefined)?.value;
+  readers.set(list, { version, reader });
+  return reader;
 }
 
 function sameShown(a: Map<string, unknown>, b: Map<string, unknown>): boolean {

@@ -12,7 +12,7 @@ import { groupWriteProblem, valueForGroup } from '../model/groups';
 import { useChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
 import { dropProblem, positionInGroup, UNAUTHORIZED, windowBlockIds, type RowDropTarget } from './table-rows';
-import { useGroupedRows } from './use-grouped-rows';
+import { useGroupedRowSource } from './use-grouped-rows';
 import { useTableVirtual, HEADER_HEIGHT } from './use-table-virtual';
 import { useSelection } from './use-selection';
 import { useCellEditing } from './use-cell-editing';
@@ -47,7 +47,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   const columns = useMemo(() => orderedColumns(board.attributes, settings), [board.attributes, settings]);
   const widths = useColumnWidths(settings, (column_widths) => change({ column_widths }));
   const groupAttribute = settings.group_by ? board.attributes.find((a) => a.id === settings.group_by) : undefined;
-  const { rows, groups, isCollapsed, toggleGroup } = useGroupedRows(items, groupAttribute, get, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
+  const { rows, groups, isCollapsed, toggleGroup } = useGroupedRowSource(items, groupAttribute, get, { hideEmptyGroups: settings.hide_empty_groups, groupOrder: settings.group_order });
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const rtl = pageIsRtl();
@@ -164,7 +164,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   const onCancel = useCallback(() => latest.current.editing.cancel(), []);
   const onActivate = useCallback((rowIndex: number, col: number, edit: boolean) => {
     const { rows: currentRows, columns: currentColumns, editing: cells } = latest.current;
-    const row = currentRows[rowIndex];
+    const row = currentRows.at(rowIndex);
     setActive({ row: rowIndex, col });
     if (edit && row?.kind === 'item' && cells.canEditCell(row.item, currentColumns[col - 1])) cells.startEditing({ row: rowIndex, col });
   }, []);
@@ -199,7 +199,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
               clickAllowed={drag.clickAllowed}
             />
             {virtual.virtualRows.map((vr) => {
-              const row = rows[vr.index]!;
+              const row = rows.at(vr.index)!;
               const top = HEADER_HEIGHT + vr.start;
               if (row.kind === 'group') {
                 const key = row.group.key;
