@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
 import * as Y from 'yjs';
 import { startProxy } from './shell-proxy';
+import { AWARENESS_STALE_MS } from '../src/boards/docs/presence';
 import { apiCall, apiLogin, createBoardByApi, createItemByApi, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 
 /**
@@ -23,6 +25,20 @@ describe('docs: one document, two people, one offline', () => {
     await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folder-views/${viewId}`, { id: viewId, board_id: boardId, folder_id: boardId, name: 'Docs', kind: 'docs', visibility: 'shared', settings: {}, row_version: 1 });
   }, 300_000);
   afterAll(async () => world?.close());
+  // A failed test must not leave its browsers on the board: an owner tab left open by the first
+  // test kept the owner on the presence channel, so the second test's "A leaves" got no
+  // member_removed and waited for the stale timeout (failed once in CI that way).
+  const contexts: BrowserContext[] = [];
+  const closers: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close().catch(() => undefined);
+    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+  });
+  const signedIn = async (...args: Parameters<typeof signedInPage>) => {
+    const opened = await signedInPage(...args);
+    contexts.push(opened.context);
+    return opened;
+  };
 
   const serverText = async () => {
     const updates = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/doc-updates?board_id=${boardId}`)).data.filter((u: any) => u.item_id === itemId);
@@ -31,10 +47,19 @@ describe('docs: one document, two people, one offline', () => {
     return doc.getXmlFragment('default').toString();
   };
 
+  /** The board public and the docs view published (once; the second test does not rely on the first). */
+  const publish = async () => {
+    const board = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: any) => f.id === boardId);
+    if (!board.is_public) await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folders/${boardId}`, { ...board, is_public: true, row_version: board.row_version + 1 });
+    const view = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folder-views?board_id=${boardId}`)).data.find((v: any) => v.id === viewId);
+    if (!view.settings?.published) await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folder-views/${viewId}`, { ...view, settings: { ...view.settings, published: true }, row_version: view.row_version + 1 });
+  };
+
   it('merges an offline edit with a live one, in both browsers and on the server; the published page reads without JavaScript', async () => {
     const proxy = await startProxy(world.server.port);
-    const a = await signedInPage(world, USERS.owner);
-    const b = await signedInPage(world, USERS.full, proxy.url);
+    closers.push(() => proxy.close());
+    const a = await signedIn(world, USERS.owner);
+    const b = await signedIn(world, USERS.full, proxy.url);
     await a.page.goto(`${world.server.url}/b/${boardId}?view=${viewId}`);
     await b.page.goto(`${proxy.url}/b/${boardId}?view=${viewId}`);
     const editorA = a.page.getByTestId('doc-editor');
@@ -77,10 +102,7 @@ describe('docs: one document, two people, one offline', () => {
     await proxy.close();
 
     // Published: the board public, the view published; read in a browser with JavaScript off.
-    const board = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folders?board_id=${boardId}`)).data.find((f: any) => f.id === boardId);
-    await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folders/${boardId}`, { ...board, is_public: true, row_version: board.row_version + 1 });
-    const view = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/folder-views?board_id=${boardId}`)).data.find((v: any) => v.id === viewId);
-    await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folder-views/${viewId}`, { ...view, settings: { ...view.settings, published: true }, row_version: view.row_version + 1 });
+    await publish();
     const reader = await world.browser.newContext({ javaScriptEnabled: false });
     const page = await reader.newPage();
     const answer = await page.goto(`${world.server.url}/p/i${world.teamId}-${viewId}/onboarding-${itemId}`);
@@ -101,8 +123,8 @@ describe('docs: one document, two people, one offline', () => {
     const privateId = `pf${Date.now().toString(36)}`;
     await apiCall(world.server.url, owner, 'PUT', `/api/${world.teamId}/folders/${privateId}`, { id: privateId, board_id: boardId, parent_id: boardId, name: 'Private', hidden: true, user_ids: [ownerId], row_version: 1 });
     await createItemByApi(world, owner, boardId, 'Secret acquisition', privateId);
-    const a = await signedInPage(world, USERS.owner);
-    const b = await signedInPage(world, USERS.full);
+    const a = await signedIn(world, USERS.owner);
+    const b = await signedIn(world, USERS.full);
     for (const { page } of [a, b]) {
       await page.goto(`${world.server.url}/b/${boardId}?view=${viewId}`);
       await page.getByRole('button', { name: 'Release plan' }).click();
@@ -151,16 +173,20 @@ describe('docs: one document, two people, one offline', () => {
     expect(await imageB.getAttribute('src')).toMatch(/^\/api\/files\/attachments\/[A-Za-z0-9_-]+\.png$/);
     await expect.poll(() => imageB.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
 
-    // A leaves: B drops the caret at once.
+    // A leaves (closing the browser context runs no unload handler for sure): A was the owner's
+    // last connection to the board, so the presence channel's member_removed drops the caret at
+    // once — well before the stale bound (AWARENESS_STALE_MS after A's last renewal, at least
+    // 9 s), the fallback when a member still has another tab on the board (unit-tested).
     await a.context.close();
-    await expect.poll(() => b.page.getByTestId('doc-caret').count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => b.page.getByTestId('doc-caret').count(), { timeout: AWARENESS_STALE_MS - 7_000 }).toBe(0);
     // The embed's card opens the item it names.
     await editorB.getByTestId('doc-embed').first().getByRole('button').click();
     await expect.poll(() => b.page.url()).toContain(embeddedId);
     expect(b.errors).toEqual([]);
     await b.context.close();
 
-    // The published page (the view is published, the board public, from the test above), no JavaScript.
+    // The published page, no JavaScript.
+    await publish();
     const reader = await world.browser.newContext({ javaScriptEnabled: false });
     const page = await reader.newPage();
     await expect

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as Y from 'yjs';
 import { encodeAwarenessUpdate, Awareness } from 'y-protocols/awareness';
-import { AWARENESS_SEND_MS, DocPresence, DeferredTransport, type AwarenessMessage, type PresenceTransport } from '../../src/boards/docs/presence';
+import { AWARENESS_CHECK_MS, AWARENESS_RENEW_MS, AWARENESS_SEND_MS, AWARENESS_STALE_MS, DocPresence, DeferredTransport, type AwarenessMessage, type PresenceTransport } from '../../src/boards/docs/presence';
 import { toBase64 } from '../../src/boards/docs/doc-body';
 
 /**
@@ -122,6 +122,54 @@ describe('DocPresence', () => {
     b.destroy();
     c.destroy();
     d.destroy();
+  });
+
+  it('drops a tab gone without a word within the stale bound, though another tab of the same member stays on the channel', () => {
+    const channel = new Channel();
+    let alive = true;
+    const wire = channel.join('1');
+    // Tab A1 of member 1 will go silent (a closed browser context: no pagehide, no leave event);
+    // tab A2 of the same member stays, so the channel never reports member 1 as gone.
+    const a1 = new DocPresence(new Y.Doc(), 'item1', { ...wire, send: (m) => void (alive && wire.send(m)) }, nameOf, () => Date.now());
+    const a2 = new DocPresence(new Y.Doc(), 'item1', channel.join('1'), nameOf, () => Date.now());
+    const b = new DocPresence(new Y.Doc(), 'item1', channel.join('2'), nameOf, () => Date.now());
+    a1.awareness.setLocalStateField('cursor', { anchor: 1, head: 1 });
+    vi.advanceTimersByTime(AWARENESS_SEND_MS);
+    const ids = () => b.remote().map((r) => r.clientId).sort();
+    expect(ids()).toEqual([a1.awareness.clientID, a2.awareness.clientID].sort());
+    // Quiet tabs that are still there renew their state: nobody is dropped.
+    vi.advanceTimersByTime(AWARENESS_STALE_MS * 4);
+    expect(ids()).toEqual([a1.awareness.clientID, a2.awareness.clientID].sort());
+    alive = false;
+    vi.advanceTimersByTime(AWARENESS_STALE_MS - AWARENESS_RENEW_MS - 2 * AWARENESS_CHECK_MS);
+    expect(b.remote()).toHaveLength(2);
+    vi.advanceTimersByTime(AWARENESS_RENEW_MS + 3 * AWARENESS_CHECK_MS);
+    expect(ids()).toEqual([a2.awareness.clientID]);
+    // Back (a throttled background tab): shown again at its next renewal, and answered.
+    alive = true;
+    const sentByB = channel.sent.filter((s) => s.from === '2').length;
+    vi.advanceTimersByTime(AWARENESS_RENEW_MS + AWARENESS_CHECK_MS + AWARENESS_SEND_MS);
+    expect(ids()).toEqual([a1.awareness.clientID, a2.awareness.clientID].sort());
+    expect(channel.sent.filter((s) => s.from === '2').length).toBeGreaterThan(sentByB);
+    expect(a1.remote().map((r) => r.clientId)).toContain(b.awareness.clientID);
+    for (const p of [a1, a2, b]) p.destroy();
+  });
+
+  it('a page hidden for good leaves at once, and one back from the back/forward cache is here again', () => {
+    const { a, b } = pair();
+    a.awareness.setLocalStateField('cursor', { anchor: 1, head: 1 });
+    vi.advanceTimersByTime(AWARENESS_SEND_MS);
+    expect(b.remote()).toHaveLength(1);
+    a.leave();
+    expect(b.remote()).toEqual([]);
+    // Gone means gone: no renewal brings it back until the page is shown again.
+    vi.advanceTimersByTime(AWARENESS_RENEW_MS * 2);
+    expect(b.remote()).toEqual([]);
+    a.rejoin();
+    vi.advanceTimersByTime(AWARENESS_SEND_MS);
+    expect(b.remote()).toHaveLength(1);
+    a.destroy();
+    b.destroy();
   });
 
   it('a deferred transport sends the newest message once its link arrives, and closes a link that comes late', async () => {

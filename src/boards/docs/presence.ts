@@ -6,7 +6,7 @@ import { fromBase64, toBase64 } from './doc-body';
  * Who else is in a document, and where their cursor is (decision 0218): a Yjs awareness per open
  * document, carried as `client-doc-awareness` events of the board's presence channel. Nothing of
  * it is stored: the server relays the event to the channel's other subscribers (VIEW_BOARD, as
- * for the board) and forgets it; a state not renewed within 30 s (y-protocols' timeout) is gone.
+ * for the board) and forgets it; a state not renewed within 15 s is gone (decision 0326).
  *
  * Names are never taken from the sender: the presence channel stamps each event with the user id
  * the server signed the subscription for, and the label is that member's name. Pure of React and
@@ -16,6 +16,17 @@ import { fromBase64, toBase64 } from './doc-body';
 export const AWARENESS_EVENT = 'client-doc-awareness';
 /** At most one event per this many ms per tab (the server allows 10 client events a second). */
 export const AWARENESS_SEND_MS = 250;
+/**
+ * Liveness of a tab in a document, whatever happens to its page: a tab renews its state this
+ * often, and a state not heard of for AWARENESS_STALE_MS is dropped (checked every
+ * AWARENESS_CHECK_MS). A tab that leaves properly (or a member's last connection to the board)
+ * goes at once; one that closes without a word (a killed browser, a closed context, another tab
+ * of the same member still on the board) goes within STALE + CHECK ms. y-protocols' own 30 s
+ * timeout is too slow for a caret that stays where nobody is.
+ */
+export const AWARENESS_RENEW_MS = 5_000;
+export const AWARENESS_STALE_MS = 15_000;
+export const AWARENESS_CHECK_MS = 1_000;
 
 export interface AwarenessMessage {
   item: string;
@@ -46,7 +57,10 @@ export class DocPresence {
   /** Awareness client id → the attested user id of whoever sent it. */
   private readonly owners = new Map<number, string>();
   private readonly offs: (() => void)[] = [];
+  /** Awareness client id → when a message of it was last received (this.now()). */
+  private readonly heard = new Map<number, number>();
   private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly ticker: ReturnType<typeof setInterval>;
   private lastSent = 0;
   private readonly listeners = new Set<() => void>();
 
@@ -64,11 +78,9 @@ export class DocPresence {
     this.awareness.setLocalState({ here: true });
     this.offs.push(
       transport.onMessage((message, userId) => this.receive(message, userId)),
-      transport.onMemberRemoved((userId) => {
-        const gone = [...this.owners].filter(([, owner]) => owner === userId).map(([client]) => client);
-        if (gone.length) removeAwarenessStates(this.awareness, gone, 'remote');
-      }),
+      transport.onMemberRemoved((userId) => this.drop([...this.owners].filter(([, owner]) => owner === userId).map(([client]) => client))),
     );
+    this.ticker = setInterval(this.tick, AWARENESS_CHECK_MS);
   }
 
   /** The label and colour the caret of `clientId` is drawn with (the attested member's name). */
@@ -93,12 +105,25 @@ export class DocPresence {
     return () => this.listeners.delete(listener);
   }
 
-  /** Leaving the document: others drop our caret at once rather than after the timeout. */
-  destroy(): void {
+  /**
+   * Leaving (the document closes, or the page is hidden for good): others drop our caret at once
+   * rather than after the stale timeout. `rejoin` undoes it (a page back from the back/forward cache).
+   */
+  leave(): void {
+    if (!this.awareness.getLocalState()) return;
     removeAwarenessStates(this.awareness, [this.awareness.clientID], 'leave');
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
     this.flush();
+  }
+
+  rejoin(): void {
+    if (!this.awareness.getLocalState()) this.awareness.setLocalState({ here: true });
+  }
+
+  destroy(): void {
+    this.leave();
+    clearInterval(this.ticker);
     for (const off of this.offs) off();
     this.awareness.off('update', this.onLocalUpdate);
     this.awareness.off('change', this.notify);
@@ -110,6 +135,7 @@ export class DocPresence {
     if (!userId || message.item !== this.itemId || !Number.isInteger(message.client) || message.client === this.awareness.clientID) return;
     const isNew = !this.owners.has(message.client);
     this.owners.set(message.client, userId);
+    this.heard.set(message.client, this.now());
     try {
       applyAwarenessUpdate(this.awareness, fromBase64(message.update), 'remote');
     } catch {
@@ -122,6 +148,26 @@ export class DocPresence {
     // Someone new: they need our caret now, not at our next move (only then: no ping-pong).
     if (isNew && this.awareness.getStates().has(message.client) && this.awareness.getLocalState()) this.schedule();
   }
+
+  /** Forgets these remote clients (their next message makes them new again, and answered). */
+  private drop(clients: number[]): void {
+    for (const client of clients) {
+      this.owners.delete(client);
+      this.heard.delete(client);
+    }
+    const here = clients.filter((client) => this.awareness.getStates().has(client));
+    if (here.length) removeAwarenessStates(this.awareness, here, 'remote');
+  }
+
+  /** Renews our state, and drops the states of tabs not heard of for AWARENESS_STALE_MS. */
+  private readonly tick = () => {
+    const now = this.now();
+    const local = this.awareness.getLocalState();
+    // setLocalState raises the clock: a state sent again at the same clock would not count as news.
+    if (local && now - this.lastSent >= AWARENESS_RENEW_MS) this.awareness.setLocalState(local);
+    const stale = [...this.heard].filter(([, at]) => now - at >= AWARENESS_STALE_MS).map(([client]) => client);
+    if (stale.length) this.drop(stale);
+  };
 
   private readonly notify = () => {
     for (const listener of [...this.listeners]) listener();

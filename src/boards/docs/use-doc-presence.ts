@@ -21,7 +21,16 @@ export function useDocPresence(body: DocBody | null, teamId: number, boardId: st
     const transport = new DeferredTransport(() => import('./presence-link').then((m) => m.openPresenceLink(teamId, boardId)));
     const next = new DocPresence(body.doc, itemId, transport, (id) => names.current(id));
     setPresence({ body, presence: next });
+    // A page going away says so while it still can (a closed tab, a navigation); one back from the
+    // back/forward cache is here again. Without this (a killed browser), the others drop the caret
+    // when the member leaves the channel or, at the latest, when the state goes stale (presence.ts).
+    const hide = () => next.leave();
+    const show = (event: PageTransitionEvent) => event.persisted && next.rejoin();
+    window.addEventListener('pagehide', hide);
+    window.addEventListener('pageshow', show);
     return () => {
+      window.removeEventListener('pagehide', hide);
+      window.removeEventListener('pageshow', show);
       next.destroy();
       transport.close();
     };
