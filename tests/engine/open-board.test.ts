@@ -6,6 +6,7 @@ import { ManualClock } from '../../sync-worker/clock';
 import { BOARD_FRESH_MS } from '../../sync-worker/engine';
 import type { FetchLike } from '../../sync-worker/http';
 import { FIRST_PAGE, NEXT_PAGE } from '../../sync-worker/stream';
+import type { SyncRecord } from '../../sync-worker/types';
 import { createClient, createWorld, newItem, wire, type World } from './harness';
 
 /** Opening a board already in the replica asks only for the delta (DESIGN.md §3), not every index. */
@@ -125,6 +126,47 @@ describe('a cold open streams', () => {
     expect(itemPages.length).toBe(2);
     expect(itemPages[1]).toContain(`limit=${NEXT_PAGE}`);
     expect(itemPages[1]).not.toContain('after=');
+    client.close();
+  }, 120_000);
+
+  it('a page read before an edit does not write over it: the user’s saved edit and a rename caught up mid-stream stay', async () => {
+    // Pages are read from the server at once but handed over only when released: they are older
+    // than what happens meanwhile. A cold open writes pages without reading the replica first,
+    // except records written since the stream began (decision 0310): those are compared.
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let read!: () => void;
+    const pageRead = new Promise<void>((resolve) => (read = resolve));
+    const fetchLike: FetchLike = async (input, init) => {
+      const answer = await fetch(input, init);
+      if (/\/items\?/.test(input) && /[?&]limit=/.test(input)) {
+        const body = await answer.text();
+        read();
+        await gate;
+        return new Response(body, { status: answer.status, headers: answer.headers });
+      }
+      return answer;
+    };
+    const client = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id, fetch: fetchLike });
+    const streamed = (await api(world.server.app, 'GET', `/api/${world.teamId}/items?board_id=${world.boardId}`, { token: world.owner.token })).json().data as SyncRecord[];
+    const [mine, theirs] = streamed.filter((r) => String(r.name).startsWith('Streamed')).slice(-2);
+    await client.engine.openBoard(world.teamId, world.boardId);
+    await pageRead;
+    // The user's edit goes out and is answered while the page waits.
+    await client.engine.save('item', { ...mine!, name: 'Edited during the stream' }, { teamId: world.teamId });
+    await client.engine.idle();
+    expect(await client.db.relaxed.failedRequests.count()).toBe(0);
+    // Someone else's rename, caught up between pages.
+    expect((await api(world.server.app, 'PUT', `/api/${world.teamId}/items/${theirs!.id}`, { token: world.owner.token, body: { ...theirs, name: 'Renamed elsewhere', row_version: theirs!.row_version + 1 } })).statusCode).toBe(200);
+    await client.engine.catchUp(world.teamId, world.boardId);
+    expect(await client.local('item', theirs!.id)).toMatchObject({ name: 'Renamed elsewhere' });
+
+    release();
+    await client.engine.boardComplete(world.teamId, world.boardId);
+    expect(await client.local('item', mine!.id)).toMatchObject({ name: 'Edited during the stream', row_version: mine!.row_version + 1 });
+    expect(await client.local('item', theirs!.id)).toMatchObject({ name: 'Renamed elsewhere', row_version: theirs!.row_version + 1 });
+    // The rest of the page was written.
+    expect(await client.db.relaxed.records.where('[collection+board_id]').equals(['item', world.boardId]).count()).toBe(streamed.length);
     client.close();
   }, 120_000);
 
