@@ -1,9 +1,9 @@
-import { z } from 'zod';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { ApiError } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { getPlan, pricesOf, type PlanLimits } from './plans';
+import { addonBody, type AddonOffer, type AddonsAnswer, type AddonView } from '../../schema/billing';
 
 /**
  * Add-ons (workspace.md §3 "Add-on: id, ltd_id, old_addon_id", §7; issue #18, decision 0255): extra
@@ -15,15 +15,9 @@ import { getPlan, pricesOf, type PlanLimits } from './plans';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type AddonRow = Selectable<Database['subscription_addons']>;
-type AddableLimit = 'workspaces' | 'members' | 'storage' | 'AutomationRunsLimit';
 
-export interface AddonOffer {
-  id: string;
-  /** What it adds to the subscription's limits. */
-  limits: Partial<Record<AddableLimit, number>>;
-  amount: number;
-  currency: string;
-}
+/** The wire shapes (offer, add-on, the list's answer) and the body are shared with the app: schema/billing.ts. */
+export { addonBody, type AddonOffer, type AddonView };
 
 /** The add-ons offered: a lifetime price each, in cents. */
 export const ADDON_CATALOGUE: AddonOffer[] = [
@@ -34,20 +28,6 @@ export const ADDON_CATALOGUE: AddonOffer[] = [
   { id: 'automation-10k', limits: { AutomationRunsLimit: 10000 }, amount: 3900, currency: 'USD' },
 ];
 
-export const addonBody = z.object({ addon: z.string().trim().min(1, 'is required').max(60) });
-
-export interface AddonView {
-  id: number;
-  ltd_id: number;
-  old_addon_id: number | null;
-  addon: string;
-  limits: Partial<Record<AddableLimit, number>>;
-  amount: number;
-  currency: string;
-  payment_status: string;
-  created_at: string;
-}
-
 export function addonView(row: AddonRow): AddonView {
   return {
     id: row.id,
@@ -57,7 +37,7 @@ export function addonView(row: AddonRow): AddonView {
     limits: row.limits as AddonView['limits'],
     amount: row.amount,
     currency: row.currency,
-    payment_status: row.payment_status,
+    payment_status: row.payment_status as AddonView['payment_status'],
     created_at: new Date(row.created_at).toISOString(),
   };
 }
@@ -96,7 +76,7 @@ async function ownedSubscription(db: Db, userId: number, id: number, lock = fals
   return sub;
 }
 
-export async function listAddons(db: Db, userId: number, subscriptionId: number) {
+export async function listAddons(db: Db, userId: number, subscriptionId: number): Promise<AddonsAnswer> {
   const sub = await ownedSubscription(db, userId, subscriptionId);
   const eligible = await canGetAddons(db, sub);
   return { data: eligible ? (await activeAddons(db, sub.id)).map(addonView) : [], available: eligible ? ADDON_CATALOGUE : [], eligible };

@@ -7,6 +7,7 @@ import type { SubscriptionRow } from '../workspaces/subscriptions';
 import { canGetAddons } from './addons';
 import { subscriptionState } from './limits';
 import { getPlan, isPaid } from './plans';
+import { cancelBody, CANCEL_REASONS, couponBody, RETENTION_OFFERS, type CancelReason, type CancellationView, type RetentionOffer } from '../../schema/billing';
 
 /**
  * Cancellation with retention offers (workspace.md §4, §5, §9; issue #18, decision 0255).
@@ -31,15 +32,8 @@ export const RETENTION_TRIAL_DAYS = 30;
 export const RETENTION_PERCENT_OFF = 20;
 export const MONEY_BACK_DAYS = 14;
 
-export const CANCEL_REASONS = ['too_expensive', 'missing_features', 'not_using', 'switching', 'technical_issues', 'other'] as const;
-export const RETENTION_OFFERS = ['trial_days', 'free_month', 'year_discount'] as const;
-export type RetentionOffer = (typeof RETENTION_OFFERS)[number];
-
-export const cancelBody = z.object({
-  reasons: z.array(z.enum(CANCEL_REASONS, { error: 'must be one of the listed reasons' })).max(CANCEL_REASONS.length).default([]),
-  comment: z.string().trim().max(2000, 'must be at most 2000 characters').optional(),
-});
-export const couponBody = z.object({ offer: z.enum(RETENTION_OFFERS, { error: `must be one of ${RETENTION_OFFERS.join(', ')}` }) });
+/** The reasons, the offers, both bodies and the view are shared with the app: schema/billing.ts. */
+export { cancelBody, CANCEL_REASONS, couponBody, RETENTION_OFFERS, type CancelReason, type CancellationView, type RetentionOffer };
 
 async function ownedLocked(db: Db, userId: number, id: number): Promise<SubscriptionRow> {
   const sub = await db.selectFrom('subscriptions').selectAll().where('id', '=', id).where('user_id', '=', userId).forUpdate().executeTakeFirst();
@@ -88,18 +82,6 @@ async function kindOf(db: Db, sub: SubscriptionRow, now: Date): Promise<'paid' |
   return 'paid';
 }
 
-export interface CancellationView {
-  subscription_id: number;
-  /** The latest cancellation still standing (not resumed), or null. */
-  cancellation: { reasons: string[]; comment: string | null; cancelled_at: string; ends_at: string | null } | null;
-  can_cancel: boolean;
-  /** The offers this subscription could take now (empty once the user has used one). */
-  offers: RetentionOffer[];
-  coupon_used: boolean;
-  coupon: { offer: string; percent_off: number; free_months: number; consumed: boolean } | null;
-  money_back_days: number;
-}
-
 export async function cancellationView(db: Db, userId: number, subscriptionId: number, now: Date): Promise<CancellationView> {
   const sub = await db.selectFrom('subscriptions').selectAll().where('id', '=', subscriptionId).where('user_id', '=', userId).executeTakeFirst();
   if (!sub) throw new ApiError(422, 'Validation Error: id: must be a subscription you own', 'validation', ['id: must be a subscription you own']);
@@ -116,12 +98,12 @@ export async function cancellationView(db: Db, userId: number, subscriptionId: n
   return {
     subscription_id: sub.id,
     cancellation: standing
-      ? { reasons: standing.reasons as string[], comment: standing.comment, cancelled_at: new Date(standing.cancelled_at).toISOString(), ends_at: standing.ends_at ? new Date(standing.ends_at).toISOString() : null }
+      ? { reasons: standing.reasons as CancelReason[], comment: standing.comment, cancelled_at: new Date(standing.cancelled_at).toISOString(), ends_at: standing.ends_at ? new Date(standing.ends_at).toISOString() : null }
       : null,
     can_cancel: kind !== 'none' && !standing,
     offers,
     coupon_used: Boolean(coupon),
-    coupon: coupon && coupon.subscription_id === sub.id ? { offer: coupon.offer, percent_off: coupon.percent_off, free_months: coupon.free_months, consumed: coupon.consumed_at !== null } : null,
+    coupon: coupon && coupon.subscription_id === sub.id ? { offer: coupon.offer as RetentionOffer, percent_off: coupon.percent_off, free_months: coupon.free_months, consumed: coupon.consumed_at !== null } : null,
     money_back_days: MONEY_BACK_DAYS,
   };
 }

@@ -3,6 +3,7 @@ import type { Database } from '../db/types';
 import type { AppContext } from '../context';
 import { getPlan, limitsOf, listPlans, topPlan, type PlanLimits } from './plans';
 import { addonLimitsFor } from './addons';
+import type { SubscriptionState } from '../../schema/billing';
 
 /**
  * Subscription states and effective limits (workspace.md §4, §9; decision 0240). Kept apart from
@@ -20,7 +21,7 @@ type SubscriptionLike = { limits: unknown; trial_ends_at: Date | string | null; 
  * - cancelled: an end date ahead (running to its end, then read-only);
  * - expired: the end date has passed.
  */
-export type SubscriptionState = 'trial' | 'trial_expired' | 'active' | 'cancelled' | 'expired';
+export type { SubscriptionState } from '../../schema/billing';
 
 export function subscriptionState(sub: Pick<SubscriptionLike, 'trial_ends_at' | 'ends_at'>, now: Date): SubscriptionState {
   const t = now.getTime();

@@ -5,6 +5,7 @@ import { ApiError } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { ownedSubscriptions, type SubscriptionRow } from '../workspaces/subscriptions';
 import { getPlan, isPaid, limitsOf, listPlans } from './plans';
+import type { LtdCodeView } from '../../schema/billing';
 
 /**
  * Lifetime-deal codes (issue #18, decision 0255): an operator generates codes with the ltd CLI
@@ -49,15 +50,8 @@ export async function generateLtdCodes(db: Db, count: number, opts: { plan?: str
   return list;
 }
 
-export interface LtdCodeView {
-  code: string;
-  plan: string;
-  plan_name: string;
-  redeemed: boolean;
-  /** Redeemed by the caller (so the screen can say "already activated on your account"). */
-  redeemed_by_you: boolean;
-  subscription_id: number | null;
-}
+/** The answer's shape is shared with the app: schema/billing.ts. */
+export type { LtdCodeView };
 
 export async function ltdCodeView(db: Db, rawCode: string, userId: number | null): Promise<LtdCodeView> {
   const code = normaliseLtdCode(rawCode);

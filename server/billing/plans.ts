@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../db/types';
+import { limitsSchema, priceSchema, PRICE_INTERVALS, type PlanLimits, type PlanPrice as Price, type PlanView } from '../../schema/billing';
+
+export { limitsSchema, priceSchema, PRICE_INTERVALS, type PlanLimits, type Price, type PlanView };
 
 /**
  * The plan catalogue (issue #18 part 1, decision 0240): plans are rows of `plans`, seeded by
@@ -12,27 +15,7 @@ import type { Database } from '../db/types';
 type Db = Kysely<Database> | Transaction<Database>;
 export type PlanRow = Selectable<Database['plans']>;
 
-export const PRICE_INTERVALS = ['month', 'year', 'lifetime'] as const;
 export const LIMIT_NAMES = ['workspaces', 'members', 'storage', 'AutomationRunsLimit', 'WhitelabelLimit'] as const;
-
-export const priceSchema = z.object({
-  id: z.string().trim().min(1, 'is required').max(60).regex(/^[a-z0-9-]+$/, 'must be lower-case letters, digits and dashes'),
-  interval: z.enum(PRICE_INTERVALS),
-  currency: z.string().trim().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code (USD)'),
-  amount: z.number().int('must be whole minor units (cents)').min(0, 'must not be negative'),
-});
-export type Price = z.infer<typeof priceSchema>;
-
-const count = z.number().int('must be a whole number').min(0, 'must not be negative');
-export const limitsSchema = z.object({
-  workspaces: count,
-  members: count,
-  storage: count,
-  AutomationRunsLimit: count,
-  WhitelabelLimit: count,
-  proViews: z.boolean(),
-});
-export type PlanLimits = z.infer<typeof limitsSchema>;
 
 export const planSchema = z
   .object({
@@ -56,18 +39,6 @@ export const planSchema = z
   });
 export type PlanInput = z.input<typeof planSchema>;
 export type Plan = z.infer<typeof planSchema>;
-
-/** The public shape of GET /api/plans. */
-export interface PlanView {
-  id: string;
-  name: string;
-  version: number;
-  level: number;
-  tier: number;
-  prices: Price[];
-  isUpgradable: boolean;
-  limits: PlanLimits;
-}
 
 export const DEFAULT_LIMITS: PlanLimits = { workspaces: 0, members: 0, storage: 0, AutomationRunsLimit: 100, WhitelabelLimit: 0, proViews: false };
 

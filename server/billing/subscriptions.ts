@@ -3,10 +3,11 @@ import type { Database } from '../db/types';
 import type { AppContext } from '../context';
 import { ApiError } from '../http/errors';
 import { Messages } from '../../schema/messages';
-import { isOnTrial, ownedSubscriptions, subscriptionView, type SubscriptionRow, type SubscriptionView } from '../workspaces/subscriptions';
+import { isOnTrial, ownedSubscriptions, subscriptionView, type SubscriptionRow } from '../workspaces/subscriptions';
 import { monthOf } from '../../schema/automations';
-import { getPlan, isPaid, limitsOf, listPlans, planView, type PlanLimits, type PlanRow, type PlanView } from './plans';
-import { effectiveLimits, subscriptionState, type SubscriptionState } from './limits';
+import { getPlan, isPaid, limitsOf, listPlans, planView, type PlanRow } from './plans';
+import { effectiveLimits, subscriptionState } from './limits';
+import type { BillingSubscriptionView } from '../../schema/billing';
 
 export { effectiveLimits, subscriptionLimits, subscriptionState, workspaceLimits, type SubscriptionState } from './limits';
 
@@ -20,24 +21,8 @@ const DAY = 24 * 60 * 60 * 1000;
 export const TRIAL_DAYS = 14;
 export const TRIAL_EXTENSION_DAYS = 30;
 
-export interface TrialInfo {
-  plan: string;
-  started_at: string;
-  extended_at: string | null;
-  days_left: number;
-  can_extend: boolean;
-}
-
-export interface BillingSubscriptionView extends Omit<SubscriptionView, 'limits'> {
-  state: SubscriptionState;
-  plan: PlanView | null;
-  /** Effective limits (BILLING=off: the top plan's). */
-  limits: PlanLimits;
-  usage: SubscriptionView['usage'] & { members: number; automation_runs: number };
-  trial: TrialInfo | null;
-  /** Whether POST /api/subscription {plan, trial: true} would start a trial on this subscription. */
-  trial_eligible: boolean;
-}
+/** The answer's shape is shared with the app: schema/billing.ts. */
+export type { BillingSubscriptionView, TrialInfo } from '../../schema/billing';
 
 async function trialRow(db: Db, subscriptionId: number) {
   return db.selectFrom('subscription_trials').selectAll().where('subscription_id', '=', subscriptionId).executeTakeFirst();

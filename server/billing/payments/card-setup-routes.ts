@@ -5,6 +5,7 @@ import { requireUser } from '../../auth/guard';
 import { ApiError, parseBody } from '../../http/errors';
 import { BILLING_OFF_MESSAGE } from '../routes';
 import { cardSetupBody, finishCardSetup, finishCardSetupBody, startCardSetup } from './card-setup';
+import { cardSetupStartSchema, paymentMethodSchema } from '../../../schema/payments';
 
 /**
  * Card entry on the provider's own page (decision 0300, docs/api/billing.md): start a session
@@ -27,7 +28,7 @@ export function cardSetupRoutes(app: FastifyInstance, ctx: AppContext) {
             '`{return_to}` (a path of this app) → `{data: {session_id, url}}`. With Stripe: a Checkout Session in setup mode for the caller’s customer; send the browser to `url`. Stripe sends it back to `return_to` with `card_setup={session id}` (or `card_setup=cancelled`). 422 `card_setup_unsupported` with the local provider (it has its own card form).',
           status: 201,
           body: cardSetupBody,
-          response: z.object({ data: z.object({ session_id: z.string(), url: z.string() }) }),
+          response: z.object({ data: cardSetupStartSchema }),
         },
       },
     },
@@ -48,6 +49,7 @@ export function cardSetupRoutes(app: FastifyInstance, ctx: AppContext) {
           description:
             '`{session_id}` → `{data: card}` (the saved card: brand, last four digits, expiry). Finishing the same session again answers the same card (stored once). Another user’s or an unknown session is a 404; a session whose card was not entered is a 409 `card_setup_incomplete`.',
           body: finishCardSetupBody,
+          response: z.object({ data: paymentMethodSchema }),
         },
       },
     },

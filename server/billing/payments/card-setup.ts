@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { ApiError, notFound } from '../../http/errors';
 import { Messages } from '../../../schema/messages';
 import { paymentProvider } from './registry';
 import { CardSetupNotFoundError, PaymentDeclinedError, type PaymentMethodInfo, type ProviderEvent } from './provider';
 import { customerOf, declined, methodView, type PaymentMethodView } from './service';
+import { cardSetupBody, finishCardSetupBody, type CardSetupStart } from '../../../schema/payments';
 
 /**
  * Card entry on the provider's own page (decision 0300): with Stripe, "Add card" asks for a Checkout
@@ -17,10 +17,8 @@ import { customerOf, declined, methodView, type PaymentMethodView } from './serv
  * No card number ever reaches this server.
  */
 
-export const cardSetupBody = z.object({
-  return_to: z.string().min(1).max(2000).describe('A path of this app to come back to, e.g. `/checkout?plan=pro&price=pro-month`'),
-});
-export const finishCardSetupBody = z.object({ session_id: z.string().min(1).max(255) });
+/** Both bodies and the start's answer are shared with the app: schema/payments.ts. */
+export { cardSetupBody, finishCardSetupBody };
 
 /** Only a path on this server: never another site (`//host`, `/\host`, `https:`). */
 function localPath(value: string): string {
@@ -33,7 +31,7 @@ function localPath(value: string): string {
   return url.pathname + url.search;
 }
 
-export async function startCardSetup(ctx: AppContext, userId: number, returnTo: string): Promise<{ session_id: string; url: string }> {
+export async function startCardSetup(ctx: AppContext, userId: number, returnTo: string): Promise<CardSetupStart> {
   const provider = paymentProvider(ctx);
   if (!provider.startCardSetup) throw new ApiError(422, Messages.cardSetupUnsupported, 'card_setup_unsupported');
   const path = localPath(returnTo);

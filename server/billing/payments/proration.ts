@@ -4,7 +4,11 @@
  * product of an amount and milliseconds never loses precision.
  */
 
-export type Interval = 'month' | 'year' | 'lifetime';
+import type { Interval } from '../../../schema/billing';
+import type { InvoiceLine, LineKind } from '../../../schema/payments';
+
+/** Invoice lines are shared with the app (schema/payments.ts). */
+export type { Interval, InvoiceLine, LineKind };
 
 /** `amount * part / whole`, rounded half up (0 ≤ part ≤ whole). */
 export function share(amount: number, part: number, whole: number): number {
@@ -30,22 +34,6 @@ export function periodEnd(from: Date, interval: Interval): Date | null {
   const m = from.getUTCMonth() + months;
   const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
   return new Date(Date.UTC(y, m, Math.min(from.getUTCDate(), lastDay), from.getUTCHours(), from.getUTCMinutes(), from.getUTCSeconds(), from.getUTCMilliseconds()));
-}
-
-export type LineKind = 'plan' | 'proration_charge' | 'proration_credit' | 'coupon' | 'credit_applied' | 'credit_carried';
-
-export interface InvoiceLine {
-  kind: LineKind;
-  /** English, for API readers; the app and the PDF word lines from `kind` and the fields below. */
-  description: string;
-  amount: number;
-  plan?: string;
-  plan_name?: string;
-  interval?: Interval;
-  from?: string;
-  to?: string | null;
-  coupon?: string;
-  percent?: number;
 }
 
 export interface CurrentPayment {

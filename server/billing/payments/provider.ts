@@ -11,14 +11,10 @@
  * ever touches money. Provider ids are opaque strings.
  */
 
-/** A card as the local provider's form sends it. Real providers never see this (they get a token). */
-export interface CardInput {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-  name?: string;
-}
+import type { CardInput } from '../../../schema/payments';
+
+/** A card as the local provider's form sends it (schema/payments.ts, shared with the app). Real providers never see this (they get a token). */
+export type { CardInput };
 
 /**
  * What the client sends to add a payment method: the local provider's card fields, or a token the

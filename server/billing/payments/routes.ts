@@ -5,7 +5,8 @@ import { requireUser } from '../../auth/guard';
 import { ApiError, notFound, parseBody } from '../../http/errors';
 import { localeSettingOf, serverLocale, translator } from '../../i18n/catalogs';
 import { BILLING_OFF_MESSAGE } from '../routes';
-import { addMethodBody, addPaymentMethod, deletePaymentMethod, invoiceView, listInvoices, listPaymentMethods, nextInvoice, ownInvoice, purchaseBody, quotePurchase } from './service';
+import { addMethodBody, addPaymentMethod, deletePaymentMethod, invoiceView, listInvoices, listPaymentMethods, nextInvoice, ownInvoice, quotePurchase } from './service';
+import { invoiceSchema as invoiceShape, nextInvoiceSchema, paymentMethodSchema as methodShape, quoteBody, quoteSchema } from '../../../schema/payments';
 
 /**
  * Payment routes (decision 0250, docs/api/billing.md): the caller's saved cards, invoices (list
@@ -17,26 +18,7 @@ import { addMethodBody, addPaymentMethod, deletePaymentMethod, invoiceView, list
 const tag = 'Billing';
 const invoicePdf = () => import('./invoice-pdf');
 
-const methodShape = z.object({ id: z.number(), provider: z.string(), brand: z.string(), last4: z.string(), exp_month: z.number(), exp_year: z.number(), created_at: z.string() });
-const lineShape = z.object({ kind: z.string(), description: z.string(), amount: z.number().describe('minor units; credits are negative') }).passthrough();
-const invoiceShape = z.object({
-  id: z.number(),
-  number: z.string().nullable(),
-  status: z.enum(['paid', 'failed', 'refunded', 'open']),
-  subscription_id: z.number().nullable(),
-  currency: z.string(),
-  subtotal: z.number(),
-  discount: z.number(),
-  credit_applied: z.number(),
-  total: z.number(),
-  lines: z.array(lineShape),
-  plan: z.string().nullable(),
-  card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
-  failure: z.object({ code: z.string(), message: z.string() }).nullable(),
-  created_at: z.string(),
-  paid_at: z.string().nullable(),
-  pdf_url: z.string().nullable(),
-});
+/** The answers' shapes are the ones the app reads (schema/payments.ts). */
 
 const idOf = (raw: string) => {
   const id = Number(raw);
@@ -109,7 +91,6 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
       .send(pdf);
   });
 
-  const quoteBody = purchaseBody.omit({ card_id: true, token: true }).extend({ subscription_id: z.number().int().positive().optional() });
   app.post(
     '/api/payment/quote',
     {
@@ -119,6 +100,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
           summary: 'What buying or changing a plan would cost now',
           description: '`{plan, price?, coupon?, subscription_id?}` → `{data: {subscription_id, plan, price, currency, subtotal, discount, credit_applied, total, lines, period_end}}`, priced exactly as `POST /api/subscription` would (proration, coupon, credit) with the same refusals; nothing is charged or stored.',
           body: quoteBody,
+          response: z.object({ data: quoteSchema }),
         },
       },
     },
@@ -138,6 +120,7 @@ export function paymentRoutes(app: FastifyInstance, ctx: AppContext) {
           tag,
           summary: 'The next invoice of the caller’s renewing subscription',
           description: '`{data: {subscription_id, date, amount, currency, lines}}`, or `{data: null}` when nothing renews (no purchase, lifetime deal, cancelled).',
+          response: z.object({ data: nextInvoiceSchema.nullable() }),
         },
       },
     },

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
@@ -15,6 +14,7 @@ import { quote, type Interval, type InvoiceLine } from './proration';
 import type { JobQueue } from '../../jobs/types';
 import { consumeCancellationCoupon, pendingCancellationCoupon } from '../cancellation';
 import { renewalLines, RENEW_JOB } from './renewal-lines';
+import { addMethodBody, cardBody, purchaseBody, type InvoiceView, type NextInvoice, type PaymentMethodView, type PurchaseBody, type PurchaseQuote } from '../../../schema/payments';
 
 /**
  * Buying plans (issue #18, decision 0250): payment methods, purchases with proration, invoices and
@@ -33,46 +33,8 @@ type Db = Kysely<Database> | Transaction<Database>;
 type InvoiceRow = Selectable<Database['invoices']>;
 type MethodRow = Selectable<Database['payment_methods']>;
 
-export const cardBody = z.object({
-  number: z.string().trim().min(12, 'must be a card number').max(30, 'must be a card number').regex(/^[\d\s-]+$/, 'must be a card number'),
-  exp_month: z.coerce.number().int('must be a month (1–12)').min(1, 'must be a month (1–12)').max(12, 'must be a month (1–12)'),
-  exp_year: z.coerce.number().int('must be a year').min(0, 'must be a year').max(2200, 'must be a year'),
-  cvc: z.string().trim().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-  name: z.string().trim().max(100).optional(),
-});
-
-export const addMethodBody = z
-  .object({ card: cardBody.optional(), token: z.string().trim().min(1).max(200).optional() })
-  .refine((b) => Boolean(b.card) !== Boolean(b.token), { message: 'send either card or token', path: ['card'] });
-
-export interface PaymentMethodView {
-  id: number;
-  provider: string;
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  created_at: string;
-}
-
-export interface InvoiceView {
-  id: number;
-  number: string | null;
-  status: InvoiceRow['status'];
-  subscription_id: number | null;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  credit_applied: number;
-  total: number;
-  lines: InvoiceLine[];
-  plan: string | null;
-  card: { brand: string; last4: string } | null;
-  failure: { code: string; message: string } | null;
-  created_at: string;
-  paid_at: string | null;
-  pdf_url: string | null;
-}
+/** The bodies and the answers' shapes are shared with the app: schema/payments.ts. */
+export { addMethodBody, cardBody, purchaseBody, type InvoiceView, type NextInvoice, type PaymentMethodView, type PurchaseBody, type PurchaseQuote };
 
 /** What settling an invoice does to its subscription. */
 interface Change {
@@ -174,15 +136,6 @@ export async function deletePaymentMethod(ctx: AppContext, userId: number, id: n
   await ctx.db.deleteFrom('payment_methods').where('id', '=', row.id).execute();
 }
 
-export const purchaseBody = z.object({
-  plan: z.string().trim().min(1, 'is required').max(40),
-  price: z.string().trim().max(60).optional(),
-  card_id: z.union([z.string().trim().max(200), z.number()]).optional(),
-  token: z.string().trim().max(500).optional(),
-  coupon: z.string().trim().max(60).optional(),
-});
-export type PurchaseBody = z.infer<typeof purchaseBody>;
-
 const refuse = (message: string, type: string, field?: string) => new ApiError(422, message, type, field ? [`${field}: ${message}`] : undefined);
 
 const compare = (a: PlanRow, b: PlanRow) => a.level - b.level || a.tier - b.tier;
@@ -195,20 +148,6 @@ const compare = (a: PlanRow, b: PlanRow) => a.level - b.level || a.tier - b.tier
  * one is a downgrade (prorated: the difference becomes credit). Answers the paid invoice; a
  * refused card answers 402 with the provider's reason and leaves the subscription as it was.
  */
-/** What a purchase would cost now, without buying (POST /api/subscription/quote). */
-export interface PurchaseQuote {
-  subscription_id: number;
-  plan: string;
-  price: string;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  credit_applied: number;
-  total: number;
-  lines: InvoiceLine[];
-  period_end: string | null;
-}
-
 /** A dry run ends the pricing transaction (rolled back) carrying its answer. */
 class QuoteOnly extends Error {
   constructor(readonly quote: PurchaseQuote) {
@@ -476,14 +415,6 @@ export async function ownInvoice(db: Db, userId: number, id: number): Promise<In
   const row = await db.selectFrom('invoices').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound();
   return row;
-}
-
-export interface NextInvoice {
-  subscription_id: number;
-  date: string;
-  amount: number;
-  currency: string;
-  lines: InvoiceLine[];
 }
 
 /**

@@ -1,51 +1,12 @@
 import { api } from '../../api/client';
+import type { BillingSubscriptionView, PlanLimits, PlanPrice, PlanView, SubscriptionState } from '../../../schema/billing';
 
 /** The billing calls of /profile/billing (server/billing/routes.ts, decision 0240). */
 
-export interface PlanPrice {
-  id: string;
-  interval: 'month' | 'year' | 'lifetime';
-  currency: string;
-  /** Minor units (cents). */
-  amount: number;
-}
-
-export interface PlanLimits {
-  workspaces: number;
-  members: number;
-  /** GB */
-  storage: number;
-  AutomationRunsLimit: number;
-  WhitelabelLimit: number;
-  proViews: boolean;
-}
-
-export interface Plan {
-  id: string;
-  name: string;
-  version: number;
-  level: number;
-  tier: number;
-  prices: PlanPrice[];
-  isUpgradable: boolean;
-  limits: PlanLimits;
-}
-
-export type SubscriptionState = 'trial' | 'trial_expired' | 'active' | 'cancelled' | 'expired';
-
-export interface BillingSubscription {
-  id: number;
-  deal: string;
-  state: SubscriptionState;
-  plan: Plan | null;
-  limits: PlanLimits;
-  /** storage in bytes; members and automation_runs: the fullest workspace on the subscription. */
-  usage: { workspaces: number; storage: number; members: number; automation_runs: number };
-  trial_ends_at: string | null;
-  ends_at: string | null;
-  trial: { plan: string; started_at: string; extended_at: string | null; days_left: number; can_extend: boolean } | null;
-  trial_eligible: boolean;
-}
+/** The shapes are the server's own (schema/billing.ts); the app imports them as types only. */
+export type Plan = PlanView;
+export type BillingSubscription = BillingSubscriptionView;
+export type { PlanLimits, PlanPrice, SubscriptionState };
 
 export const BillingApi = {
   plans: async () => (await api.get<{ data: Plan[] }>('/api/plans')).data,

@@ -4,6 +4,7 @@ import type { I18n } from '@lingui/core';
 import { Messages } from '../../../schema/messages';
 import { api, ApiRequestError } from '../../api/client';
 import type { PaymentMethod } from './payments-api';
+import type { CardSetupStart } from '../../../schema/payments';
 
 /**
  * Card entry on the payment provider's own page (decision 0300): with Stripe the card is typed on
@@ -13,7 +14,7 @@ import type { PaymentMethod } from './payments-api';
  * stores the card (brand, last four digits, expiry) and answers it.
  */
 export const CardSetupApi = {
-  start: async (returnTo: string) => (await api.post<{ data: { session_id: string; url: string } }>('/api/payment/card-setup', { return_to: returnTo })).data,
+  start: async (returnTo: string) => (await api.post<{ data: CardSetupStart }>('/api/payment/card-setup', { return_to: returnTo })).data,
   finish: async (sessionId: string) => (await api.post<{ data: PaymentMethod }>('/api/payment/card-setup/finish', { session_id: sessionId })).data,
 };
 

@@ -3,81 +3,15 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { Messages } from '../../../schema/messages';
 import { api, currentToken, ApiRequestError } from '../../api/client';
 import type { BillingSubscription } from './billing-api';
+import type { CardInput, InvoiceLine, InvoiceView, LineKind, NextInvoice, PaymentMethodView, PurchaseBody, PurchaseQuote, QuoteBody } from '../../../schema/payments';
 
 /** The payment calls (server/billing/payments/routes.ts, decision 0250, docs/api/billing.md). */
 
-export interface PaymentMethod {
-  id: number;
-  provider: string;
-  brand: string;
-  last4: string;
-  exp_month: number;
-  exp_year: number;
-  created_at: string;
-}
-
-export type LineKind = 'plan' | 'proration_charge' | 'proration_credit' | 'coupon' | 'credit_applied' | 'credit_carried';
-
-export interface InvoiceLine {
-  kind: LineKind;
-  description: string;
-  /** Minor units; credits are negative. */
-  amount: number;
-  plan?: string;
-  plan_name?: string;
-  interval?: 'month' | 'year' | 'lifetime';
-  from?: string;
-  to?: string | null;
-  coupon?: string;
-  percent?: number;
-}
-
-export interface Invoice {
-  id: number;
-  number: string | null;
-  status: 'open' | 'paid' | 'failed' | 'refunded';
-  subscription_id: number | null;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  credit_applied: number;
-  total: number;
-  lines: InvoiceLine[];
-  plan: string | null;
-  card: { brand: string; last4: string } | null;
-  failure: { code: string; message: string } | null;
-  created_at: string;
-  paid_at: string | null;
-  pdf_url: string | null;
-}
-
-export interface NextInvoice {
-  subscription_id: number;
-  date: string;
-  amount: number;
-  currency: string;
-  lines: InvoiceLine[];
-}
-
-export interface Quote {
-  subscription_id: number;
-  plan: string;
-  price: string;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  credit_applied: number;
-  total: number;
-  lines: InvoiceLine[];
-  period_end: string | null;
-}
-
-export interface CardInput {
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string;
-}
+/** The shapes are the server's own (schema/payments.ts); the app imports them as types only. */
+export type PaymentMethod = PaymentMethodView;
+export type Invoice = InvoiceView;
+export type Quote = PurchaseQuote;
+export type { CardInput, InvoiceLine, LineKind, NextInvoice };
 
 export const PaymentsApi = {
   methods: async () => (await api.get<{ data: PaymentMethod[] }>('/api/payment/methods')).data,
@@ -85,8 +19,8 @@ export const PaymentsApi = {
   removeMethod: (id: number) => api.delete(`/api/payment/methods/${id}`),
   invoices: async () => (await api.get<{ data: Invoice[] }>('/api/payment/invoices')).data,
   next: async () => (await api.get<{ data: NextInvoice | null }>('/api/payment/user/user/invoices/next')).data,
-  quote: async (body: { plan: string; price: string; coupon?: string; subscription_id?: number }) => (await api.post<{ data: Quote }>('/api/payment/quote', body)).data,
-  buy: async (body: { plan: string; price: string; card_id?: number; coupon?: string }, subscriptionId?: number) =>
+  quote: async (body: QuoteBody) => (await api.post<{ data: Quote }>('/api/payment/quote', body)).data,
+  buy: async (body: Omit<PurchaseBody, 'token'>, subscriptionId?: number) =>
     api.post<{ data: BillingSubscription; invoice: Invoice }>(subscriptionId ? `/api/subscription/${subscriptionId}` : '/api/subscription', body),
 };
 
