@@ -6,6 +6,7 @@ import { parseTeamId, requireMemberAccess } from '../workspaces/access';
 import { findUserByEmail } from '../accounts/service';
 import { localeSettingOf, translator } from '../i18n/catalogs';
 import { registerEventConsumer } from '../events/consumers';
+import type { ReferralInviteAnswer } from '../../schema/referral';
 import { ensureCode, inviteBody, INVITES_PER_DAY, invitesToday, parseEmails, putBody, referralCreditsForEvent, referralLink, referralView, renewCode, setCode } from './service';
 
 /**
@@ -57,7 +58,7 @@ export function referralModule(app: FastifyInstance, ctx: AppContext) {
     const link = referralLink(ctx, await ensureCode(ctx.db, user.id, now));
     const l10n = translator(await localeSettingOf(ctx.db, user.id));
     const sent: string[] = [];
-    const skipped: { email: string; reason: 'has_account' | 'own_address' }[] = [];
+    const skipped: ReferralInviteAnswer['skipped'] = [];
     for (const email of emails) {
       if (email === user.email.toLowerCase()) {
         skipped.push({ email, reason: 'own_address' });
@@ -80,6 +81,7 @@ export function referralModule(app: FastifyInstance, ctx: AppContext) {
         .execute();
       sent.push(email);
     }
-    return { data: { sent, skipped } };
+    const answer: ReferralInviteAnswer = { sent, skipped };
+    return { data: answer };
   });
 }

@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { normalizeEmail } from '../accounts/service';
 import type { ConsumerContext, DomainEvent } from '../events/types';
+import { referralCodeBody, referralCodeSchema, referralInviteBody, type ReferralView } from '../../schema/referral';
 
 /**
  * The referral programme (workspace.md §7 "Referral", §9 "20 % of every purchase"; decision 0260).
@@ -24,24 +25,8 @@ export const REFERRAL_RATE = 0.2;
 export const INVITES_PER_REQUEST = 20;
 export const INVITES_PER_DAY = 100;
 
-export const codeSchema = z
-  .string({ error: 'is required' })
-  .trim()
-  .toLowerCase()
-  .regex(/^[a-z0-9][a-z0-9-]{2,30}[a-z0-9]$/, 'must be 4 to 32 letters, digits or dashes (not at either end)');
-export const putBody = z.object({ code: codeSchema }).strict();
-export const inviteBody = z.object({ emails: z.union([z.string().max(20_000), z.array(z.string().max(254)).max(200)]) }).strict();
-
-export interface ReferralView {
-  code: string;
-  link: string;
-  rate: number;
-  signups: number;
-  invitations: { email: string; sent_at: string; times: number; joined: boolean }[];
-  /** Credited so far, per currency, in minor units (cents). */
-  earnings: { currency: string; amount: number }[];
-  credits: { invoice_id: string; amount: number; invoice_amount: number; currency: string; created_at: string }[];
-}
+/** The bodies and the view are shared with the app: schema/referral.ts. */
+export { referralCodeSchema as codeSchema, referralCodeBody as putBody, referralInviteBody as inviteBody, type ReferralView };
 
 export function referralLink(ctx: Pick<AppContext, 'config'>, code: string): string {
   return `${ctx.config.publicUrl.replace(/\/+$/, '')}/register?ref=${encodeURIComponent(code)}`;
@@ -152,7 +137,7 @@ export async function invitesToday(db: Db, userId: number, now: Date): Promise<n
  */
 export async function attributeSignup(db: Db, userId: number, code: string | undefined | null, now: Date): Promise<number | null> {
   if (!code) return null;
-  const parsed = codeSchema.safeParse(code);
+  const parsed = referralCodeSchema.safeParse(code);
   if (!parsed.success) return null;
   const owner = await db.selectFrom('referral_codes').select('user_id').where('code', '=', parsed.data).executeTakeFirst();
   if (!owner || owner.user_id === userId) return null;

@@ -13,6 +13,7 @@ import { publishMemberSaved } from '../workspaces/events';
 import { appendMemberEvent } from '../events/member-events';
 import { authorizationRequest, client, describe, discover, exchangeCode } from './oidc';
 import { clientSecretOf, readSettings, redirectUri, workspacesForDomain, type SsoRow } from './settings';
+import type { SsoStartAnswer } from '../../schema/sso';
 
 /**
  * Single sign-on with OpenID Connect (decision 0270).
@@ -71,7 +72,7 @@ async function configOf(ctx: AppContext, row: SsoRow) {
   return discover(ctx, { issuer: row.oidc_issuer!, clientId: row.oidc_client_id!, clientSecret: clientSecretOf(ctx, row) });
 }
 
-export async function startSso(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: { teamId?: number; email?: string; intended?: string }): Promise<{ url: string; team_id: number }> {
+export async function startSso(ctx: AppContext, request: FastifyRequest, reply: FastifyReply, input: { teamId?: number; email?: string; intended?: string }): Promise<SsoStartAnswer> {
   const row = await settingsFor(ctx, input);
   const config = await configOf(ctx, row);
   const auth = await authorizationRequest(config, redirectUri(ctx), input.email ? normalizeEmail(input.email) : null);

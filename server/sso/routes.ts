@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import type { AppContext } from '../context';
 import { ApiError, parseBody } from '../http/errors';
 import { requireUser } from '../auth/guard';
@@ -10,21 +9,10 @@ import { createAccountLimits } from '../accounts/limits';
 import { deleteSettings, readSettings, saveSettings, ssoSaveBody, ssoTestBody, viewOf, clientSecretOf } from './settings';
 import { checkIssuerUrl, discover } from './oidc';
 import { finishSso, startSso } from './login';
+import { ssoCallbackBody, ssoStartBody, type SsoDiscovery } from '../../schema/sso';
 
-/** Single sign-on: the owner's settings of a workspace, and the OpenID Connect sign-in (decision 0270). */
-export const ssoStartBody = z
-  .object({
-    email: z.string().trim().email('must be an e-mail address').max(254).optional(),
-    team_id: z.number().int().positive().optional(),
-    intended: z.string().max(2000).optional(),
-  })
-  .refine((b) => b.email !== undefined || b.team_id !== undefined, { message: 'enter your work e-mail address', path: ['email'] });
-
-export const ssoCallbackBody = z.object({
-  /** The query string the identity provider sent the browser back with (code, state, iss; or error). */
-  params: z.record(z.string(), z.string().max(4000)).refine((p) => Object.keys(p).length <= 20, 'too many parameters'),
-  grantType: z.literal('password').optional(),
-});
+/** Single sign-on: the owner's settings of a workspace, and the OpenID Connect sign-in (decision 0270). The bodies and answers are shared with the app: schema/sso.ts. */
+export { ssoCallbackBody, ssoStartBody };
 
 export function ssoRoutes(app: FastifyInstance, ctx: AppContext) {
   const tag = 'Single sign-on';
@@ -66,17 +54,16 @@ export function ssoRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!issuer) throw new ApiError(422, 'oidc.issuer: is required', 'validation', ['oidc.issuer: is required']);
     const config = await discover(ctx, { issuer, clientId: row?.oidc_client_id ?? 'connection-test', clientSecret: row ? clientSecretOf(ctx, row) : null });
     const m = config.serverMetadata();
-    return {
-      data: {
-        issuer: m.issuer,
-        authorization_endpoint: m.authorization_endpoint ?? null,
-        token_endpoint: m.token_endpoint ?? null,
-        userinfo_endpoint: m.userinfo_endpoint ?? null,
-        jwks_uri: m.jwks_uri ?? null,
-        scopes_supported: m.scopes_supported ?? [],
-        pkce_s256: (m.code_challenge_methods_supported ?? []).includes('S256'),
-      },
+    const found: SsoDiscovery = {
+      issuer: m.issuer,
+      authorization_endpoint: m.authorization_endpoint ?? null,
+      token_endpoint: m.token_endpoint ?? null,
+      userinfo_endpoint: m.userinfo_endpoint ?? null,
+      jwks_uri: m.jwks_uri ?? null,
+      scopes_supported: m.scopes_supported ?? [],
+      pkce_s256: (m.code_challenge_methods_supported ?? []).includes('S256'),
     };
+    return { data: found };
   });
 
   app.post('/api/auth/sso/start', { config: { docs: { tag, summary: 'Start a single sign-on', description: 'By the workspace (`team_id`) or the work e-mail’s domain. Answers the identity provider’s URL to open; sets a short-lived httpOnly cookie that binds the sign-in to this browser.', body: ssoStartBody, auth: 'none' } } }, async (request, reply) => {

@@ -5,6 +5,7 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import { ApiError } from '../http/errors';
 import { secretsKey, seal, unseal } from '../secret-box';
+import { oidcBody, samlBody, ssoSaveBody, ssoTestBody, type SsoView } from '../../schema/sso';
 
 /**
  * A workspace's single sign-on settings (decision 0270). OpenID Connect signs people in; SAML
@@ -17,47 +18,8 @@ export const SECRET_PURPOSE = 'sso.oidc.client_secret';
 /** The path the provider sends people back to (shell.md §2: auth.redirect). */
 export const REDIRECT_PATH = '/s/auth/redirect';
 
-const domain = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .transform((d) => d.replace(/^@/, ''))
-  .pipe(z.string().regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a domain such as example.com'));
-
-export const oidcBody = z.object({
-  issuer: z.string().trim().min(1, 'is required').max(2000),
-  client_id: z.string().trim().min(1, 'is required').max(500),
-  /** Left out or empty on an update: the stored secret stays. */
-  client_secret: z.string().max(2000).optional(),
-  enabled: z.boolean().optional(),
-  /** Members of the allowed domains (not the owner) may not sign in with a password. */
-  enforce: z.boolean().optional(),
-  allowed_domains: z.array(domain).min(1, 'name at least one e-mail domain').max(50),
-});
-
-export const samlBody = z.object({
-  entity_id: z.string().trim().min(1, 'is required').max(1024),
-  sso_url: z.string().trim().url('must be a URL').max(2000).refine((u) => u.startsWith('https://'), 'must be an https URL'),
-  certificate: z.string().trim().min(1, 'is required').max(20_000),
-});
-
-export const ssoSaveBody = z.object({
-  /** null removes that half; left out keeps it. */
-  oidc: oidcBody.nullable().optional(),
-  saml: samlBody.nullable().optional(),
-});
-
-export const ssoTestBody = z.object({ issuer: z.string().trim().min(1).max(2000).optional() });
-
-export interface SsoView {
-  team_id: number;
-  redirect_uri: string;
-  /** A sign-in link for this workspace's members (the /auth screen with the workspace chosen). */
-  sign_in_url: string;
-  oidc: { issuer: string; client_id: string; has_client_secret: boolean; enabled: boolean; enforce: boolean; allowed_domains: string[] } | null;
-  saml: { entity_id: string; sso_url: string; certificate_subject: string | null; certificate_valid_to: string | null; active: false } | null;
-  updated_at: string | null;
-}
+/** The bodies and the view are shared with the app: schema/sso.ts. */
+export { oidcBody, samlBody, ssoSaveBody, ssoTestBody, type SsoView };
 
 const key = (ctx: AppContext) => secretsKey(ctx.config.dataDir, ctx.config.secretsKey);
 export const redirectUri = (ctx: AppContext) => new URL(REDIRECT_PATH, ctx.config.publicUrl).href;
