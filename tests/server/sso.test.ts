@@ -4,27 +4,8 @@ import { createUserWithToken } from '../helpers/users';
 import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { SSO_COOKIE } from '../../server/sso/login';
 import { hashPassword } from '../../server/accounts/password';
+import { CERT } from '../helpers/saml-cert';
 
-/** A self-signed certificate made for this test (CN=idp.example.test); only its shape matters. */
-const CERT = `-----BEGIN CERTIFICATE-----
-MIIDFzCCAf+gAwIBAgIUCrYTEKqhwIlGhgb4vOvhGCbJkIIwDQYJKoZIhvcNAQEL
-BQAwGzEZMBcGA1UEAwwQaWRwLmV4YW1wbGUudGVzdDAeFw0yNjExMjcxMjQyNDZa
-Fw0zNjExMjQxMjQyNDZaMBsxGTAXBgNVBAMMEGlkcC5leGFtcGxlLnRlc3QwggEi
-MA0GCSqGSIb3DQEBAQUAA4IBDwAwggEKAoIBAQCknox3DqyHT3FzY6ToYOdeQg4z
-H8iNWLHwqPP5/AFRVg0Uky7ngg8fs+qCmNX0VBW6/EKfmhZvlFuGcHxKnmpw5vR+
-1qzQCY93E9v71qT1Np3m4PZNagumKe0PceWpYBtzEsSYZBprEWJyd8JwhgPG1RHM
-T3zrBRm8JGHSRiO6eLj/YBsOcMNcx7o+F/OLfrq/9NHjz2d4uldz+0lDjbPE//nF
-rYqnUgpf9ZrlrBfDBNTJGHTyFshXa7uNM7a+Xt5XthOig3CxTCkg4bClMdbC6/I3
-8aAyyz14WTm4GT2/yHqBo4fzxC9tk00XyMXun+puZKMdCYxZOMG9aCig5MnBAgMB
-AAGjUzBRMB0GA1UdDgQWBBRPAhuLuzKYMedOwLUXCHvG+m4t0TAfBgNVHSMEGDAW
-gBRPAhuLuzKYMedOwLUXCHvG+m4t0TAPBgNVHRMBAf8EBTADAQH/MA0GCSqGSIb3
-DQEBCwUAA4IBAQAWPhTUUE7a5bMWzzOgq9HdllCU4lGKiP9SI9u/6GQKFb1TCfac
-nGZumOmnU2EGfhhty0r+OuDMAIeM2fQyZmIj8VoSu6zxjeJgTCYee6LFXCmQBPLj
-Ll7xfAKpVoJCxmM6ABT0tqQ0BbMI9i0YZH4xiynNLslJ0R0EJu+hf+Ms03kHmxzc
-IYuFasOt8TebIF5AuO9CfTYgBTr8XNuwDmkC43t5BqgKPiMYxJtWg8384SPuUChm
-jJd4fmGM2QQHNFSfhwPKIoIqNS1VVLZpC7ZYVT7eFUvWLDHDk3LJ0ScVt0cIPVec
-aJX5VYsqz/Wac/fzVsKBsn8yBwjff9TzP63c
------END CERTIFICATE-----`;
 
 /**
  * Single sign-on (issue #18, decision 0270): the owner's settings and the OpenID Connect sign-in
