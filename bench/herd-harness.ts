@@ -32,6 +32,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { decodeChanges, encodeChange, leanAnswerJson } from '../schema/changes-wire';
 
 export type HerdMode = 'parse' | 'bytes';
 
@@ -46,13 +47,61 @@ export interface HerdResult {
   requests: number;
 }
 
+/**
+ * schema/changes-wire.ts `decodeChanges` as plain JS for the client threads (they are evaluated
+ * from text, without the TypeScript loader). `checkDecoder` below holds it to the real one.
+ */
+const DECODE_JS = `function decodeChanges(body) {
+  if (body.format !== 2) return body.data;
+  const shapes = body.shapes || [];
+  const rows = body.data;
+  const out = new Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const row = rows[i];
+    const shape = shapes[row[0]];
+    if (!Array.isArray(row) || !shape) throw new Error('changes: row ' + i + ' names no shape');
+    const collection = shape[0], op = shape[1], keys = shape[2];
+    if (keys === null) {
+      if (row.length !== 2 || typeof row[1] !== 'string') throw new Error('changes: row ' + i + ' is not a removal');
+      out[i] = { collection, id: row[1], op, record: null };
+      continue;
+    }
+    if (row.length !== keys.length + 1 && row.length !== keys.length + 2) throw new Error('changes: row ' + i + ' does not fit its shape');
+    const record = {};
+    if (keys.includes('__proto__')) for (let k = 0; k < keys.length; k += 1) Object.defineProperty(record, keys[k], { value: row[k + 1], enumerable: true, writable: true, configurable: true });
+    else for (let k = 0; k < keys.length; k += 1) record[keys[k]] = row[k + 1];
+    out[i] = { collection, id: row.length === keys.length + 2 ? String(row[keys.length + 1]) : String(record.id), op, record };
+  }
+  return out;
+}`;
+
+/** Throws unless the threads' decoder answers what schema/changes-wire.ts does, on every kind of change. */
+export function checkDecoder(): void {
+  const sample = [
+    encodeChange('item', 'a', 'saved', { id: 'a', name: 'x\n"y"', deleted_at: null, list: [1, { b: null }] }),
+    encodeChange('item', 'b', 'deleted', { id: 'b', deleted_at: '2026-01-01T00:00:00.000Z' }),
+    encodeChange('value', 'i.a', 'saved', { id: 'other', value: 3 }),
+    encodeChange('comment', 'c', 'deleted', null),
+  ];
+  const body = JSON.parse(leanAnswerJson(sample, 1, false, 's'));
+  const mine = (new Function(`return ${DECODE_JS}`) as () => typeof decodeChanges)()(body);
+  if (JSON.stringify(mine) !== JSON.stringify(decodeChanges(body))) throw new Error('bench/herd-harness.ts DECODE_JS no longer decodes like schema/changes-wire.ts');
+}
+
+/** HERD_FORMAT=1|2: the /changes wire format the clients ask for (2, what the sync worker asks, by default). */
+export const HERD_FORMAT = process.env.HERD_FORMAT === '1' ? 1 : 2;
+
 /** One worker thread's clients. Plain CommonJS, evaluated in the thread. */
 const CLIENT_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const http = require('node:http');
 const zlib = require('node:zlib');
 const MARK = Buffer.from('{"collection":');
+const NEWLINE = 10;
+const FORMAT = workerData.format;
 const now = () => performance.timeOrigin + performance.now();
+/** schema/changes-wire.ts decodeChanges, as plain JS (checked against it in herd-harness.ts). */
+const decodeChanges = ${DECODE_JS};
 
 /** One page: resolves { count, cursor, has_more } once its last byte is in (and parsed, in parse mode). */
 function page(agent, url, token, mode) {
@@ -66,6 +115,14 @@ function page(agent, url, token, mode) {
       let beforeLast = null;
       body.on('data', (chunk) => {
         if (mode === 'parse' || res.statusCode !== 200) return void chunks.push(chunk);
+        // Format 2 (decision 0320): each change on a line of its own, and a raw newline byte is
+        // only ever JSON whitespace: count them.
+        if (FORMAT === 2) {
+          for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) count += 1;
+          beforeLast = last;
+          last = chunk;
+          return;
+        }
         // Count the changes where each one's object opens; a mark split over two chunks is
         // found in the carried bytes (fewer than a mark, so none is counted twice).
         const scan = carry ? Buffer.concat([carry, chunk]) : chunk;
@@ -79,8 +136,11 @@ function page(agent, url, token, mode) {
         try {
           if (res.statusCode !== 200) throw new Error(res.statusCode + ' ' + Buffer.concat(chunks).toString('utf8', 0, 200));
           if (mode === 'parse') {
+            // What the sync worker does with a page before it applies it (sync-worker/engine.ts
+            // catchUpNow): parse, decode (format 2), and one change object each.
             const answer = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-            return resolve({ count: answer.data.length, cursor: answer.cursor, has_more: answer.has_more });
+            const changes = decodeChanges(answer).map((c) => ({ collection: c.collection, op: c.op, record: c.record, id: c.id }));
+            return resolve({ count: changes.length, cursor: answer.cursor, has_more: answer.has_more });
           }
           const tail = Buffer.concat([beforeLast || Buffer.alloc(0), last || Buffer.alloc(0)]).toString('utf8');
           const end = JSON.parse('{' + tail.slice(tail.lastIndexOf('"cursor":')));
@@ -101,7 +161,7 @@ async function client(c, startAt, mode) {
   try {
     for (;;) {
       requests += 1;
-      const p = await page(agent, c.base + '?after=' + cursor + '&board_id=' + encodeURIComponent(c.boardId), c.token, mode);
+      const p = await page(agent, c.base + '?after=' + cursor + '&board_id=' + encodeURIComponent(c.boardId) + (FORMAT === 2 ? '&format=2' : ''), c.token, mode);
       count += p.count;
       cursor = p.cursor;
       if (!p.has_more) break;
@@ -148,7 +208,7 @@ export interface HerdClient {
  */
 export async function runHerd(clients: HerdClient[], threads: number, mode: HerdMode, around: { before(): Promise<void> | void; after(): Promise<void> | void }): Promise<HerdResult> {
   const count = Math.max(1, Math.min(threads, clients.length));
-  const workers = Array.from({ length: count }, (_, n) => new Worker(CLIENT_THREAD, { eval: true, workerData: { clients: clients.filter((_, i) => i % count === n) } }));
+  const workers = Array.from({ length: count }, (_, n) => new Worker(CLIENT_THREAD, { eval: true, workerData: { format: HERD_FORMAT, clients: clients.filter((_, i) => i % count === n) } }));
   try {
     await Promise.all(workers.map((w) => new Promise<void>((resolve, reject) => (w.once('message', () => resolve()), w.once('error', reject)))));
     await around.before();

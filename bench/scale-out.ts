@@ -35,7 +35,7 @@ import { createDatabase, startCluster, type Cluster } from '../scripts/scale/clu
 import { openDatabase } from '../server/db/index';
 import { issueTokens } from '../server/auth/tokens';
 import { signSubscription } from '../server/realtime/signature';
-import { herdLine, postmasterPid, runHerd, startBalancer, treeCpuSeconds, type HerdClient, type HerdMode } from './herd-harness';
+import { checkDecoder, HERD_FORMAT, herdLine, postmasterPid, runHerd, startBalancer, treeCpuSeconds, type HerdClient, type HerdMode } from './herd-harness';
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const CONCURRENCY = Number(process.argv[3] ?? 16);
@@ -174,6 +174,7 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
   // What autovacuum would do to the fresh rows anyway, done before the herds instead of maybe
   // during one (where it would count as the herd's database CPU).
   await sql`vacuum (analyze) change_log, records`.execute(f.handle.db);
+  checkDecoder();
   const balancer = await startBalancer(root, cluster);
   const postmaster = postmasterPid(databaseUrl);
   try {
@@ -186,7 +187,7 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
     const nothing = { before: () => undefined, after: () => undefined };
     /** One client's catch-up, page by page, parsing like the worker: the floor the herd is compared with. */
     const alone = async () => (await runHerd(clientsOf([token]), 1, 'parse', nothing)).times[0] ?? NaN;
-    console.log(`  balancer: ${balancer.kind}${balancer.kind === 'nginx' ? ' (deploy/nginx.conf)' : balancer.kind === 'direct' ? ' (clients spread over the API servers, as an L4 balancer does)' : ' (the cluster\'s Node TCP round robin)'}; clients: node:http, one keep-alive connection each, gzip, ${HERD_THREADS} client thread${HERD_THREADS > 1 ? 's' : ''}; ${spread ? 'each client from its own cursor (HERD_CURSORS=spread)' : 'every client from the same cursor'}`);
+    console.log(`  balancer: ${balancer.kind}${balancer.kind === 'nginx' ? ' (deploy/nginx.conf)' : balancer.kind === 'direct' ? ' (clients spread over the API servers, as an L4 balancer does)' : ' (the cluster\'s Node TCP round robin)'}; clients: node:http, one keep-alive connection each, gzip, ${HERD_THREADS} client thread${HERD_THREADS > 1 ? 's' : ''}; ${spread ? 'each client from its own cursor (HERD_CURSORS=spread)' : 'every client from the same cursor'}; /changes format ${HERD_FORMAT}${HERD_FORMAT === 2 ? ' (lean, decision 0320; HERD_FORMAT=1 for the old one)' : ' (HERD_FORMAT=1)'}`);
     console.log(`  one client alone (the floor): ${ms(await alone())} (then again: ${ms(await alone())})`);
     // A herd is many people, not one: each client is another member of the workspace with their own
     // token (so each request is authorised and judged for its reader).
@@ -225,7 +226,7 @@ async function catchUp(cluster: Cluster, f: Awaited<ReturnType<typeof fixtures>>
       const label = mode === 'parse' ? 'clients parsing every page like the sync worker' : 'clients taking each page\'s bytes (gunzipped, changes counted) without JSON.parse';
       console.log(`  ${CLIENTS} members at once, each catching up ${CHANGES} changes, ${label} (${result.requests} requests, ${(wall / 1000).toFixed(1)} s in all, load average ${loadBefore} before, ${loadavg()} after): ${summary(result.times)}${failed ? `, ${failed} failed` : ''}`);
       console.log(`    CPU-seconds: API servers ${apiCpu.map((c) => c.toFixed(2)).join(' + ')} (their /metrics), PostgreSQL ${Number.isNaN(pgCpu) ? 'n/a (not a cluster of this machine)' : pgCpu.toFixed(2)} (/proc); harness: clients ${benchCpu.toFixed(2)} (this process)${balancer.kind === 'nginx' ? `, nginx ${lbCpu.toFixed(2)}` : balancer.kind === 'node' ? ' (with the Node balancer in it)' : ''}`);
-      lines.push(herdLine({ label: (mode === 'parse' ? '' : ' (no JSON.parse)') + (spread ? ' (own cursors)' : ''), clients: CLIENTS, changes: CHANGES, times: result.times, servers, harness, failed }));
+      lines.push(herdLine({ label: (mode === 'parse' ? '' : ' (no JSON.parse)') + (spread ? ' (own cursors)' : '') + (HERD_FORMAT === 1 ? ' (format 1)' : ''), clients: CLIENTS, changes: CHANGES, times: result.times, servers, harness, failed }));
     }
     console.log('');
     for (const line of lines) console.log(line);

@@ -8,7 +8,8 @@
  * events (saved / deleted / refresh) and `connection.realtimePong()`, `.realtimeReconnected()`,
  * `.realtimeDropped()`.
  */
-import { boardChannel, collectionByName, collectionList, type CollectionDefinition } from '../schema/collections';
+import { boardChannel, collectionByName, collectionList, type CollectionDefinition, type DeltaResponse } from '../schema/collections';
+import { CHANGES_FORMAT, decodeChanges, type LeanDeltaResponse } from '../schema/changes-wire';
 import { toastMessageFor, type ApiErrorBody } from '../schema/api-error';
 import { applyRemoteChanges, fromStored, settleRequests, Tombstones, toStored, type RemoteChange } from './apply';
 import type { Clock, Random } from './clock';
@@ -610,12 +611,11 @@ export class SyncEngine {
     let cursor = known.value;
     let applied = 0;
     for (;;) {
-      const response = await this.opts.http.request<{ data: { collection: string; id: string; op: 'saved' | 'deleted'; record: SyncRecord | null }[]; cursor: number }>(
-        'get',
-        `/api/${teamId}/changes?after=${cursor}${scope}`,
-      );
+      // format=2: the lean wire format (schema/changes-wire.ts, decision 0320); a server that does
+      // not know it answers format 1, which decodeChanges reads as it is.
+      const response = await this.opts.http.request<LeanDeltaResponse | DeltaResponse>('get', `/api/${teamId}/changes?after=${cursor}${scope}&format=${CHANGES_FORMAT}`);
       if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
-      const changes: RemoteChange[] = response.body.data.map((c) => ({ collection: c.collection, op: c.op, record: c.record, id: c.id }));
+      const changes: RemoteChange[] = decodeChanges(response.body).map((c) => ({ collection: c.collection, op: c.op, record: c.record as SyncRecord | null, id: c.id }));
       applied += await applyRemoteChanges(this.db, changes, this.tombstones);
       const next = response.body.cursor;
       // Below ours: this database never handed out our cursor (restored from a backup, reset).

@@ -112,7 +112,7 @@ export const CATALOG: Record<string, RouteDocs> = {
 
   ...Object.fromEntries(collectionList.flatMap((def) => Object.entries(collectionDocs(def)))),
   'POST /api/:teamId/batch': { tag: 'Sync', summary: 'Send several writes in one call', description: 'Each request is judged like the direct call; with `transaction` they apply together or not at all.', body: batchBody },
-  'GET /api/:teamId/changes': { tag: 'Sync', summary: 'The change feed after a cursor', description: 'Answers the records saved and deleted since `after`, and the next cursor (docs/sync-protocol.md).', query: z.object({ after: z.string().describe('The cursor of the last page, 0 at first.'), board_id: z.string().optional() }) },
+  'GET /api/:teamId/changes': { tag: 'Sync', summary: 'The change feed after a cursor', description: 'Answers the records saved and deleted since `after`, and the next cursor (docs/sync-protocol.md).', query: z.object({ after: z.string().describe('The cursor of the last page, 0 at first.'), board_id: z.string().optional(), format: z.enum(['1', '2']).optional().describe('2: the lean wire format (field names once per shape, decision 0320); 1, the default: one object per change.') }) },
   'GET /api/:teamId/trash': { tag: 'Sync', summary: 'A board’s trash', query: boardQuery },
   'GET /api/:teamId/comments/multiple': { tag: 'Sync', summary: 'Comments of several items', query: boardQuery.extend({ item_ids: z.string().describe('Comma-separated item ids.') }) },
   'GET /api/:teamId/activity': { tag: 'Activity', summary: 'A board’s or an item’s activity log', query: activityQuery },

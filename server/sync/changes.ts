@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { gzip as gzipCallback, type ZlibOptions } from 'node:zlib';
+import { constants as zlibConstants, crc32, deflateRaw as deflateRawCallback, gzip as gzipCallback, type ZlibOptions } from 'node:zlib';
 import { collectionByName, type DeltaChange, type SyncedCollectionName } from '../../schema/collections';
+import { encodeChange, leanAnswerJson, type EncodedChange } from '../../schema/changes-wire';
 import { loadReadContext, type ReadContext, type ReadView } from './reads';
 import type { Db, WireRecord } from './store';
 import { changeHorizon } from './cursor';
@@ -34,6 +35,7 @@ export const DELTA_PAGE = 5000;
 export const ALIGN_CHANGES = 1024;
 
 const gzip = promisify(gzipCallback) as (text: string, options: ZlibOptions) => Promise<Buffer>;
+const deflateRaw = promisify(deflateRawCallback) as (text: string, options: ZlibOptions) => Promise<Buffer>;
 
 export interface DeltaPage {
   data: DeltaChange[];
@@ -69,11 +71,18 @@ const ANSWERS_PER_PAGE = 4;
  * into a reader's answer is still judged for that reader alone; answers are shared by their
  * content (the judged list), never by who asked.
  */
-export async function changesAnswer(db: Db, view: ReadView, after: number, boardId: string | null): Promise<ChangesAnswer> {
-  const { page, entries, cursor, hasMore, serverId } = await judgedPage(db, view, after, boardId);
+export async function changesAnswer(db: Db, view: ReadView, after: number, boardId: string | null, format: 1 | 2 = 1): Promise<ChangesAnswer> {
+  const { page, entries, cursor, hasMore, serverId, suffixFrom } = await judgedPage(db, view, after, boardId);
+  // A reader who may hear of everything on a page read from its block's start gets the page's
+  // changes from its cursor on: made from the page's text and gzip, shared by every such reader
+  // (decision 0320).
+  if (format === 2 && page !== null && suffixFrom != null && suffixFrom > 0 && entries.length > 0) return leanSuffixAnswer(page, suffixFrom, serverId);
   const build = (): ChangesAnswer => {
-    const parts = page === null ? [] : entries.map((key) => changeJson(page, key));
-    const json = `{"data":[${parts.join(',')}],"cursor":${cursor},"has_more":${hasMore},"server_id":${JSON.stringify(serverId)}}`;
+    // Format 2 (schema/changes-wire.ts, decision 0320): field names once per shape, values as arrays.
+    const json =
+      format === 2
+        ? leanAnswerJson(page === null ? [] : entries.map((key) => leanChange(page, key)), cursor, hasMore, serverId)
+        : `{"data":[${(page === null ? [] : entries.map((key) => changeJson(page, key))).join(',')}],"cursor":${cursor},"has_more":${hasMore},"server_id":${JSON.stringify(serverId)}}`;
     let zipped: Promise<Buffer> | null = null;
     // Off the event loop (zlib runs in libuv's thread pool). Level 1: a 1.8 MB page of changes
     // comes to 88 KB against 87 KB at level 4, in 30–50 % less time (decision 0285); each reader
@@ -82,7 +91,7 @@ export async function changesAnswer(db: Db, view: ReadView, after: number, board
   };
   if (page === null) return build();
   // Most readers hear of every change on the page; anyone else's answer is named by its list.
-  const key = entries.length === page.order.length ? 'all' : createHash('sha1').update(entries.join('\n')).digest('base64');
+  const key = `${format}:${entries.length === page.order.length ? 'all' : createHash('sha1').update(entries.join('\n')).digest('base64')}`;
   let answer = page.answers.get(key);
   if (!answer) {
     answer = build();
@@ -103,6 +112,97 @@ function changeJson(page: SharedPage, key: string): string {
   return text;
 }
 
+/** A change in format 2 (schema/changes-wire.ts), encoded once per shared page like changeJson. */
+function leanChange(page: SharedPage, key: string): EncodedChange {
+  let encoded = page.lean.get(key);
+  if (encoded === undefined) {
+    const change = page.latest.get(key)!;
+    const copy = page.current.get(key);
+    encoded = encodeChange(change.collection, change.id, copy && !copy.deleted ? 'saved' : 'deleted', copy ? copy.data : null);
+    page.lean.set(key, encoded);
+  }
+  return encoded;
+}
+
+/**
+ * Rows per piece of a page's format-2 text that is compressed once and shared (leanSuffixAnswer).
+ * A reader's own part is at most this many rows (~40 KB of JSON), compressed for it alone.
+ */
+export const SHARED_ROWS = 256;
+
+/** The page's format-2 text for readers who hear of all of it, in pieces of SHARED_ROWS rows. */
+interface LeanPage {
+  /** `{"format":2,"shapes":[…],"data":[` — the shapes of the whole page. */
+  head: string;
+  /** Each row of the page, in order, with the comma before it (the first's is dropped). */
+  rows: string[];
+  /** Rows [n·SHARED_ROWS, (n+1)·SHARED_ROWS) as one text, and as raw deflate ending on a byte (sync flush). */
+  pieces: { text: string; deflated: Promise<Buffer> | null }[];
+  /** `],"cursor":…}` and its raw deflate, the stream's last block. */
+  tail: string;
+  tailDeflated: Promise<Buffer> | null;
+}
+
+function leanPage(page: SharedPage, serverId: string): LeanPage {
+  if (page.leanAll) return page.leanAll;
+  const shapes = new Map<string, number>();
+  const rows: string[] = new Array(page.order.length);
+  for (let i = 0; i < page.order.length; i += 1) {
+    const change = leanChange(page, page.order[i]!.key);
+    let n = shapes.get(change.shape);
+    if (n === undefined) shapes.set(change.shape, (n = shapes.size));
+    rows[i] = `,\n[${n}${change.values}]`;
+  }
+  const pieces: LeanPage['pieces'] = [];
+  for (let at = 0; at < rows.length; at += SHARED_ROWS) pieces.push({ text: rows.slice(at, at + SHARED_ROWS).join(''), deflated: null });
+  page.leanAll = {
+    head: `{"format":2,"shapes":[${[...shapes.keys()].join(',')}],"data":[`,
+    rows,
+    pieces,
+    tail: `],"cursor":${page.cursor},"has_more":${page.hasMore},"server_id":${JSON.stringify(serverId)}}`,
+    tailDeflated: null,
+  };
+  return page.leanAll;
+}
+
+const SYNC_FLUSH: ZlibOptions = { level: 1, finishFlush: zlibConstants.Z_SYNC_FLUSH };
+
+/**
+ * The answer of a reader who may hear of every change on a block-aligned page: the page's changes
+ * from place `from` on (what changed after its cursor), in format 2. Its text is the page's
+ * (shapes of the whole page, every one the reader may read); its gzip is put together from pieces
+ * compressed once per page: a gzip header, the reader's own rows up to the next piece's start
+ * (compressed for it, ending on a byte with a sync flush), the shared pieces after it (each
+ * compressed alone, ending likewise, so they follow any byte-aligned deflate data), the shared
+ * tail (the last block), and the trailer (CRC-32 and length of the whole text). A herd of readers
+ * with close cursors (after a deploy) then costs one compression of the page, not one per reader
+ * (bench/scale-out.ts HERD_CURSORS=spread, decision 0320).
+ */
+function leanSuffixAnswer(page: SharedPage, from: number, serverId: string): ChangesAnswer {
+  const lean = leanPage(page, serverId);
+  const next = Math.min(lean.rows.length, Math.ceil((from + 1) / SHARED_ROWS) * SHARED_ROWS);
+  const own = lean.head + lean.rows[from]!.slice(1) + lean.rows.slice(from + 1, next).join('');
+  const shared = lean.pieces.slice(next / SHARED_ROWS);
+  const json = own + shared.map((p) => p.text).join('') + lean.tail;
+  let zipped: Promise<Buffer> | null = null;
+  const build = async (): Promise<Buffer> => {
+    const parts = await Promise.all([
+      deflateRaw(own, SYNC_FLUSH),
+      ...shared.map((p) => (p.deflated ??= deflateRaw(p.text, SYNC_FLUSH))),
+      (lean.tailDeflated ??= deflateRaw(lean.tail, { level: 1 })),
+    ]);
+    const bytes = Buffer.from(json, 'utf8');
+    const trailer = Buffer.alloc(8);
+    trailer.writeUInt32LE(crc32(bytes) >>> 0, 0);
+    trailer.writeUInt32LE(bytes.length % 0x1_0000_0000, 4);
+    // ID1 ID2, deflate, no flags, no time, no extra flags, OS unknown (RFC 1952).
+    return Buffer.concat([GZIP_HEADER, ...parts, trailer]);
+  };
+  return { json, gzipped: () => (zipped ??= build()) };
+}
+
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
 interface JudgedPage {
   /** Null when the page is empty or the cursor is from another database. */
   page: SharedPage | null;
@@ -111,6 +211,11 @@ interface JudgedPage {
   cursor: number;
   hasMore: boolean;
   serverId: string;
+  /**
+   * When the reader may hear of every change on the page: the place of its first change (its
+   * answer is the page's changes from there on). Null otherwise.
+   */
+  suffixFrom?: number | null;
 }
 
 /** Reads (or shares) the page after the cursor and judges it for this reader (decision 0090). */
@@ -156,19 +261,26 @@ async function judgedPage(db: Db, view: ReadView, after: number, boardId: string
   }
 
   const entries: string[] = [];
+  // Whether the reader may hear of every change on the page, those before its cursor included,
+  // and where its own part starts (the page is in change order, so what it has is a prefix).
+  let hearsAll = true;
+  let first = page.order.length;
   for (let i = 0; i < page.order.length; i += 1) {
     const { key, change, copy } = page.order[i]!;
+    // Trashed copies are judged like live ones (trashed folders are part of the view): a record
+    // the reader may not read is not mentioned at all, not even by id (decision 0090).
+    const hears = copy
+      ? ok[i] === 1
+      : change.collection === 'value'
+        ? readableGoneValues!.has(change.id) || view.chain(change.board_id) === null
+        : mayHearOfRemoval(view, change.collection, change.board_id);
+    if (!hears) hearsAll = false;
     // Changed last at or before the reader's cursor (a page read from its block's start): it has it.
     if (change.seq <= after) continue;
-    if (copy) {
-      // Trashed copies are judged like live ones (trashed folders are part of the view): a record
-      // the reader may not read is not mentioned at all, not even by id (decision 0090).
-      if (ok[i] === 1) entries.push(key);
-    } else if (change.collection === 'value' ? readableGoneValues!.has(change.id) || view.chain(change.board_id) === null : mayHearOfRemoval(view, change.collection, change.board_id)) {
-      entries.push(key);
-    }
+    if (first === page.order.length) first = i;
+    if (hears) entries.push(key);
   }
-  return { page, entries, cursor, hasMore, serverId };
+  return { page, entries, cursor, hasMore, serverId, suffixFrom: hearsAll ? first : null };
 }
 
 /**
@@ -211,6 +323,10 @@ interface SharedPage {
   byCollectionAt: Map<string, number[]>;
   /** Each change's JSON, made on first use and shared by every reader the change goes to. */
   json: Map<string, string>;
+  /** Each change in format 2 (decision 0320), made on first use and shared likewise. */
+  lean: Map<string, EncodedChange>;
+  /** The whole page in format 2, in shared pieces (leanSuffixAnswer), made on first use. */
+  leanAll?: LeanPage;
   /** Whole answers by the judged list of changes they hold (changesAnswer). */
   answers: Map<string, ChangesAnswer>;
   cursor: number;
@@ -302,7 +418,7 @@ async function readPage(db: Db, teamId: number, after: number, horizon: number, 
     order.push({ key, change, copy });
     if (!copy && change.collection === 'value') goneValues.push({ id: change.id, board_id: change.board_id, item_id: change.id.split('.')[0]! } as unknown as WireRecord);
   }
-  return { latest, current, order, goneValues, byCollection, byCollectionAt, json: new Map(), answers: new Map(), cursor, hasMore };
+  return { latest, current, order, goneValues, byCollection, byCollectionAt, json: new Map(), lean: new Map(), answers: new Map(), cursor, hasMore };
 }
 
 /**

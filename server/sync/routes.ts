@@ -55,11 +55,14 @@ export function syncRoutes(app: FastifyInstance, ctx: AppContext): void {
     const teamId = teamIdParam(request.params.teamId);
     const raw = request.query.after ?? '0';
     if (!/^\d{1,18}$/.test(raw)) throw validation(['after: must be a change cursor (a whole number)']);
+    // format=2: the lean wire format (schema/changes-wire.ts, decision 0320); 1, the default, as before.
+    const format = request.query.format ?? '1';
+    if (format !== '1' && format !== '2') throw validation(['format: must be 1 or 2']);
     const boardId = queryString(request.query.board_id);
     const { view } = await changesScope(ctx, request, teamId, boardId);
     // The JSON text, made from changes serialised once per shared page, gzipped when the client
     // takes it and the answer is large (changes.ts, decision 0192).
-    const answer = await changesAnswer(ctx.db, view, Number(raw), boardId);
+    const answer = await changesAnswer(ctx.db, view, Number(raw), boardId, format === '2' ? 2 : 1);
     reply.type('application/json; charset=utf-8').header('vary', 'accept-encoding');
     if (answer.json.length < GZIP_FROM_CHARS || !acceptsGzip(request.headers['accept-encoding'])) return reply.send(answer.json);
     return reply.header('content-encoding', 'gzip').send(await answer.gzipped());
