@@ -47,6 +47,19 @@ afterEach(() => {
 });
 
 describe('a board list updated in place', () => {
+  it('names the records each change touched (changedBetween), and not what a full read changed', async () => {
+    const v0 = list.version()!;
+    expect(list.changedBetween(v0, v0)).toEqual([]);
+    expect(list.changedBetween(v0 - 1, v0), 'the first read changed everything').toBeNull();
+    await writer.relaxed.records.put(item('i3', 'B', { name: 'Three', row_version: 2 }));
+    await waitFor(() => list.version() === v0 + 1, 5000, 'the rename');
+    await writer.relaxed.records.delete(['item', 'i4']);
+    await waitFor(() => list.version() === v0 + 2, 5000, 'the delete');
+    expect(list.changedBetween(v0, v0 + 1)).toEqual(['i3']);
+    expect(list.changedBetween(v0, v0 + 2)?.sort()).toEqual(['i3', 'i4']);
+    expect(list.changedBetween(v0 + 1, v0 + 2)).toEqual(['i4']);
+  });
+
   it('patches a rename without reading the board again, and keeps the other records as they were', async () => {
     const before = list.snapshot()!;
     expect(list.loads).toBe(1);

@@ -11,10 +11,13 @@ import type { ItemLike } from './query';
  * n·log n sort of the whole board on every change. The result is the same as
  * `sortItems(filterItems(items))` (model/query.ts) — the unit tests compare the two.
  *
- * What changed is found two ways: items by identity (the board's item list keeps the object of an
- * item that did not change, record-lists.ts), values by the identity of the reader (the value
- * lists keep their reader while none of their values changed, store/live.ts) — then each item's
- * sort and filter values are read again and compared, which is n lookups but no sort.
+ * What changed is found two ways. Items by identity: the board's item list keeps the object of
+ * an item that did not change and its place in the list (record-lists.ts), so one pass beside the
+ * last list finds them (a lookup by id when the lists do not line up). Values by the reader: the
+ * value lists keep their reader while none of their values changed, and name the values each
+ * change touched (`valueChangesBetween`, store/live.ts), so only those items are read again; a
+ * reader that cannot tell makes every item's sort and filter values be read and compared (n
+ * lookups, still no sort).
  */
 
 /** How a view orders items: which belong (folder, not deleted, filters) and by which rules. */
@@ -33,8 +36,6 @@ interface Entry<I> {
   item: I;
   /** The sort rules' values of the item when it was placed. */
   key: unknown[];
-  /** The filter rules' values of the item when it was placed (for finding value changes). */
-  seen: unknown[];
 }
 
 interface Rule {
@@ -75,8 +76,12 @@ export class ItemOrder<I extends ItemLike> {
   /** Full sorts so far (tests check that an edit does not cause one). */
   rebuilds = 0;
 
-  /** The ordered items of the view: the same array while nothing in it changed. */
-  update(items: readonly I[], spec: OrderSpec<I>, get: ValueGetter): I[] {
+  /**
+   * The ordered items of the view: the same array while nothing in it changed. `valueChanges`,
+   * when it can tell, names the items whose values may differ between the last reader and this
+   * one (else every item's sort and filter values are read again and compared).
+   */
+  update(items: readonly I[], spec: OrderSpec<I>, get: ValueGetter, valueChanges?: (before: ValueGetter, after: ValueGetter) => Iterable<string> | null): I[] {
     if (!this.spec || spec.id !== this.spec.id) return this.rebuild(items, spec, get);
     this.spec = spec;
     const itemsChanged = items !== this.source;
@@ -87,22 +92,36 @@ export class ItemOrder<I extends ItemLike> {
     }
     const changed = new Map<string, I | null>();
     if (itemsChanged) {
-      let found = 0;
-      for (const item of items) {
-        const before = this.given.get(item.id);
-        if (before !== undefined) found++;
-        if (before !== item) changed.set(item.id, item);
-      }
-      if (found < this.given.size) {
-        const now = new Set<string>();
-        for (const item of items) now.add(item.id);
-        for (const id of this.given.keys()) if (!now.has(id)) changed.set(id, null);
+      if (!this.diffInPlace(items, changed)) {
+        changed.clear();
+        let found = 0;
+        for (const item of items) {
+          const before = this.given.get(item.id);
+          if (before !== undefined) found++;
+          if (before !== item) changed.set(item.id, item);
+        }
+        if (found < this.given.size) {
+          const now = new Set<string>();
+          for (const item of items) now.add(item.id);
+          for (const id of this.given.keys()) if (!now.has(id)) changed.set(id, null);
+        }
       }
       if (changed.size * REBUILD_SHARE > Math.max(items.length, 64)) return this.rebuild(items, spec, get);
     }
     if (valuesChanged) {
-      // Which items' sort or filter values differ from when they were placed.
-      for (const item of items) {
+      // Which items' sort or filter values differ from when they were placed: the ones the
+      // value lists name when they can tell, else every item's.
+      const named = valueChanges && this.get ? valueChanges(this.get, get) : null;
+      let check: Iterable<I> = items;
+      if (named) {
+        const some: I[] = [];
+        for (const id of new Set(named)) {
+          const item = this.given.get(id) ?? (changed.get(id) || undefined);
+          if (item) some.push(item);
+        }
+        check = some;
+      }
+      for (const item of check) {
         if (changed.has(item.id) || !spec.inScope(item)) continue;
         const entry = this.byId.get(item.id);
         if (!entry) {
@@ -110,7 +129,8 @@ export class ItemOrder<I extends ItemLike> {
           if (this.filters.length && this.passes(item, get)) changed.set(item.id, item);
           continue;
         }
-        if (!sameValues(entry.key, this.keyOf(item, get)) || !sameValues(entry.seen, this.filterValues(item, get))) changed.set(item.id, item);
+        // In the view: moved when its sort values changed, out when it no longer passes.
+        if (!sameValues(entry.key, this.keyOf(item, get)) || !this.passes(item, get)) changed.set(item.id, item);
       }
       if (changed.size * REBUILD_SHARE > Math.max(items.length, 64)) return this.rebuild(items, spec, get);
     }
@@ -144,6 +164,29 @@ export class ItemOrder<I extends ItemLike> {
     }
     this.list = this.entries.map((e) => e.item);
     return this.list;
+  }
+
+  /**
+   * The changed items found by walking the new list beside the last one: a list updated in place
+   * keeps its order (a changed record where it was, new ones at the end), so this is one pass of
+   * identity checks. False when the lists do not line up (then a lookup by id finds them).
+   */
+  private diffInPlace(items: readonly I[], changed: Map<string, I | null>): boolean {
+    const before = this.source;
+    if (!before || items.length < before.length) return false;
+    for (let i = 0; i < before.length; i++) {
+      const a = before[i]!;
+      const b = items[i]!;
+      if (a === b) continue;
+      if (a.id !== b.id) return false;
+      changed.set(b.id, b);
+    }
+    for (let i = before.length; i < items.length; i++) {
+      const item = items[i]!;
+      if (this.given.has(item.id) && !changed.has(item.id)) return false; // moved within the list
+      changed.set(item.id, item);
+    }
+    return true;
   }
 
   private rebuild(items: readonly I[], spec: OrderSpec<I>, get: ValueGetter): I[] {
@@ -181,12 +224,9 @@ export class ItemOrder<I extends ItemLike> {
     return this.rules.length ? this.rules.map((r) => valueFor(item, r.attribute, get)) : NONE;
   }
 
-  private filterValues(item: I, get: ValueGetter): unknown[] {
-    return this.filters.length ? this.filters.map((f) => valueFor(item, f.attribute, get)) : NONE;
-  }
 
   private entryOf(item: I, get: ValueGetter): Entry<I> {
-    return { item, key: this.keyOf(item, get), seen: this.filterValues(item, get) };
+    return { item, key: this.keyOf(item, get) };
   }
 
   /** The rules in order, then position (unique: position, creation, id), as sortItems does. */

@@ -7,7 +7,7 @@ import { canSeeView, isViewKind, resolveViewSettings, viewSettingsOf, type ViewK
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import { useAttributeValues, useItems, useViews, type Folder, type FolderView, type Item } from '../store/live';
+import { useAttributeValues, useItems, useViews, valueChangesBetween, type Folder, type FolderView, type Item, type ValueReader } from '../store/live';
 import { createItemProblem } from '../model/groups';
 import { requestNewItem } from '../keys/new-item-event';
 import { useBoardShortcuts } from '../keys/use-board-shortcuts';
@@ -110,7 +110,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
     }),
     [folderIds, settings.filters, settings.match, settings.sort, attributeMap, ruleAttributes],
   );
-  const orderedItems = useMemo(() => (items ? order.update(items, spec, queryGet) : []), [order, items, spec, queryGet]);
+  const orderedItems = useMemo(() => (items ? order.update(items, spec, queryGet, changedItemsBetween) : []), [order, items, spec, queryGet]);
   // The search filters the ordered list (no sort): typing costs one pass over the folder's items.
   const shownItems = useMemo(
     () => (query.trim() ? searchItems(orderedItems, query, searchAttrs, queryGet) : orderedItems),
@@ -221,11 +221,25 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
  * (across mounts too): the kept order of a view (model/item-order.ts) tells a value change from
  * a remount by the reader's identity.
  */
-const getters = new WeakMap<object, (itemId: string, attributeId: string) => unknown>();
+type Getter = (itemId: string, attributeId: string) => unknown;
+const getters = new WeakMap<ValueReader, Getter>();
+const readerOfGetter = new WeakMap<Getter, ValueReader>();
 const noValues = (): unknown => null;
-function valueGetterOf(reader: ((valueId: string) => unknown) | undefined): (itemId: string, attributeId: string) => unknown {
+function valueGetterOf(reader: ValueReader | undefined): Getter {
   if (!reader) return noValues;
   let get = getters.get(reader);
-  if (!get) getters.set(reader, (get = (itemId: string, attributeId: string) => reader(`${itemId}.${attributeId}`) ?? null));
+  if (!get) {
+    get = (itemId: string, attributeId: string) => reader(`${itemId}.${attributeId}`) ?? null;
+    getters.set(reader, get);
+    readerOfGetter.set(get, reader);
+  }
   return get;
+}
+
+/** The items whose values may read differently through `after` than through `before` (null: not known). */
+function changedItemsBetween(before: Getter, after: Getter): string[] | null {
+  const a = readerOfGetter.get(before);
+  const b = readerOfGetter.get(after);
+  const ids = a && b ? valueChangesBetween(a, b) : null;
+  return ids && ids.map((id) => id.slice(0, id.indexOf('.')));
 }

@@ -5,7 +5,7 @@ import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, Value
 import type { CairnDexie, StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
-import { heldRecord, recordList, valueListSource } from './record-lists';
+import { heldRecord, recordList, valueListSource, type RecordList } from './record-lists';
 import { windowValuesOf } from './window-values';
 
 /**
@@ -153,6 +153,8 @@ export function useAttributeValues(attributeIds: readonly string[]): ValueReader
     const before = last.current;
     if (before && before.stored === stored && sameShown(before.shown, shown)) return before.reader;
     const reader: ValueReader = (id) => (shown.has(id) ? shown.get(id) : stored(id));
+    const base = readerInfo.get(stored);
+    if (base) readerInfo.set(reader, { ...base, shown });
     last.current = { stored, shown, reader };
     return reader;
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -160,12 +162,37 @@ export function useAttributeValues(attributeIds: readonly string[]): ValueReader
 }
 
 const readers = new WeakMap<object, { version: number; reader: ValueReader }>();
-function readerOf(list: { lookup(id: string): unknown }, version: number): ValueReader {
+/** What a reader reads: which list at which version, and the pending writes laid over it. */
+interface ReaderInfo {
+  list: RecordList<StoredRecord>;
+  version: number;
+  shown: Map<string, unknown> | null;
+}
+const readerInfo = new WeakMap<ValueReader, ReaderInfo>();
+
+function readerOf(list: RecordList<StoredRecord>, version: number): ValueReader {
   const held = readers.get(list);
   if (held && held.version === version) return held.reader;
-  const reader: ValueReader = (id) => (list.lookup(id) as Value | undefined)?.value;
+  const reader: ValueReader = (id) => (list.lookup(id) as unknown as Value | undefined)?.value;
   readers.set(list, { version, reader });
+  readerInfo.set(reader, { list, version, shown: null });
   return reader;
+}
+
+/**
+ * The ids of the values that may read differently through `after` than through `before` (two
+ * readers of the same attributes from useAttributeValues), or null when that is not known: a
+ * value edit tells a view kept in order which items to move (model/item-order.ts).
+ */
+export function valueChangesBetween(before: ValueReader, after: ValueReader): string[] | null {
+  const a = readerInfo.get(before);
+  const b = readerInfo.get(after);
+  if (!a || !b || a.list !== b.list) return null;
+  const ids = a.list.changedBetween(a.version, b.version);
+  if (!ids) return null;
+  if (a.shown) ids.push(...a.shown.keys());
+  if (b.shown) ids.push(...b.shown.keys());
+  return ids;
 }
 
 function sameShown(a: Map<string, unknown>, b: Map<string, unknown>): boolean {

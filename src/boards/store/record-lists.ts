@@ -112,6 +112,8 @@ export class RecordList<T extends StoredRecord> {
   private off: (() => void) | null = null;
   /** Full reads so far (tests check that an edit does not cause one). */
   loads = 0;
+  /** The ids each recent change touched, by the version it made (null: not known, a full read). */
+  private log: { version: number; ids: string[] | null }[] = [];
 
   constructor(
     private readonly db: CairnDexie,
@@ -133,6 +135,23 @@ export class RecordList<T extends StoredRecord> {
 
   /** A number that changes with every change of the list (undefined until the first read): a cheap snapshot. */
   version = (): number | undefined => this.current;
+
+  /**
+   * The ids of the records that changed between two versions (added, changed or removed), or
+   * null when that is not known (the first read, too long ago): what a view kept in order
+   * re-checks after a value edit instead of every item (model/item-order.ts).
+   */
+  changedBetween(from: number, to: number): string[] | null {
+    if (from === to) return [];
+    if (from > to || this.log.length === 0 || this.log[0]!.version > from + 1 || this.log[this.log.length - 1]!.version < to) return null;
+    const ids: string[] = [];
+    for (const entry of this.log) {
+      if (entry.version <= from || entry.version > to) continue;
+      if (entry.ids === null) return null;
+      for (const id of entry.ids) ids.push(id);
+    }
+    return ids;
+  }
 
   /** The record with this id as the list holds it now (no copy; O(1)). */
   lookup(id: string): T | undefined {
@@ -187,45 +206,52 @@ export class RecordList<T extends StoredRecord> {
       this.loads++;
       const rows = await this.source.load(this.db);
       const next = new Map<string, T>();
-      let changed = this.current === undefined || rows.length !== this.byId.size;
+      const first = this.current === undefined;
+      const ids: string[] = [];
       for (const row of rows) {
         const before = this.byId.get(row.id);
         // Keep the object of a record that did not change (memoised rows compare by identity).
         if (before && sameRecord(before, row)) next.set(row.id, before);
         else {
           next.set(row.id, row);
-          changed = true;
+          if (!first) ids.push(row.id);
         }
       }
+      if (!first) for (const id of this.byId.keys()) if (!next.has(id)) ids.push(id);
       this.byId = next;
-      if (changed) this.publish();
+      if (first || ids.length) this.publish(first ? null : ids);
       return;
     }
     if (this.pending.length === 0) return;
     const keys = dedupe(this.pending);
     this.pending = [];
     const rows = (await this.db.records.bulkGet(keys)) as (T | undefined)[];
-    let changed = false;
+    const ids: string[] = [];
     keys.forEach(([, id], i) => {
       const row = rows[i];
       const before = this.byId.get(id);
       if (row && this.source.belongs(row)) {
         if (before && sameRecord(before, row)) return;
         this.byId.set(id, row);
-        changed = true;
+        ids.push(id);
       } else if (before) {
         this.byId.delete(id);
-        changed = true;
+        ids.push(id);
       }
     });
-    if (changed) this.publish();
+    if (ids.length) this.publish(ids);
   }
 
-  private publish(): void {
+  private publish(ids: string[] | null): void {
     this.current = (this.current ?? 0) + 1;
+    this.log.push({ version: this.current, ids });
+    if (this.log.length > LOG_LENGTH) this.log.shift();
     for (const notify of [...this.subscribers]) notify();
   }
 }
+
+/** Changes remembered for changedBetween (a view catches up on a few renders' worth). */
+const LOG_LENGTH = 64;
 
 function dedupe(keys: Key[]): Key[] {
   const seen = new Map<string, Key>();
