@@ -79,6 +79,14 @@ describe('views: Calendar and Gantt', () => {
     await dayCell(a.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
     await expect.poll(async () => (await valuesOnServer()).find((v) => v.id === `${plannedId}.${dueId()}`)?.value, { timeout: 15_000 }).toBe(dayOfThisMonth(12));
     await dayCell(b.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor({ timeout: 15_000 });
+
+    // The keyboard moves it too: Space picks it up, ↓ is a week later, Space drops it.
+    await dayCell(a.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).focus();
+    await a.page.keyboard.press('Space');
+    await a.page.keyboard.press('ArrowDown');
+    await a.page.keyboard.press('Space');
+    await dayCell(a.page, dayOfThisMonth(19)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
+    await expect.poll(async () => (await valuesOnServer()).find((v) => v.id === `${plannedId}.${dueId()}`)?.value, { timeout: 15_000 }).toBe(dayOfThisMonth(19));
     expect(a.errors).toEqual([]);
     await a.context.close();
     await b.context.close();

@@ -14,9 +14,10 @@ import { Button } from '../../ui/Button';
 import { EmptyState } from '../../ui/EmptyState';
 import { DragArea } from '../../ui/drag/DragArea';
 import { pointerNow } from '../../ui/drag/data';
+import { inlineStep } from '../../ui/drag/direction';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import { daysBetween, parseBoardDate, valueOfSpan, nowIn, todayIn, type DateSpan } from '../model/date-spans';
+import { daysBetween, parseBoardDate, shiftDay, valueOfSpan, nowIn, todayIn, type DateSpan } from '../model/date-spans';
 import { memoFor, type PerItemMemo } from '../model/per-item-memo';
 import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
@@ -290,9 +291,12 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     return point ? dayAt(cells.current, point.x, point.y) : null;
   };
   const dragOf = (event: { active: { data: { current?: unknown } } }) => event.active.data.current as (ChipDragData | { type: 'calendar-undated'; itemId: string }) | undefined;
+  /** The day a keyboard drag is at (a day per ←/→, a week per ↑/↓), read at the drop rather than coordinates. */
+  const keyDay = useRef<string | null>(null);
   const onDragStart = (event: DragStartEvent) => {
     const data = dragOf(event);
     measureCells();
+    keyDay.current = data && data.type !== 'calendar-undated' ? (data as ChipDragData).day : null;
     if (data) setDragging({ itemId: data.itemId, overDay: null });
   };
   const onDragMove = (event: DragMoveEvent) => {
@@ -304,8 +308,9 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     dragEndedAt.current = performance.now();
     const data = dragOf(event);
     const item = data ? itemOf(data.itemId) : null;
-    measureCells(); // the page may have scrolled during the drag
-    const day = dayUnder(event);
+    // The cells as measured at the start: dnd-kit's delta counts the scrolling since, so the point is in that frame.
+    const fromKeyboard = typeof KeyboardEvent !== 'undefined' && event.activatorEvent instanceof KeyboardEvent;
+    const day = fromKeyboard && keyDay.current ? keyDay.current : dayUnder(event);
     if (!data || !item || !attribute || !day || !canEdit(item)) return;
     if (data.type === 'calendar-undated') {
       saveShown(item, { start: day, end: day, withTime: false });
@@ -318,17 +323,19 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
     if (chip.drag === 'move') saveShown(item, droppedSpan(value, attribute.kind, { days }));
     else saveShown(item, resizedSpan(value, attribute.kind, chip.drag === 'start' ? { days } : {}, chip.drag === 'end' ? { days } : {}));
   };
-  // The keyboard moves a picked-up item a day per ←/→ and a week per ↑/↓ (physical: the grid mirrors in right to left).
+  // The keyboard moves a picked-up item a day per ←/→ (physical: the grid mirrors in right to
+  // left, where → is the day before) and a week per ↑/↓, within the shown weeks; the moved copy
+  // follows from cell to cell.
   const keyboard: KeyboardCoordinateGetter = (event, { currentCoordinates }) => {
-    const cell = cells.current[0];
-    if (!cell) return undefined;
-    const w = cell.right - cell.left;
-    const h = cell.bottom - cell.top;
-    if (event.code === 'ArrowRight') return { ...currentCoordinates, x: currentCoordinates.x + w };
-    if (event.code === 'ArrowLeft') return { ...currentCoordinates, x: currentCoordinates.x - w };
-    if (event.code === 'ArrowDown') return { ...currentCoordinates, y: currentCoordinates.y + h };
-    if (event.code === 'ArrowUp') return { ...currentCoordinates, y: currentCoordinates.y - h };
-    return undefined;
+    const step = event.code === 'ArrowDown' ? 7 : event.code === 'ArrowUp' ? -7 : inlineStep(event.code, rtl);
+    const from = keyDay.current;
+    if (!step || !from) return undefined;
+    const to = shiftDay(from, step);
+    const a = cells.current.find((c) => c.day === from);
+    const b = cells.current.find((c) => c.day === to);
+    if (!a || !b) return undefined;
+    keyDay.current = to;
+    return { x: currentCoordinates.x + b.left - a.left, y: currentCoordinates.y + b.top - a.top };
   };
   const openItem = useCallback((id: string) => {
     if (performance.now() - dragEndedAt.current > 300) board.openItem(id, folder.id);
@@ -503,9 +510,22 @@ const UndatedItem = memo(function UndatedItem({ item, name, editable, monthDrag,
   const { setNodeRef, listeners, attributes } = useDraggable({ id: `undated:${item.id}`, data: { type: 'calendar-undated', itemId: item.id, label: name }, disabled: !(editable && monthDrag) });
   return (
     <li data-item-id={item.id} className={editable ? 'is-draggable' : undefined}>
-      <button ref={setNodeRef} type="button" className="calendar-undated-item" {...(editable && monthDrag ? { ...attributes, ...listeners } : {})} onClick={() => onOpen(item.id)}>
+      {/* Not a <button>: Space picks it up in the month (dnd-kit), and a button's own Space would open it on release. */}
+      <div
+        ref={setNodeRef}
+        role="button"
+        tabIndex={0}
+        className="calendar-undated-item"
+        {...(editable && monthDrag ? attributes : {})}
+        {...(editable && monthDrag ? listeners : {})}
+        onClick={() => onOpen(item.id)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') onOpen(item.id);
+          else if (editable && monthDrag) listeners?.onKeyDown?.(event);
+        }}
+      >
         {name}
-      </button>
+      </div>
     </li>
   );
 });

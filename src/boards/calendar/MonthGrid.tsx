@@ -136,7 +136,7 @@ const DayCell = memo(function DayCell({ day, locale, isOther, isToday, isOver, d
   );
 });
 
-/** One item on one day: a button (Enter opens it) that is also the drag handle; a range's edges beside it. */
+/** One item on one day: opens on a click or Enter, and is its own drag handle (Space, arrows, Space from the keyboard); a range's edges beside it. */
 const Chip = memo(function Chip({ chip, day, locale, dragging, onOpen }: { chip: DayChip; day: string; locale: string; dragging: boolean; onOpen(itemId: string): void }) {
   const data: ChipDragData = { type: 'calendar-event', itemId: chip.id, day, drag: 'move', label: chip.title };
   const { setNodeRef, listeners, attributes, transform } = useDraggable({ id: `${chip.id}:${day}:move`, data, disabled: !chip.editable });
@@ -146,10 +146,26 @@ const Chip = memo(function Chip({ chip, day, locale, dragging, onOpen }: { chip:
   return (
     <div className="calendar-event-slot">
       {chip.resizable && chip.isStart && <Edge chip={chip} day={day} edge="start" />}
-      <button ref={setNodeRef} type="button" className={className} style={style} data-item-id={chip.id} {...attributes} {...listeners} onClick={() => onOpen(chip.id)}>
+      {/* Not a <button>: Space picks the item up (dnd-kit), and a button's own Space would open it on release. */}
+      <div
+        ref={setNodeRef}
+        className={className}
+        style={style}
+        data-item-id={chip.id}
+        {...attributes}
+        {...listeners}
+        // Also when not editable (dnd-kit's attributes give these): opens from the keyboard.
+        role="button"
+        tabIndex={0}
+        onClick={() => onOpen(chip.id)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') onOpen(chip.id);
+          else listeners?.onKeyDown?.(event);
+        }}
+      >
         {time && <span className="calendar-event-time">{time}</span>}
         <span className="calendar-event-title">{chip.title}</span>
-      </button>
+      </div>
       {chip.resizable && chip.isEnd && <Edge chip={chip} day={day} edge="end" />}
     </div>
   );
