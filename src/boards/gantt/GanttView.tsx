@@ -20,7 +20,7 @@ import type { Item } from '../store/live';
 import { useGroupedRows } from '../table/use-grouped-rows';
 import { GanttBar, type BarDragData } from './GanttBar';
 import { barSpanOf, ganttSourceOf, sourceAttributeIds, valuesOfSpan } from './gantt-spans';
-import { barOf, dayDelta, draggedSpan, isInWindow, offsetOf, ticksOf, timelineFor, timelineWidth, type BarDrag, type Tick } from './timeline';
+import { barOf, dayDelta, draggedSpan, isInWindow, offsetOf, ticksOf, timelineFor, timelineWidth, type BarDrag, type Tick, type Timeline } from './timeline';
 import './gantt.css';
 
 const ROW_HEIGHT = 36;
@@ -87,19 +87,42 @@ export default function GanttView({ folder, view, items, get, valuesReady }: Vie
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [get, valuesReady, sourceKey]);
-  // The rows on screen read their bar through `spanOf` at once; the timeline's extent, which needs
-  // every item, follows in a deferred render, so a drop's answer is not kept waiting behind a pass
-  // over 10,000 items (drag → saved locally, issue #12).
-  const spanOfAll = useDeferredValue(spanOf);
-  const extent = useMemo(() => {
+  // The rows on screen read their bar through `spanOf` at once; the timeline's extent needs every
+  // item's bar. It is worked out in a deferred render when the items, zoom or source change, and
+  // after an edit (only `spanOf` changed) once the frame showing the edit has begun: as a deferred
+  // render it often ran before that frame and held it back behind a pass over 10,000 items
+  // (drag → visible, issue #12, decision 0305).
+  const extentOf = (read: (itemId: string) => DateSpan | null, list: readonly Item[]) => {
     function* all() {
-      for (const item of items) {
-        const span = spanOfAll(item.id);
+      for (const item of list) {
+        const span = read(item.id);
         if (span) yield span;
       }
     }
     return timelineFor(all(), today, zoom, firstDay);
-  }, [items, spanOfAll, today, zoom, firstDay]);
+  };
+  const deferredItems = useDeferredValue(items);
+  const latestSpanOf = useRef(spanOf);
+  latestSpanOf.current = spanOf;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const baseExtent = useMemo(() => extentOf(latestSpanOf.current, deferredItems), [deferredItems, today, zoom, firstDay, valuesReady, sourceKey]);
+  const [edited, setEdited] = useState<{ base: Timeline; extent: Timeline } | null>(null);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => {
+        const next = extentOf(latestSpanOf.current, deferredItems);
+        const same = (a: Timeline) => a.origin === next.origin && a.days === next.days;
+        setEdited((current) => (current?.base === baseExtent && same(current.extent) ? current : same(baseExtent) ? null : { base: baseExtent, extent: next }));
+      }, 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [spanOf, baseExtent]);
+  const extent = edited && edited.base === baseExtent ? edited.extent : baseExtent;
   // The same timeline object while its extent is the same: an edit inside it does not redo the ticks.
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const timeline = useMemo(() => extent, [extent.origin, extent.days, extent.dayWidth, extent.zoom, extent.weekStartsOn]);
