@@ -70,15 +70,17 @@ export async function boardRecords(db: Db, teamId: number, boardId: string, coll
 /**
  * One page of the live records of one collection, in id order after `after` (a keyset page of a
  * paged index load): a board's (`boardId`) or, for folders without a board, the team's. Fetches
- * one row more than asked, so the caller knows whether another page follows.
+ * one row more than asked, so the caller knows whether another page follows. Only the id and the
+ * record: a page is what a bootstrap waits on, and reading the other columns (the timestamp
+ * above all) cost as much as the records themselves (decision 0310).
  */
-export async function recordsPage(db: Db, teamId: number, boardId: string | null, collection: string, after: string | null, limit: number): Promise<{ rows: StoredRecord[]; more: boolean }> {
-  let query = db.selectFrom('records').select(columns).where('team_id', '=', teamId).where('collection', '=', collection).where('deleted_at', 'is', null);
+export async function recordsPage(db: Db, teamId: number, boardId: string | null, collection: string, after: string | null, limit: number): Promise<{ rows: { id: string; data: WireRecord }[]; more: boolean }> {
+  let query = db.selectFrom('records').select(['id', 'data']).where('team_id', '=', teamId).where('collection', '=', collection).where('deleted_at', 'is', null);
   if (boardId !== null) query = query.where('board_id', '=', boardId);
   if (after !== null) query = query.where('id', '>', after);
   const rows = await query.orderBy('id').limit(limit + 1).execute();
   const more = rows.length > limit;
-  return { rows: (more ? rows.slice(0, limit) : rows).map(toStored), more };
+  return { rows: (more ? rows.slice(0, limit) : rows).map((r) => ({ id: r.id, data: r.data as WireRecord })), more };
 }
 
 /**
