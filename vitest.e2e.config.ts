@@ -2,10 +2,11 @@ import { defineConfig } from 'vitest/config';
 
 // End-to-end suites: Debian chromium driven by playwright-core against the built app and a real
 // server. One file at a time: each starts its own server and browser, and the machine has 2 cores.
+// Every fresh server starts from one migrated PGlite cluster made by the global set-up (0325).
 export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
-    globalSetup: ['tests/helpers/global-setup.ts'],
+    globalSetup: ['e2e/global-setup.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 1,

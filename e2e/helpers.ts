@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -27,12 +28,14 @@ export async function freePort(): Promise<number> {
 /**
  * Starts the real server (built app, embedded PGlite, demo data) as one node process. NODE_ENV is
  * `test`, not `production`: production never seeds the demo accounts the suites sign in with.
+ * A new data dir starts from a copy of an already migrated cluster (decision 0325): the server
+ * still runs its migrations (none left to apply) and makes its demo data, as on any restart.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'));
   const pgliteDir = path.join(dataDir, 'pglite');
-  if (!env.DATABASE_URL && !fs.existsSync(pgliteDir)) fs.cpSync(await emptyCluster(), pgliteDir, { recursive: true });
+  if (!env.DATABASE_URL && !fs.existsSync(pgliteDir)) fs.cpSync(await migratedCluster(), pgliteDir, { recursive: true });
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: path.resolve('.'),
     env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
@@ -77,8 +80,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
 }
 
 /**
- * A PGlite cluster just after initdb (no migrations, so every server still makes its own
- * identity and demo data), made once per machine and PGlite version and copied into each new
+ * A PGlite cluster just after initdb (migratedCluster below applies the migrations to a copy),
+ * made once per machine and PGlite version and copied into each new
  * server's data dir: initdb in WASM costs 4 s on a quiet 2-core machine and over 30 s on a loaded
  * one, and the suites start a server per file.
  */
@@ -97,6 +100,45 @@ async function emptyCluster(): Promise<string> {
     fs.renameSync(partial, dir);
   } catch (error) {
     // Another run made it first: theirs is as good.
+    if (!fs.existsSync(dir)) throw error;
+    fs.rmSync(partial, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/**
+ * The cluster above with every migration applied (decision 0325), made once per set of migrations
+ * (its name carries a hash of server/db/migrations, migrate.ts and the PGlite version) and copied
+ * into each new server's data dir: the suites start some 50 fresh servers, and each one migrated an
+ * empty database first (5-15 s of a 18-37 s start on this machine at load 12-19). Made by the e2e
+ * global set-up (e2e/global-setup.ts) before the first file; a suite run alone makes it on first
+ * use if missing. What a migration
+ * makes is the same for every copy, the server identity's id included (decision 0102): no suite
+ * compares two servers' ids (each server has its own port, so its own origin and replica).
+ */
+export async function migratedCluster(): Promise<string> {
+  const hash = createHash('sha256');
+  const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  for (const file of [...files(path.resolve('server/db/migrations')).sort(), path.resolve('server/db/migrate.ts'), path.resolve('node_modules/@electric-sql/pglite/package.json')]) {
+    hash.update(path.relative(path.resolve('.'), file)).update('\0').update(fs.readFileSync(file)).update('\0');
+  }
+  const dir = path.resolve('.cache', `e2e-pglite-migrated-${hash.digest('hex').slice(0, 16)}`);
+  if (fs.existsSync(dir)) return dir;
+  const partial = `${dir}.${process.pid}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.cpSync(await emptyCluster(), partial, { recursive: true });
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { openDatabase } = await import('../server/db/index');
+  const { migrate } = await import('../server/db/migrate');
+  const handle = await openDatabase({ databaseUrl: null, pglite: new PGlite(partial) });
+  try {
+    await migrate(handle.db);
+  } finally {
+    await handle.close();
+  }
+  try {
+    fs.renameSync(partial, dir);
+  } catch (error) {
     if (!fs.existsSync(dir)) throw error;
     fs.rmSync(partial, { recursive: true, force: true });
   }
