@@ -181,6 +181,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
   const common: Record<string, string> = {
     DATABASE_URL: opts.databaseUrl,
     PUSHER_APP_SECRET: secret,
+    // One key for sealed secrets on every process (SSO client secrets, SMTP passwords), as
+    // docs/operations.md and docker-compose.yml set it; unset, each would make its own.
+    SECRETS_KEY: crypto.randomBytes(24).toString('hex'),
     VAPID_PUBLIC_KEY: vapid.publicKey,
     VAPID_PRIVATE_KEY: vapid.privateKey,
     S3_BUCKET: 'cairn',
