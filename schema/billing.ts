@@ -88,6 +88,20 @@ export const billingSubscriptionSchema = z.object({
 });
 export type BillingSubscriptionView = z.infer<typeof billingSubscriptionSchema>;
 
+/**
+ * POST /api/subscription[/{id}]: `{plan, trial: true}` starts a trial (on a subscription that had
+ * one, extends it once); without `trial: true` it buys (the purchase body, schema/payments.ts).
+ */
+export const subscribeBody = z.object({
+  plan: z.string().trim().min(1, 'is required').max(40).optional(),
+  trial: z.boolean().optional(),
+  token: z.string().max(500).optional(),
+  price: z.string().max(60).optional(),
+  card_id: z.union([z.string().max(200), z.number()]).optional(),
+  coupon: z.string().max(60).optional(),
+});
+export type SubscribeInput = z.input<typeof subscribeBody>;
+
 /** GET /api/ltd-codes/{code}. */
 export const ltdCodeViewSchema = z.object({
   code: z.string(),

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { optionalUser, requireUser } from '../auth/guard';
@@ -7,6 +6,7 @@ import { Messages } from '../../schema/messages';
 import { listPlans, planView } from './plans';
 import { billingView, billingViews, extendTrial, startTrial } from './subscriptions';
 import { buy } from './payments/buy';
+import { subscribeBody } from '../../schema/billing';
 
 /**
  * The billing API (issue #18 parts 2–3, decision 0240):
@@ -20,14 +20,8 @@ import { buy } from './payments/buy';
 
 export const BILLING_OFF_MESSAGE = 'Billing is off on this server: every workspace has the top plan.';
 
-export const subscribeBody = z.object({
-  plan: z.string().trim().min(1, 'is required').max(40).optional(),
-  trial: z.boolean().optional(),
-  token: z.string().max(500).optional(),
-  price: z.string().max(60).optional(),
-  card_id: z.union([z.string().max(200), z.number()]).optional(),
-  coupon: z.string().max(60).optional(),
-});
+/** The body of POST /api/subscription[/{id}] is shared with the app: schema/billing.ts. */
+export { subscribeBody };
 
 const idParam = (raw: string) => {
   const id = Number(raw);

@@ -1,5 +1,5 @@
 import { api } from '../../api/client';
-import type { BillingSubscriptionView, PlanLimits, PlanPrice, PlanView, SubscriptionState } from '../../../schema/billing';
+import type { BillingSubscriptionView, PlanLimits, PlanPrice, PlanView, SubscribeInput, SubscriptionState } from '../../../schema/billing';
 
 /** The billing calls of /profile/billing (server/billing/routes.ts, decision 0240). */
 
@@ -12,8 +12,8 @@ export const BillingApi = {
   plans: async () => (await api.get<{ data: Plan[] }>('/api/plans')).data,
   subscriptions: async () => (await api.get<{ data: BillingSubscription[] }>('/api/subscription/all')).data,
   startTrial: async (plan: string, subscriptionId?: number) =>
-    (await api.post<{ data: BillingSubscription }>(subscriptionId ? `/api/subscription/${subscriptionId}` : '/api/subscription', { plan, trial: true })).data,
-  extendTrial: async (subscriptionId: number) => (await api.post<{ data: BillingSubscription }>(`/api/subscription/${subscriptionId}`, { trial: true })).data,
+    (await api.post<{ data: BillingSubscription }>(subscriptionId ? `/api/subscription/${subscriptionId}` : '/api/subscription', { plan, trial: true } satisfies SubscribeInput)).data,
+  extendTrial: async (subscriptionId: number) => (await api.post<{ data: BillingSubscription }>(`/api/subscription/${subscriptionId}`, { trial: true } satisfies SubscribeInput)).data,
 };
 
 /** Share of a limit used, 0..1 (a zero limit with any use counts as full). */
