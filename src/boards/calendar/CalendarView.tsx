@@ -17,7 +17,7 @@ import { pointerNow } from '../../ui/drag/data';
 import { inlineStep } from '../../ui/drag/direction';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import { daysBetween, parseBoardDate, shiftDay, valueOfSpan, nowIn, todayIn, type DateSpan } from '../model/date-spans';
+import { daysBetween, parseBoardDate, shiftDay, spanOf, valueOfSpan, nowIn, todayIn, type DateSpan } from '../model/date-spans';
 import { memoFor, type PerItemMemo } from '../model/per-item-memo';
 import { useChangeView, useMayChangeView } from '../parts/use-change-view';
 import type { ViewProps } from '../parts/view-props';
@@ -56,10 +56,15 @@ const noTargets = () => [];
 /** An item just dropped in the month grid, shown at its new date until the deferred pass has it. */
 interface Moved {
   event: CalendarEvent | null;
-  /** The value before the drop (the deferred reader still answers it) and the value saved, as JSON. */
+  /** The span before the drop (the deferred reader still answers it) and the span saved, as text (spanText). */
   before: string;
   value: string;
 }
+/** A value's span as text: what the reader answers compared with what was saved, whatever its normal form. */
+const spanText = (value: unknown, kind: string) => {
+  const span = spanOf(value, kind);
+  return span ? `${span.start}/${span.end}` : '';
+};
 
 /** The day `step` pages from `day` in a mode (a month, a week or a day), as board text. */
 function pageFrom(day: string, mode: CalendarMode, step: number): string {
@@ -149,10 +154,10 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
   const [moved, setMoved] = useState<ReadonlyMap<string, Moved>>(new Map());
   const liveMoves = useMemo(() => {
     const live: Moved[] = [];
-    if (!attributeId) return live;
-    for (const [id, m] of moved) if (JSON.stringify(get(id, attributeId)) === m.value && JSON.stringify(deferredGet(id, attributeId)) === m.before) live.push(m);
+    if (!attributeId || !attributeKind) return live;
+    for (const [id, m] of moved) if (spanText(get(id, attributeId), attributeKind) === m.value && spanText(deferredGet(id, attributeId), attributeKind) === m.before) live.push(m);
     return live;
-  }, [moved, get, deferredGet, attributeId]);
+  }, [moved, get, deferredGet, attributeId, attributeKind]);
   useEffect(() => {
     // Forget drops the deferred events have caught up with (or that were undone or failed).
     if (liveMoves.length !== moved.size) setMoved((current) => new Map([...current].filter(([, m]) => liveMoves.includes(m))));
@@ -220,7 +225,7 @@ export default function CalendarView({ folder, view, items, get, valuesReady, ca
   const saveShown = (item: Item, span: DateSpan | null) => {
     if (!attribute || !span) return;
     const value = valueOfSpan(span, attribute.kind);
-    const entry: Moved = { event: eventOf(item, value, attribute.kind, untitled), before: JSON.stringify(get(item.id, attribute.id)), value: JSON.stringify(value) };
+    const entry: Moved = { event: eventOf(item, value, attribute.kind, untitled), before: spanText(get(item.id, attribute.id), attribute.kind), value: spanText(value, attribute.kind) };
     setMoved((current) => new Map(current).set(item.id, entry));
     void save(item, span);
   };

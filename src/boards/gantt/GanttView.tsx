@@ -88,10 +88,10 @@ export default function GanttView({ folder, view, items, get, valuesReady }: Vie
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [get, valuesReady, sourceKey]);
   // The rows on screen read their bar through `spanOf` at once; the timeline's extent needs every
-  // item's bar. It is worked out in a deferred render when the items, zoom or source change, and
-  // after an edit (only `spanOf` changed) once the frame showing the edit has begun: as a deferred
-  // render it often ran before that frame and held it back behind a pass over 10,000 items
-  // (drag → visible, issue #12, decision 0305).
+  // item's bar. It is worked out in a deferred render when the items or the zoom change, and when
+  // only the bars changed (an edit, the values arriving, another source) once the frame showing
+  // them has begun: as a deferred render it often ran before that frame and held it back behind
+  // a pass over 10,000 items (drag → visible, issue #12, decision 0305).
   const extentOf = (read: (itemId: string) => DateSpan | null, list: readonly Item[]) => {
     function* all() {
       for (const item of list) {
@@ -105,7 +105,7 @@ export default function GanttView({ folder, view, items, get, valuesReady }: Vie
   const latestSpanOf = useRef(spanOf);
   latestSpanOf.current = spanOf;
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const baseExtent = useMemo(() => extentOf(latestSpanOf.current, deferredItems), [deferredItems, today, zoom, firstDay, valuesReady, sourceKey]);
+  const baseExtent = useMemo(() => extentOf(latestSpanOf.current, deferredItems), [deferredItems, today, zoom, firstDay]);
   const [edited, setEdited] = useState<{ base: Timeline; extent: Timeline } | null>(null);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
