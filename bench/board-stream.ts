@@ -277,6 +277,12 @@ async function main() {
     // Scroll the whole table, top to bottom, a screenful per frame.
     await page.evaluate(() => ((document.querySelector('.table-scroll') as HTMLElement).scrollTop = 0));
     await page.waitForTimeout(300);
+    // The tab's main-thread CPU time over the scroll (Chromium's ThreadTime): what a frame costs
+    // the tab itself, which a loaded machine does not inflate the way it stretches frame times.
+    const perf = await page.context().newCDPSession(page);
+    await perf.send('Performance.enable');
+    const metrics = async () => Object.fromEntries(((await perf.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.map((m) => [m.name, m.value]));
+    const before = await metrics();
     const frames = await profiled(page, 'scroll', () => page.evaluate(
       () =>
         new Promise<number[]>((resolve) => {
@@ -294,6 +300,10 @@ async function main() {
           requestAnimationFrame(tick);
         }),
     ));
+    const after = await metrics();
+    await perf.detach();
+    const per = (name: string) => ((after[name]! - before[name]!) * 1000) / frames.length;
+    line('  main-thread CPU per scroll frame', `${per('ThreadTime').toFixed(1)} ms`, `of it script ${per('ScriptDuration').toFixed(1)}, layout ${per('LayoutDuration').toFixed(1)}, style ${per('RecalcStyleDuration').toFixed(1)} ms (wall time of those)`);
     line('scroll frame time', `${pct(frames, 50).toFixed(1)} ms p50`, `p95 ${pct(frames, 95).toFixed(1)} ms over ${frames.length} frames; budget p95 ≤ 17 ms: ${pct(frames, 95) <= 17 ? 'within' : 'OVER'}`);
 
     // Memory: a fresh tab's JS heap with the empty board open, then with this board open. (Not the

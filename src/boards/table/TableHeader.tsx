@@ -31,7 +31,8 @@ export interface TableHeaderProps {
  * The header row: select all, one header per visible column with sort on click, reorder by
  * dragging the header (the primary column stays first), resize by dragging its edge.
  */
-export function TableHeader({ columns, virtualCols, width, sort, allSelected, arrangeable, onToggleAll, onSort, clickAllowed }: TableHeaderProps) {
+/** Memoised: with stable callbacks from the table, scrolling down does not render the header. */
+export const TableHeader = memo(function TableHeader({ columns, virtualCols, width, sort, allSelected, arrangeable, onToggleAll, onSort, clickAllowed }: TableHeaderProps) {
   const { t } = useLingui();
   const movable = columns.filter((c) => c.kind !== 'primary').map((c) => c.id);
   return (
@@ -59,7 +60,7 @@ export function TableHeader({ columns, virtualCols, width, sort, allSelected, ar
       </SortableContext>
     </div>
   );
-}
+});
 
 interface HeaderCellProps {
   attribute: Attribute;

@@ -156,8 +156,11 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
 
   // Rows get stable callbacks that read the latest state, so a memoised row renders again only
   // when its own item, values, place or focus change (not on every render of the table).
-  const latest = useRef({ rows, columns, selection, editing, openItem: board.openItem });
-  latest.current = { rows, columns, selection, editing, openItem: board.openItem };
+  const latest = useRef({ rows, columns, selection, editing, openItem: board.openItem, sortBy });
+  latest.current = { rows, columns, selection, editing, openItem: board.openItem, sortBy };
+  // The header's callbacks too: a scroll frame renders the table, not its (memoised) header.
+  const onSort = useCallback((attribute: Attribute) => latest.current.sortBy(attribute), []);
+  const onToggleAll = useCallback(() => latest.current.selection.toggleAll(), []);
   const onToggle = useCallback((id: string) => latest.current.selection.toggle(id), []);
   const onCommit = useCallback((item: Item, attribute: Attribute, value: unknown) => latest.current.editing.commit(item, attribute, value), []);
   const onOpen = useCallback((item: Item) => latest.current.openItem(item.id, item.folder_id), []);
@@ -194,8 +197,8 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
               sort={settings.sort}
               allSelected={selection.allSelected}
               arrangeable={!board.readOnly}
-              onToggleAll={selection.toggleAll}
-              onSort={sortBy}
+              onToggleAll={onToggleAll}
+              onSort={onSort}
               clickAllowed={drag.clickAllowed}
             />
             {virtual.virtualRows.map((vr) => {

@@ -98,5 +98,7 @@ export function useTableDrag(options: TableDragOptions) {
     finish();
   };
 
-  return { row, onDragStart, onDragMove, onDragEnd, onDragCancel, clickAllowed: () => !dragging.current };
+  // One function for the table's life: the header cells (memoised) do not render on every scroll frame.
+  const [clickAllowed] = useState(() => () => !dragging.current);
+  return { row, onDragStart, onDragMove, onDragEnd, onDragCancel, clickAllowed };
 }
