@@ -43,17 +43,23 @@ export type InvoiceLine = z.infer<typeof invoiceLineSchema>;
 export const INVOICE_STATUSES = ['open', 'paid', 'failed', 'refunded'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-export const invoiceSchema = z.object({
-  id: z.number(),
-  number: z.string().nullable(),
-  status: z.enum(INVOICE_STATUSES),
-  subscription_id: z.number().nullable(),
+/** The money of an invoice and of a quote: the lines add up to `total` (never below zero; a negative rest is carried as credit). */
+const chargeFields = {
   currency: z.string(),
+  /** The sum of the charges (positive lines). */
   subtotal: z.number(),
   discount: z.number(),
   credit_applied: z.number(),
   total: z.number(),
   lines: z.array(invoiceLineSchema),
+};
+
+export const invoiceSchema = z.object({
+  id: z.number(),
+  number: z.string().nullable(),
+  status: z.enum(INVOICE_STATUSES),
+  subscription_id: z.number().nullable(),
+  ...chargeFields,
   plan: z.string().nullable(),
   card: z.object({ brand: z.string(), last4: z.string() }).nullable(),
   failure: z.object({ code: z.string(), message: z.string() }).nullable(),
@@ -79,12 +85,7 @@ export const quoteSchema = z.object({
   subscription_id: z.number(),
   plan: z.string(),
   price: z.string(),
-  currency: z.string(),
-  subtotal: z.number(),
-  discount: z.number(),
-  credit_applied: z.number(),
-  total: z.number(),
-  lines: z.array(invoiceLineSchema),
+  ...chargeFields,
   period_end: z.string().nullable(),
 });
 export type PurchaseQuote = z.infer<typeof quoteSchema>;
