@@ -235,20 +235,17 @@ async function writeBatch(db: UserDb, collection: string, records: SyncRecord[],
  */
 function announce(t: UserDb['relaxed'], rows: StoredRecord[]): void {
   const prefix = `idb://${t.name}/records/`;
-  const keys = new RangeSet().addKeys(rows.map((r) => [r.collection, r.id]));
+  const keys = keySet(rows.map((r) => [r.collection, r.id]));
   const parts: ObservabilitySet = { [prefix]: keys, [`${prefix}:dels`]: keys };
   for (const index of t.records.schema.indexes) {
     const path = index.keyPath;
     if (!Array.isArray(path)) continue;
-    const set = new RangeSet();
-    let any = false;
+    const indexKeys: unknown[][] = [];
     for (const row of rows) {
       const key = path.map((p) => (row as Record<string, unknown>)[p]);
-      if (key.some((k) => k === undefined || k === null)) continue;
-      set.addKey(key as IndexableType);
-      any = true;
+      if (!key.some((k) => k === undefined || k === null)) indexKeys.push(key);
     }
-    if (any) parts[prefix + index.name] = set;
+    if (indexKeys.length) parts[prefix + index.name] = keySet(indexKeys);
   }
   ownNotice = true;
   try {
@@ -256,6 +253,40 @@ function announce(t: UserDb['relaxed'], rows: StoredRecord[]): void {
   } finally {
     ownNotice = false;
   }
+}
+
+interface KeyNode {
+  from: unknown[];
+  to: unknown[];
+  d: number;
+  l: KeyNode | null;
+  r: KeyNode | null;
+}
+
+/**
+ * A RangeSet of single keys, as Dexie's `addKeys` builds it, but at once: keys of two strings
+ * (the records' keys and index keys here) sorted by code unit — IndexedDB's and Dexie's order for
+ * strings — and hung in a balanced tree, instead of one tree insertion (with rebalancing) per key.
+ * Any other key shape goes through `addKey`.
+ */
+export function keySet(keys: unknown[][]): RangeSet {
+  const set = new RangeSet();
+  if (keys.length === 0) return set;
+  const first = keys[0]![0];
+  if (typeof first !== 'string' || !keys.every((k) => k.length === 2 && k[0] === first && typeof k[1] === 'string')) {
+    for (const k of keys) set.addKey(k as IndexableType);
+    return set;
+  }
+  const seconds = [...new Set(keys.map((k) => k[1] as string))].sort();
+  const build = (lo: number, hi: number): KeyNode | null => {
+    if (lo > hi) return null;
+    const mid = (lo + hi) >> 1;
+    const l = build(lo, mid - 1);
+    const r = build(mid + 1, hi);
+    const key = [first, seconds[mid]!];
+    return { from: key, to: key, d: Math.max(l?.d ?? 0, r?.d ?? 0) + 1, l, r };
+  };
+  return Object.assign(set, build(0, seconds.length - 1));
 }
 
 /** While the stream's own notice is told: its watchers skip it (it names what the stream wrote). */
