@@ -141,6 +141,8 @@ interface LeanPage {
   /** `],"cursor":…}` and its raw deflate, the stream's last block. */
   tail: string;
   tailDeflated: Promise<Buffer> | null;
+  /** For the pieces from n on and the tail: the CRC-32 and byte length of their text, made once. */
+  sharedCrc: Map<number, { crc: number; bytes: number }>;
 }
 
 function leanPage(page: SharedPage, serverId: string): LeanPage {
@@ -161,6 +163,7 @@ function leanPage(page: SharedPage, serverId: string): LeanPage {
     pieces,
     tail: `],"cursor":${page.cursor},"has_more":${page.hasMore},"server_id":${JSON.stringify(serverId)}}`,
     tailDeflated: null,
+    sharedCrc: new Map(),
   };
   return page.leanAll;
 }
@@ -183,7 +186,8 @@ function leanSuffixAnswer(page: SharedPage, from: number, serverId: string): Cha
   const next = Math.min(lean.rows.length, Math.ceil((from + 1) / SHARED_ROWS) * SHARED_ROWS);
   const own = lean.head + lean.rows[from]!.slice(1) + lean.rows.slice(from + 1, next).join('');
   const shared = lean.pieces.slice(next / SHARED_ROWS);
-  const json = own + shared.map((p) => p.text).join('') + lean.tail;
+  const sharedText = shared.map((p) => p.text).join('') + lean.tail;
+  const json = own + sharedText;
   let zipped: Promise<Buffer> | null = null;
   const build = async (): Promise<Buffer> => {
     const parts = await Promise.all([
@@ -191,10 +195,13 @@ function leanSuffixAnswer(page: SharedPage, from: number, serverId: string): Cha
       ...shared.map((p) => (p.deflated ??= deflateRaw(p.text, SYNC_FLUSH))),
       (lean.tailDeflated ??= deflateRaw(lean.tail, { level: 1 })),
     ]);
-    const bytes = Buffer.from(json, 'utf8');
+    // The trailer from the reader's own part and the shared rest's CRC-32, made once per page.
+    let rest = lean.sharedCrc.get(next);
+    if (!rest) lean.sharedCrc.set(next, (rest = { crc: crc32(sharedText), bytes: Buffer.byteLength(sharedText) }));
+    const ownBytes = Buffer.byteLength(own);
     const trailer = Buffer.alloc(8);
-    trailer.writeUInt32LE(crc32(bytes) >>> 0, 0);
-    trailer.writeUInt32LE(bytes.length % 0x1_0000_0000, 4);
+    trailer.writeUInt32LE(crc32Combine(crc32(own), rest.crc, rest.bytes), 0);
+    trailer.writeUInt32LE((ownBytes + rest.bytes) % 0x1_0000_0000, 4);
     // ID1 ID2, deflate, no flags, no time, no extra flags, OS unknown (RFC 1952).
     return Buffer.concat([GZIP_HEADER, ...parts, trailer]);
   };
@@ -202,6 +209,41 @@ function leanSuffixAnswer(page: SharedPage, from: number, serverId: string): Cha
 }
 
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/**
+ * The CRC-32 of A followed by B from crc(A), crc(B) and B's length in bytes (zlib's
+ * crc32_combine, which Node does not expose): B's CRC register is advanced over len2 zero bytes by
+ * squaring the one-zero-bit operator in GF(2). ~0.1 ms, instead of reading a page's text again.
+ */
+export function crc32Combine(crc1: number, crc2: number, len2: number): number {
+  if (len2 <= 0) return crc1 >>> 0;
+  const times = (mat: Uint32Array, vec: number) => {
+    let sum = 0;
+    for (let i = 0; vec !== 0; i += 1, vec >>>= 1) if (vec & 1) sum ^= mat[i]!;
+    return sum >>> 0;
+  };
+  const square = (out: Uint32Array, mat: Uint32Array) => {
+    for (let n = 0; n < 32; n += 1) out[n] = times(mat, mat[n]!);
+  };
+  const even = new Uint32Array(32);
+  const odd = new Uint32Array(32);
+  odd[0] = 0xedb88320; // the CRC-32 polynomial: the operator for one zero bit
+  for (let n = 1, row = 1; n < 32; n += 1, row <<= 1) odd[n] = row >>> 0;
+  square(even, odd); // two zero bits
+  square(odd, even); // four zero bits
+  let crc = crc1 >>> 0;
+  let len = len2;
+  do {
+    square(even, odd);
+    if (len % 2 === 1) crc = times(even, crc);
+    len = Math.floor(len / 2);
+    if (len === 0) break;
+    square(odd, even);
+    if (len % 2 === 1) crc = times(odd, crc);
+    len = Math.floor(len / 2);
+  } while (len !== 0);
+  return (crc ^ crc2) >>> 0;
+}
 
 interface JudgedPage {
   /** Null when the page is empty or the cursor is from another database. */

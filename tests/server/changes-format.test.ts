@@ -1,7 +1,7 @@
-import { gunzipSync } from 'node:zlib';
+import { crc32, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChanges, encodeChange, leanAnswerJson } from '../../schema/changes-wire';
-import { DELTA_PAGE, SHARED_ROWS } from '../../server/sync/changes';
+import { crc32Combine, DELTA_PAGE, SHARED_ROWS } from '../../server/sync/changes';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { attribute, board, folder, item, teamWithRoles, value, type SignedIn, type TeamFixture } from './sync-fixtures';
 
@@ -147,5 +147,9 @@ describe('/changes format 2: the lean wire format decodes to exactly format 1', 
     expect(json.split('\n').length - 1).toBe(records.length);
     expect(() => decodeChanges({ format: 2, shapes: [['item', 'saved', ['id']]], data: [[0, 'a', 'b', 'c']] })).toThrow(/fit/);
     expect(() => decodeChanges({ format: 2, shapes: [], data: [[0, 'a']] })).toThrow(/shape/);
+    // The gzip trailer of shared answers joins CRC-32s without reading the text again.
+    for (const [a, b] of [['', 'x'], ['abc', ''], ['hello ', 'world'], ['ü'.repeat(999), 'ß\n'.repeat(70_001)]]) {
+      expect(crc32Combine(crc32(a!), crc32(b!), Buffer.byteLength(b!))).toBe(crc32(a! + b!) >>> 0);
+    }
   });
 });
