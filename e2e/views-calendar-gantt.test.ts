@@ -87,6 +87,12 @@ describe('views: Calendar and Gantt', () => {
     await a.page.keyboard.press('Space');
     await dayCell(a.page, dayOfThisMonth(19)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
     await expect.poll(async () => (await valuesOnServer()).find((v) => v.id === `${plannedId}.${dueId()}`)?.value, { timeout: 15_000 }).toBe(dayOfThisMonth(19));
+
+    // The week is the library's time grid under the same toolbar; back to the month.
+    await a.page.getByTestId('calendar-view').getByRole('button', { name: 'Week', exact: true }).click();
+    await a.page.locator('.calendar-view .fc-timegrid').waitFor();
+    await a.page.getByTestId('calendar-view').getByRole('button', { name: 'Month', exact: true }).click();
+    await dayCell(a.page, dayOfThisMonth(19)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
     expect(a.errors).toEqual([]);
     await a.context.close();
     await b.context.close();
