@@ -76,7 +76,16 @@ export async function changesAnswer(db: Db, view: ReadView, after: number, board
   // A reader who may hear of everything on a page read from its block's start gets the page's
   // changes from its cursor on: made from the page's text and gzip, shared by every such reader
   // (decision 0320).
-  if (format === 2 && page !== null && suffixFrom != null && suffixFrom > 0 && entries.length > 0) return leanSuffixAnswer(page, suffixFrom, serverId);
+  // Readers from the same cursor share the very answer (kept like the others, below).
+  if (format === 2 && page !== null && suffixFrom != null && suffixFrom > 0 && entries.length > 0) {
+    const key = `2:from:${suffixFrom}`;
+    let answer = page.answers.get(key);
+    if (!answer) {
+      answer = leanSuffixAnswer(page, suffixFrom, serverId);
+      if (page.answers.size < ANSWERS_PER_PAGE) page.answers.set(key, answer);
+    }
+    return answer;
+  }
   const build = (): ChangesAnswer => {
     // Format 2 (schema/changes-wire.ts, decision 0320): field names once per shape, values as arrays.
     const json =
