@@ -9,10 +9,11 @@ import { useEffect, useLayoutEffect, useRef, useState, type RefObject } from 're
  *   2  also the view controls' labels (Sort, Filter, Group, Attributes, More): icons only
  *   3  also "New item"'s label
  *
- * After every render and on every resize: when the row overflows, fold one step more (React
- * renders again before the browser paints, so no overflowing frame is seen) and remember the width
- * that step needed; when the row got wider than a lighter step needed, unfold. `contentKey`
- * changes when the labels change (language, counts): the remembered widths are measured again.
+ * When the labels or the step change, and on every resize of the row or its parts: when the row
+ * overflows, fold one step more (React renders again before the browser paints, so no overflowing
+ * frame is seen) and remember the width that step needed; when the row got wider than a lighter
+ * step needed, unfold. `contentKey` changes when the labels change (language, counts): the
+ * remembered widths are measured again.
  */
 export type ToolbarFit = 0 | 1 | 2 | 3;
 
@@ -43,13 +44,18 @@ export function useToolbarFit(ref: RefObject<HTMLElement | null>, contentKey: st
     }
     if (next !== level) setFit(next as ToolbarFit);
   };
-  useLayoutEffect(() => check.current());
+  // Measured when the labels or the step change, not on every render: the pane renders on every
+  // drag and edit, and a forced layout in each of those renders showed in the drag profiles.
+  useLayoutEffect(() => check.current(), [contentKey, fit]);
+  // Width changes of the row, and size changes of its parts (a label that grew without the key
+  // changing), come through the observer.
   useEffect(() => {
     const el = ref.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(() => check.current());
     observer.observe(el);
+    for (const child of Array.from(el.children)) observer.observe(child);
     return () => observer.disconnect();
-  }, [ref]);
+  }, [ref, contentKey, fit]);
   return fit;
 }
