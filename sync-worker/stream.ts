@@ -34,9 +34,10 @@ export const NEXT_PAGE = 5_000;
  */
 export const WRITE_BATCH = 1_000;
 /**
- * Records per bulkPut call inside a batch. Dexie's change tracking names each key a bulkPut of
- * fewer than 50 writes, but marks the WHOLE table changed for a larger one, which makes every live
- * query of every tab read again (and the tab patches its lists per key: src/boards/store/live.ts).
+ * Records per bulkDelete call (what a refresh removes). Dexie's change tracking names each key of
+ * a call of fewer than 50, but marks the WHOLE table changed for a larger one, which makes every
+ * live query of every tab read again (the tab patches its lists per key: src/boards/store/live.ts).
+ * The pages themselves go in as plain puts and are announced by `announce` (decision 0310).
  */
 export const PUT_CHUNK = 49;
 
