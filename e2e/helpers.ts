@@ -89,17 +89,25 @@ async function emptyCluster(): Promise<string> {
   const { PGlite } = await import('@electric-sql/pglite');
   const version = JSON.parse(fs.readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')).version as string;
   const dir = path.resolve('.cache', `e2e-pglite-cluster-${version}`);
+  return madeOnce(dir, async (partial) => {
+    const cluster = new PGlite(partial);
+    await cluster.waitReady;
+    await cluster.close();
+  });
+}
+
+/**
+ * `dir` as `make` fills it, made beside and renamed: a half-made cluster is never taken for a
+ * whole one, and when another run made it first, theirs is as good.
+ */
+async function madeOnce(dir: string, make: (partial: string) => Promise<void>): Promise<string> {
   if (fs.existsSync(dir)) return dir;
-  // Made beside and renamed: a half-made cluster is never taken for a whole one.
   const partial = `${dir}.${process.pid}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
-  const cluster = new PGlite(partial);
-  await cluster.waitReady;
-  await cluster.close();
+  await make(partial);
   try {
     fs.renameSync(partial, dir);
   } catch (error) {
-    // Another run made it first: theirs is as good.
     if (!fs.existsSync(dir)) throw error;
     fs.rmSync(partial, { recursive: true, force: true });
   }
@@ -124,25 +132,19 @@ export async function migratedCluster(): Promise<string> {
   }
   const dir = path.resolve('.cache', `e2e-pglite-migrated-${hash.digest('hex').slice(0, 16)}`);
   if (fs.existsSync(dir)) return dir;
-  const partial = `${dir}.${process.pid}.partial`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.cpSync(await emptyCluster(), partial, { recursive: true });
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { openDatabase } = await import('../server/db/index');
-  const { migrate } = await import('../server/db/migrate');
-  const handle = await openDatabase({ databaseUrl: null, pglite: new PGlite(partial) });
-  try {
-    await migrate(handle.db);
-  } finally {
-    await handle.close();
-  }
-  try {
-    fs.renameSync(partial, dir);
-  } catch (error) {
-    if (!fs.existsSync(dir)) throw error;
-    fs.rmSync(partial, { recursive: true, force: true });
-  }
-  return dir;
+  const empty = await emptyCluster();
+  return madeOnce(dir, async (partial) => {
+    fs.cpSync(empty, partial, { recursive: true });
+    const { PGlite } = await import('@electric-sql/pglite');
+    const { openDatabase } = await import('../server/db/index');
+    const { migrate } = await import('../server/db/migrate');
+    const handle = await openDatabase({ databaseUrl: null, pglite: new PGlite(partial) });
+    try {
+      await migrate(handle.db);
+    } finally {
+      await handle.close();
+    }
+  });
 }
 
 /** Debian chromium, headless, with the flags this machine needs (STACK.md). */
