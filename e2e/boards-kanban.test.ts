@@ -60,7 +60,17 @@ describe('boards: the Column (kanban) view', () => {
 
     // Within a column: Card three above Card one.
     await drag(page, cardsIn(page, 'To do').filter({ hasText: 'Card three' }), cardsIn(page, 'To do').filter({ hasText: 'Card one' }), -10);
-    await expect.poll(() => cardsIn(page, 'To do').allTextContents()).toEqual(['Card three', 'Card one']);
+    await expect
+      .poll(() => cardsIn(page, 'To do').allTextContents())
+      .toEqual(['Card three', 'Card one'])
+      .catch(async (error: Error) => {
+        // Failed once in a clean-clone CI run (with vitest's 1 s default wait, on a loaded runner)
+        // and never here: say whether the drop reached the server (a stale order in the page) or
+        // not (the drag itself did not land).
+        const items = (await apiCall(world.server.url, owner, 'GET', `/api/${world.teamId}/items?board_id=${boardId}`)).data as { name: string; position: unknown }[];
+        const positions = items.map((i) => `${i.name}: ${JSON.stringify(i.position)}`).join(', ');
+        throw new Error(`${error.message}\nserver positions: ${positions}\npage shows: ${JSON.stringify(await cardsIn(page, 'To do').allTextContents())}`);
+      });
 
     // From the keyboard: Alt+ArrowRight moves a card to the next column.
     await cardsIn(page, 'To do').filter({ hasText: 'Card one' }).focus();
