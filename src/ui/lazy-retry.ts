@@ -45,3 +45,16 @@ export async function loadWithRetry<M>(load: () => Promise<M>, env: RetryEnv = b
     }
   }
 }
+
+/**
+ * One load shared by every caller (a part and whoever fetches it ahead), so a chunk fetched
+ * ahead is the one the part renders from. A failed load is forgotten: the next caller asks again.
+ */
+export function sharedLoad<M>(load: () => Promise<M>): () => Promise<M> {
+  let loading: Promise<M> | null = null;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = null;
+      throw error;
+    }));
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadWithRetry, RETRY_FIRST_MS, RETRY_MAX_MS } from '../../src/ui/lazy-retry';
+import { loadWithRetry, RETRY_FIRST_MS, RETRY_MAX_MS, sharedLoad } from '../../src/ui/lazy-retry';
 
 describe('loadWithRetry', () => {
   it('tries a failed chunk again, waiting longer each time up to the cap, and answers its module', async () => {
@@ -24,5 +24,25 @@ describe('loadWithRetry', () => {
     await loadWithRetry(async () => ++calls, { wait: async (ms) => void waits.push(ms) });
     expect(calls).toBe(1);
     expect(waits).toEqual([]);
+  });
+});
+
+describe('sharedLoad', () => {
+  it('loads once for every caller, and asks again after a failure', async () => {
+    let calls = 0;
+    let fail = true;
+    const load = sharedLoad(async () => {
+      calls++;
+      if (fail) throw new Error('offline');
+      return { default: calls };
+    });
+    await expect(load()).rejects.toThrow('offline');
+    expect(calls).toBe(1);
+    fail = false;
+    const [a, b] = await Promise.all([load(), load()]);
+    expect(calls).toBe(2);
+    expect(a).toBe(b);
+    expect(await load()).toBe(a);
+    expect(calls).toBe(2);
   });
 });

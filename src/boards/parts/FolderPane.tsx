@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Activity, Plus, Settings, Shield, Trash2, Zap } from 'lucide-react';
@@ -20,6 +20,7 @@ import { TrashDialog } from './TrashDialog';
 import { ViewControls } from './ViewControls';
 import { ViewTabs } from './ViewTabs';
 import { ViewSwitch } from '../views/ViewSwitch';
+import { prefetchViews } from '../views/lazy-views';
 import { useProViews } from '../pro-views';
 import { viewValueAttributes } from '../views/view-values';
 import { useToolbarFit } from './toolbar-fit';
@@ -57,6 +58,9 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
     [views, folder.id, actor.userId, actor.isWorkspaceOwner],
   );
   const record = folderViews.find((v) => v.id === viewId) ?? folderViews[0] ?? null;
+  // The other tabs' chunks (chart, calendar…) are fetched while the browser is idle.
+  const viewKinds = folderViews.map((v) => v.kind).join('|');
+  useEffect(() => prefetchViews(viewKinds.split('|')), [viewKinds]);
   // Memoised on the stored settings: a new object each render would redo the filter and sort of
   // every item on each render (a value edit renders this pane).
   const kind: ViewKind = isViewKind(record?.kind) ? record.kind : 'table';
