@@ -164,6 +164,8 @@ async function browserFigures() {
         );
       }
       figure(label, times, budget, 'in-app navigation, replica whole');
+      // Each open in order: the first open of a view in the page reads its values, the later ones do not.
+      console.log(`  runs in order: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
     }
 
     // The keyboard: j held down through the list, frame times while the cursor moves (rAF deltas).
