@@ -4,6 +4,7 @@
  *   npx tsx bench/views-list-chart.ts [chartItems=100000] [boardItems=10000]
  *     BENCH_BROWSER=0    only the in-memory chart figures (no server, no Chromium)
  *     BENCH_CHART=0      only the browser figures
+ *     BENCH_PROFILE=dir  the warm opens' CPU profiles written there (.cpuprofile)
  *     WEB_DIR=…          the built app (default dist); BENCH_DATA_DIR=… seeds the board once
  *
  * 1. Chart of 100,000 items (budget ≤ 500 ms, aggregation + render): the items and values of
@@ -137,6 +138,10 @@ async function browserFigures() {
       [`chart warm open ${BOARD_ITEMS / 1000}k (3 panels, to first bar)`, chartId, '.chart-canvas svg path', '≤ 300 ms (view open)'],
     ] as const) {
       const times: number[] = [];
+      // BENCH_PROFILE=dir: each open's CPU profile as a .cpuprofile file (DevTools opens them).
+      const profileDir = process.env.BENCH_PROFILE;
+      const cdp = profileDir ? await page.context().newCDPSession(page) : null;
+      if (cdp) await cdp.send('Profiler.enable');
       for (let run = 0; run < 5; run++) {
         await page.evaluate(() => {
           history.pushState({}, '', '/home');
@@ -144,6 +149,7 @@ async function browserFigures() {
         });
         await page.locator('[data-testid="board-page"]').waitFor({ state: 'detached' });
         await page.waitForTimeout(300);
+        if (cdp) await cdp.send('Profiler.start');
         times.push(
           await page.evaluate(
             ({ href, selector }) =>
@@ -162,6 +168,12 @@ async function browserFigures() {
             { href: `/b/${b}?view=${viewId}`, selector },
           ),
         );
+        if (cdp && profileDir) {
+          const { profile } = await cdp.send('Profiler.stop');
+          const { writeFileSync, mkdirSync } = await import('node:fs');
+          mkdirSync(profileDir, { recursive: true });
+          writeFileSync(`${profileDir}/${viewId === chartId ? 'chart' : 'list'}-open-${run + 1}.cpuprofile`, JSON.stringify(profile));
+        }
       }
       figure(label, times, budget, 'in-app navigation, replica whole');
       // Each open in order: the first open of a view in the page reads its values, the later ones do not.
