@@ -63,7 +63,9 @@ describe('realtime: the queue towards an external service', () => {
     try {
       const started = performance.now();
       for (let n = 0; n < 20; n += 1) await external.publishMany([{ channel: board, event: 'saved', data: { collection: 'item', data: { id: `s${n}` } } }]);
-      expect(performance.now() - started).toBeLessThan(200);
+      // Waiting for the service even once would take the SDK's 10 s; 2 s leaves room for a loaded
+      // runner (this took 203 ms once in a clean-clone CI run with the browser suite beside it).
+      expect(performance.now() - started).toBeLessThan(2_000);
     } finally {
       silent.close();
     }
