@@ -95,6 +95,8 @@ export interface StreamedIndex {
   complete: Promise<void>;
 }
 
+const COMPARE_EVERY_RECORD = true;
+
 /** Fetches and stores the first page (or the head), then streams the rest behind it. */
 export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   const t = opts.db.relaxed;
@@ -112,8 +114,12 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   // Every page is read from the server after this point: a copy we held before is not newer than
   // the page's unless it is one of the board's (a refresh) or was written since (realtime, deltas,
   // the user's saves). Those are compared; the rest of a cold open is written straight.
+  // Every record is compared for now: in one clean-clone CI run (ci9, session 9) a page read
+  // before the user's saved edit was written over it, so the watch of writes made since the
+  // stream began missed one. Until that is found, a cold page is read first like a refresh
+  // (slower: the "every record compared first" line of bench/sync-chromium.ts), never blind.
   const before = new Set(held);
-  const mayHold: MayHold = (id) => before.has(id) || written.has(id);
+  const mayHold: MayHold = (id) => before.has(id) || written.has(id) || COMPARE_EVERY_RECORD;
   const write = async (records: SyncRecord[]) => {
     for (const r of records) held.delete(r.id);
     await writeIndexRecords(opts.db, opts.collection, records, opts.tombstones(), opts.writeBatch, mayHold);
