@@ -1,7 +1,6 @@
 import type { FilterRule, SortRule } from '../../../schema/views';
-import { builtinAttribute, compareValues, matchesFilter, valueFor, type AttributeRef, type ValueGetter } from '../../../schema/filters';
-import { byPosition } from './positions';
-import type { ItemLike } from './query';
+import { builtinAttribute, matchesFilter, valueFor, type AttributeRef, type ValueGetter } from '../../../schema/filters';
+import { compareKeyed, type ActiveRule, type ItemLike, type KeyedItem } from './query';
 
 /**
  * The filtered and sorted items of a view, kept in order incrementally (decision 0315). The first
@@ -32,16 +31,9 @@ export interface OrderSpec<I> {
   attributes: ReadonlyMap<string, AttributeRef>;
 }
 
-interface Entry<I> {
-  item: I;
-  /** The sort rules' values of the item when it was placed. */
-  key: unknown[];
-}
-
-interface Rule {
-  attribute: AttributeRef;
-  direction: 'asc' | 'desc';
-}
+/** An item in the view with its sort rules' values when it was placed. */
+type Entry<I> = KeyedItem<I>;
+type Rule = ActiveRule;
 
 /** Above this share of changed items a change sorts everything again (cheaper than many moves). */
 const REBUILD_SHARE = 8;
@@ -229,14 +221,8 @@ export class ItemOrder<I extends ItemLike> {
     return { item, key: this.keyOf(item, get) };
   }
 
-  /** The rules in order, then position (unique: position, creation, id), as sortItems does. */
-  private compare = (x: Entry<I>, y: Entry<I>): number => {
-    for (let i = 0; i < this.rules.length; i++) {
-      const c = compareValues(this.rules[i]!.attribute, x.key[i], y.key[i], this.rules[i]!.direction);
-      if (c !== 0) return c;
-    }
-    return byPosition(x.item, y.item);
-  };
+  /** The rules in order, then position, exactly as sortItems orders (model/query.ts). */
+  private compare = (x: Entry<I>, y: Entry<I>): number => compareKeyed(this.rules, x, y);
 
   /** Index of the first entry not before `entry`. */
   private lowerBound(entry: Entry<I>): number {

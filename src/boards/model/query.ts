@@ -15,22 +15,38 @@ export { builtinAttribute, compareValues, filterItems, matchesFilter, searchable
 /** An item as the views sort and group it: the filter evaluator's item with a position. */
 export interface ItemLike extends Positioned, FilterItem {}
 
-/** Sorts by the rules in order, then by position: stable and the same on every client. */
-export function sortItems<I extends ItemLike>(items: readonly I[], rules: readonly SortRule[], attributes: ReadonlyMap<string, AttributeRef>, get: ValueGetter): I[] {
-  const active = rules.map((r) => ({ rule: r, attribute: attributes.get(r.attribute_id) ?? builtinAttribute(r.attribute_id) })).filter((r) => r.attribute);
-  if (active.length === 0) return [...items].sort(byPosition);
-  // Decorate once: looking values up inside the comparator would cost n·log n lookups per rule.
-  const keyed = items.map((item) => ({ item, values: active.map((r) => valueFor(item, r.attribute!, get)) }));
-  keyed.sort((x, y) => {
-    for (let i = 0; i < active.length; i++) {
-      const c = compareValues(active[i]!.attribute!, x.values[i], y.values[i], active[i]!.rule.direction);
-      if (c !== 0) return c;
-    }
-    return byPosition(x.item, y.item);
-  });
-  return keyed.map((k) => k.item);
+/** A sort rule with its attribute found. */
+export interface ActiveRule {
+  attribute: AttributeRef;
+  direction: 'asc' | 'desc';
 }
 
+/** An item with its sort rules' values, looked up once (never inside a comparator). */
+export interface KeyedItem<I> {
+  item: I;
+  key: unknown[];
+}
+
+/** The rules in order, then position (unique: position, creation, id): one order for every client. */
+export function compareKeyed<I extends ItemLike>(rules: readonly ActiveRule[], x: KeyedItem<I>, y: KeyedItem<I>): number {
+  for (let i = 0; i < rules.length; i++) {
+    const c = compareValues(rules[i]!.attribute, x.key[i], y.key[i], rules[i]!.direction);
+    if (c !== 0) return c;
+  }
+  return byPosition(x.item, y.item);
+}
+
+/** Sorts by the rules in order, then by position: stable and the same on every client. */
+export function sortItems<I extends ItemLike>(items: readonly I[], rules: readonly SortRule[], attributes: ReadonlyMap<string, AttributeRef>, get: ValueGetter): I[] {
+  const active = rules
+    .map((r) => ({ attribute: attributes.get(r.attribute_id) ?? builtinAttribute(r.attribute_id), direction: r.direction }))
+    .filter((r): r is ActiveRule => !!r.attribute);
+  if (active.length === 0) return [...items].sort(byPosition);
+  // Decorate once: looking values up inside the comparator would cost n·log n lookups per rule.
+  const keyed = items.map((item): KeyedItem<I> => ({ item, key: active.map((r) => valueFor(item, r.attribute, get)) }));
+  keyed.sort((x, y) => compareKeyed(active, x, y));
+  return keyed.map((k) => k.item);
+}
 
 /** A quick search over the name and every shown attribute (the search box above a view). */
 export function searchItems<I extends ItemLike>(items: readonly I[], text: string, attributes: readonly AttributeRef[], get: ValueGetter): I[] {
