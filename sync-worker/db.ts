@@ -18,6 +18,7 @@ import Dexie, { type Table } from 'dexie';
 import { dexieRecordsStore } from '../schema/collections';
 import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord } from './types';
 import { dbNameFor } from './db-name';
+import { recordWritesMiddleware } from './record-writes';
 
 export interface MetaEntry {
   key: string;
@@ -107,6 +108,8 @@ export class CairnDexie extends Dexie {
   constructor(name: string, durability: 'strict' | 'default' | 'relaxed', idb?: IdbFactories) {
     super(name, { chromeTransactionDurability: durability, ...(idb ?? {}) });
     for (const v of DB_VERSIONS) this.version(v.version).stores(v.stores);
+    // Every write to `records` is told to the streams running as it is issued (record-writes.ts).
+    this.use(recordWritesMiddleware(name));
   }
 }
 

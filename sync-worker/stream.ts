@@ -12,7 +12,7 @@
  *
  * The writes themselves (decision 0310): a cold open has nothing of the board, so a page is written
  * without reading the replica first, except the records it may already hold (those held when the
- * stream began, and those written since: the worker's own change notices name them), and the
+ * stream began, and those written since: each write notes itself as it is issued, record-writes.ts), and the
  * records go in with plain IndexedDB puts, one transaction per batch. Dexie would mark the whole
  * table changed for a bulkPut of 50 or more (every live list of every tab reads itself again), so
  * the stream tells the tabs itself, once per batch, in Dexie's own notice: the keys written and
@@ -22,6 +22,7 @@ import Dexie, { RangeSet, type IndexableType, type ObservabilitySet } from 'dexi
 import { toStored, tombstoneKey, type Tombstones } from './apply';
 import type { UserDb } from './db';
 import { applyRemoteChange } from './merge';
+import { noteRecordWrites, watchRecordWrites, type WriteWatch } from './record-writes';
 import type { DraftEntry, StoredRecord, SyncRecord } from './types';
 
 /** The first page: enough rows for the first screen, small enough to arrive at once. */
@@ -95,15 +96,13 @@ export interface StreamedIndex {
   complete: Promise<void>;
 }
 
-const COMPARE_EVERY_RECORD = true;
-
 /** Fetches and stores the first page (or the head), then streams the rest behind it. */
 export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   const t = opts.db.relaxed;
   // What we held before: after the last page, whatever of it the server did not list is gone.
   // (Ids only; a cold open has none, so a first open never keeps a list of the board's ids.)
   // Writes from here on are watched first, so none falls between the read of `held` and the watch.
-  const written = watchWrites(opts.db, opts.collection);
+  const written = watchRecordWrites(opts.db.relaxed.name, opts.collection);
   let held: Set<string>;
   try {
     held = new Set((await t.records.where('[collection+board_id]').equals([opts.collection, opts.boardId]).primaryKeys()).map((k) => (k as [string, string])[1]));
@@ -113,13 +112,10 @@ export async function streamIndex(opts: StreamOptions): Promise<StreamedIndex> {
   }
   // Every page is read from the server after this point: a copy we held before is not newer than
   // the page's unless it is one of the board's (a refresh) or was written since (realtime, deltas,
-  // the user's saves). Those are compared; the rest of a cold open is written straight.
-  // Every record is compared for now: in one clean-clone CI run (ci9, session 9) a page read
-  // before the user's saved edit was written over it, so the watch of writes made since the
-  // stream began missed one. Until that is found, a cold page is read first like a refresh
-  // (slower: the "every record compared first" line of bench/sync-chromium.ts), never blind.
+  // the user's saves, another stream). Those are compared; the rest of a cold open is written
+  // straight (record-writes.ts says how the writes since are known).
   const before = new Set(held);
-  const mayHold: MayHold = (id) => before.has(id) || written.has(id) || COMPARE_EVERY_RECORD;
+  const mayHold: MayHold = (id) => before.has(id) || written.has(id);
   const write = async (records: SyncRecord[]) => {
     for (const r of records) held.delete(r.id);
     await writeIndexRecords(opts.db, opts.collection, records, opts.tombstones(), opts.writeBatch, mayHold);
@@ -229,6 +225,9 @@ async function writeBatch(db: UserDb, collection: string, records: SyncRecord[],
     // Plain puts on the transaction: Dexie's bookkeeping per write is most of a bulkPut's cost
     // here, and the tabs are told below, key by key, as Dexie would for a small bulkPut.
     const store = tx.idbtrans.objectStore('records');
+    // Raw puts pass no Dexie middleware: told here, for the other streams running (and this one's
+    // later pages, which a head page's records come back in).
+    noteRecordWrites(t.name, puts.map((row) => [collection, row.id] as const));
     for (const row of puts) store.put(row);
     if (draftPuts.length) await t.drafts.bulkPut(draftPuts);
   });
@@ -254,12 +253,7 @@ function announce(t: UserDb['relaxed'], rows: StoredRecord[]): void {
     }
     if (indexKeys.length) parts[prefix + index.name] = keySet(indexKeys);
   }
-  ownNotice = true;
-  try {
-    Dexie.on('storagemutated').fire(parts);
-  } finally {
-    ownNotice = false;
-  }
+  Dexie.on('storagemutated').fire(parts);
 }
 
 interface KeyNode {
@@ -294,67 +288,6 @@ export function keySet(keys: unknown[][]): RangeSet {
     return { from: key, to: key, d: Math.max(l?.d ?? 0, r?.d ?? 0) + 1, l, r };
   };
   return Object.assign(set, build(0, seconds.length - 1));
-}
-
-/** While the stream's own notice is told: its watchers skip it (it names what the stream wrote). */
-let ownNotice = false;
-
-interface WriteWatch {
-  has(id: string): boolean;
-  stop(): void;
-}
-
-/**
- * Ids of `collection` the worker writes while a stream runs, from Dexie's change notices (every
- * transaction of this worker on `records` fires one when it commits). A notice that names a range
- * (a bulkPut of 50 or more, a clear) makes every id count as written.
- */
-function watchWrites(db: UserDb, collection: string): WriteWatch {
-  const part = `idb://${db.relaxed.name}/records/`;
-  const ids = new Set<string>();
-  let all = false;
-  const listener = (parts: ObservabilitySet) => {
-    if (ownNotice || all) return;
-    const set = parts[part];
-    if (!set) return;
-    const keys = keysOf(set as unknown as RangeNode);
-    if (keys === null) all = true;
-    else for (const k of keys) if (k[0] === collection) ids.add(k[1]);
-  };
-  Dexie.on('storagemutated', listener);
-  let stopped = false;
-  return {
-    has: (id) => all || ids.has(id),
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      Dexie.on('storagemutated').unsubscribe(listener);
-    },
-  };
-}
-
-interface RangeNode {
-  from?: unknown;
-  to?: unknown;
-  l?: RangeNode | null;
-  r?: RangeNode | null;
-}
-
-/** The [collection, id] keys a RangeSet names one by one, or null when it holds a real range. */
-function keysOf(set: RangeNode): [string, string][] | null {
-  const keys: [string, string][] = [];
-  const stack: RangeNode[] = [set];
-  while (stack.length) {
-    const node = stack.pop()!;
-    if (!('from' in node) || node.from === undefined) continue;
-    const from = node.from;
-    const to = node.to;
-    if (!Array.isArray(from) || !Array.isArray(to) || from.length !== 2 || to.length !== 2 || from[0] !== to[0] || from[1] !== to[1]) return null;
-    keys.push(from as [string, string]);
-    if (node.l) stack.push(node.l);
-    if (node.r) stack.push(node.r);
-  }
-  return keys;
 }
 
 /** Removes the records we held that the server no longer lists (not those with a draft or a queued request). */
