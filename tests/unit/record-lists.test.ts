@@ -6,6 +6,7 @@ import { writeIndexRecords } from '../../sync-worker/stream';
 import type { StoredRecord } from '../../sync-worker/types';
 import { keysOfRangeSet, RecordList, valueListSource, type ListSource } from '../../src/boards/store/record-lists';
 import { waitFor } from '../helpers/wait';
+import { storedReaders, valueChangesBetween } from '../../src/boards/store/value-readers';
 
 /**
  * Updates in place (decision 0101): a board list in the tab is read once, then patched from
@@ -129,16 +130,18 @@ describe('a value column (what a view places items by), read by id without copie
       expect(column.lookup('i3.due')?.value).toBe('2026-03-04');
       expect(column.lookup('i1.status')).toBeUndefined();
 
-      // Another attribute's value: no change. Its own: one more version, the new value by id.
+      // Another attribute's value: no change, and not even read (its id names its attribute).
       await writer.relaxed.records.put(value('i1', 'status', 'done', 2));
       await column.settled();
       await new Promise((r) => setTimeout(r, 50));
       await column.settled();
       expect(column.version()).toBe(first);
+      expect(column.keysRead).toBe(0);
       const untouched = column.lookup('i4.due');
       await writer.relaxed.records.put(value('i3', 'due', '2026-04-01', 2));
       await waitFor(() => column.version() !== first, 5000, 'the edit');
       expect(column.lookup('i3.due')).toMatchObject({ value: '2026-04-01', row_version: 2 });
+      expect(column.keysRead).toBe(1);
       // The other records are the same objects (per-item memos compare by identity).
       expect(column.lookup('i4.due')).toBe(untouched);
       expect(column.loads).toBe(1);
@@ -150,6 +153,61 @@ describe('a value column (what a view places items by), read by id without copie
       off();
       column.stop();
     }
+  });
+});
+
+describe('readers over one list per attribute (store/value-readers.ts)', () => {
+  const value = (itemId: string, attributeId: string, v: unknown, row_version = 1): StoredRecord => ({ collection: 'value', id: `${itemId}.${attributeId}`, board_id: 'B', item_id: itemId, attribute_id: attributeId, value: v, row_version });
+
+  it('reads the lists read so far at once, all of them only when every one is read, and names what an edit changed', async () => {
+    await writer.relaxed.records.bulkPut([value('i1', 'points', 3), value('i2', 'points', 5), value('i1', 'status', 'done'), value('i2', 'status', 'todo')]);
+    const points = new RecordList(reader, valueListSource(['points']));
+    const status = new RecordList(reader, valueListSource(['status']));
+    const lists = [['points', points], ['status', status]] as const;
+    // Nothing read yet: no reader at all.
+    expect(storedReaders('t1', lists)).toMatchObject({ all: undefined, partial: undefined });
+    const offPoints = points.subscribe(() => undefined);
+    try {
+      await waitFor(() => points.version() !== undefined, 5000, 'points read');
+      const half = storedReaders('t1', lists);
+      expect(half.all).toBeUndefined();
+      expect([...half.loaded]).toEqual(['points']);
+      expect(half.partial!('i2.points')).toBe(5);
+      expect(half.partial!('i1.status')).toBeUndefined();
+      const offStatus = status.subscribe(() => undefined);
+      try {
+        await waitFor(() => status.version() !== undefined, 5000, 'status read');
+        const whole = storedReaders('t1', lists);
+        expect(whole.partial).toBe(whole.all);
+        expect(whole.all!('i1.status')).toBe('done');
+        expect(whole.all!('i1.points')).toBe(3);
+        // Asked again at the same versions (another mount): the same reader.
+        expect(storedReaders('t1', lists).all).toBe(whole.all);
+        // An edit of one attribute: a new reader, and the change named through that list alone.
+        const version = status.version();
+        await writer.relaxed.records.put(value('i2', 'status', 'done', 2));
+        await waitFor(() => status.version() !== version, 5000, 'the edit');
+        const after = storedReaders('t1', lists);
+        expect(after.all).not.toBe(whole.all);
+        expect(after.all!('i2.status')).toBe('done');
+        expect(valueChangesBetween(whole.all!, after.all!)).toEqual(['i2.status']);
+        // Readers of other lists: not known.
+        expect(valueChangesBetween(whole.all!, storedReaders('t2', [['points', points]]).all!)).toBeNull();
+      } finally {
+        offStatus();
+      }
+    } finally {
+      offPoints();
+      points.stop();
+      status.stop();
+    }
+  });
+
+  it('needs nothing for no attributes', () => {
+    const none = storedReaders('t3', []);
+    expect(none.all).toBeDefined();
+    expect(none.all!('i1.x')).toBeUndefined();
+    expect(valueChangesBetween(none.all!, none.all!)).toEqual([]);
   });
 });
 

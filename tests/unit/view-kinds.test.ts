@@ -94,7 +94,7 @@ describe('what a view places items by (read by the folder pane, handed to the vi
     expect(viewValueAttributes('gantt', {}, attrs)).toEqual(['span']);
     expect(viewValueAttributes('gantt', { start_attribute_id: 'due', end_attribute_id: 'end' }, attrs)).toEqual(['due', 'end']);
     expect(viewValueAttributes('chart', {}, attrs)).toEqual(['state']);
-    expect(viewValueAttributes('chart', { attribute_ids: ['tags', 'state'], aggregate: 'sum', sum_attribute_id: 'cost' }, attrs)).toEqual(['tags', 'state', 'cost']);
+    expect(viewValueAttributes('chart', { attribute_ids: ['tags', 'state'], aggregate: 'sum', sum_attribute_id: 'cost' }, attrs)).toEqual(['cost', 'tags', 'state']); // the sum first: every panel needs it
     // A sum over something not a number counts instead: nothing more to read.
     expect(viewValueAttributes('chart', { attribute_ids: ['tags'], aggregate: 'sum', sum_attribute_id: 'due' }, attrs)).toEqual(['tags']);
     // A deleted attribute is never read; a board without dates reads nothing.

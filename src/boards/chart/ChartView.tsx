@@ -19,7 +19,7 @@ import './chart.css';
  * drawn with ECharts (ChartCanvas, in this lazy chunk only). A click on a segment, or on a value in
  * the table under each chart (the keyboard's way in), lists that segment's items.
  */
-export default function ChartView({ folder, view, items, get, valuesReady }: ViewProps) {
+export default function ChartView({ folder, view, items, get, valuesReady, loadedValues }: ViewProps) {
   const { t, i18n } = useLingui();
   const board = useBoard();
   const change = useChangeView(folder, view);
@@ -39,11 +39,22 @@ export default function ChartView({ folder, view, items, get, valuesReady }: Vie
   const itemById = useMemo(() => new Map(items.map((i) => [i.id, i])), [items]);
   const members = board.info?.members;
   // `get` is the pane's reader: it holds the chosen attributes' values (views/view-values.ts).
+  const stacked = settings.chart_type === 'stacked-bar' && chosen.length > 1;
   const result = useMemo(() => {
-    if (!valuesReady) return null;
     const memberNames = new Map((members ?? []).map((m) => [m.id, m.name]));
-    return buildChart(items, { type: settings.chart_type, attributes: chosen, sumAttribute, top20: settings.top_20, names: { member: (id) => memberNames.get(id), item: (id) => itemById.get(id)?.name } }, get);
-  }, [valuesReady, get, items, itemById, members, chosen, sumAttribute, settings.chart_type, settings.top_20]);
+    const request = { type: settings.chart_type, attributes: chosen, sumAttribute, top20: settings.top_20, names: { member: (id: number) => memberNames.get(id), item: (id: string) => itemById.get(id)?.name } };
+    if (valuesReady) return buildChart(items, request, get);
+    // Part by part while the columns are read (one list per attribute, read side by side): the
+    // panels whose values have arrived are drawn, the others wait in their places. What cannot be
+    // charted is only said once everything is read.
+    if (sumAttribute && !loadedValues.has(sumAttribute.id)) return null;
+    const attributes = stacked ? (loadedValues.has(chosen[0]!.id) ? [chosen[0]!, ...chosen.slice(1).filter((a) => loadedValues.has(a.id))] : []) : chosen.filter((a) => loadedValues.has(a.id));
+    if (attributes.length < (stacked ? 2 : 1)) return null;
+    const partial = buildChart(items, { ...request, attributes }, get);
+    return partial.ok ? partial : null;
+  }, [valuesReady, loadedValues, get, items, itemById, members, chosen, stacked, sumAttribute, settings.chart_type, settings.top_20]);
+  // Where each panel goes: one per attribute, or per attribute the first is stacked by.
+  const panelSlots = stacked ? chosen.slice(1) : chosen;
 
   const text = useMemo((): OptionText => {
     const months = new Intl.DateTimeFormat(i18n.locale, { year: 'numeric', month: 'short', timeZone: 'UTC' });
@@ -90,10 +101,22 @@ export default function ChartView({ folder, view, items, get, valuesReady }: Vie
       )}
       {result && !result.ok && <ChartFailure problem={result.problem} />}
       {result?.ok && (
-        <div className={`chart-panels${result.panels.length > 1 ? ' is-multiple' : ''}`}>
-          {result.panels.map((panel, index) => (
-            <ChartPanel key={`${panel.attribute.id}-${panel.stackBy?.id ?? ''}-${index}`} panel={panel} type={settings.chart_type} text={text} onSegment={setSegment} />
-          ))}
+        <div className={`chart-panels${panelSlots.length > 1 ? ' is-multiple' : ''}`}>
+          {valuesReady
+            ? result.panels.map((panel, index) => (
+                <ChartPanel key={`${panel.attribute.id}-${panel.stackBy?.id ?? ''}-${index}`} panel={panel} type={settings.chart_type} text={text} onSegment={setSegment} />
+              ))
+            : panelSlots.map((slot, index) => {
+                const panel = result.panels.find((p) => (stacked ? p.stackBy?.id : p.attribute.id) === slot.id);
+                return panel ? (
+                  <ChartPanel key={`${panel.attribute.id}-${panel.stackBy?.id ?? ''}-${index}`} panel={panel} type={settings.chart_type} text={text} onSegment={setSegment} />
+                ) : (
+                  <figure key={`${slot.id}-${index}`} className="chart-panel is-reading" aria-busy="true" data-attribute-id={slot.id}>
+                    <figcaption>{slot.name}</figcaption>
+                    <div className="chart-canvas-placeholder" />
+                  </figure>
+                );
+              })}
         </div>
       )}
       {segment && <SegmentItems title={segment.title} items={segment.itemIds.map((id) => itemById.get(id)).filter((i): i is Item => !!i)} onClose={() => setSegment(null)} />}

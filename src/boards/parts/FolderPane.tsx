@@ -7,7 +7,7 @@ import { canSeeView, isViewKind, resolveViewSettings, viewSettingsOf, type ViewK
 import { Button } from '../../ui/Button';
 import { toast } from '../../ui/toast-store';
 import { useBoard } from '../BoardContext';
-import { useAttributeValues, useItems, useViews, valueChangesBetween, type Folder, type FolderView, type Item, type ValueReader } from '../store/live';
+import { useAttributeValueParts, useAttributeValues, useItems, useViews, valueChangesBetween, type Folder, type FolderView, type Item, type ValueReader } from '../store/live';
 import { createItemProblem } from '../model/groups';
 import { requestNewItem } from '../keys/new-item-event';
 import { useBoardShortcuts } from '../keys/use-board-shortcuts';
@@ -87,7 +87,10 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   // What the view places items by (a calendar's date, a chart's attributes…) is a list of its
   // own, so an edit of a date does not redo the filter and sort of every item.
   const viewIds = useMemo(() => viewValueAttributes(kind, record?.settings, board.attributes), [kind, record?.settings, board.attributes]).filter((id) => !queryIds.includes(id));
-  const viewValues = useAttributeValues(viewIds);
+  // Read attribute by attribute: `partial` reads what has arrived, so a Chart draws its first panel
+  // before the last column is read; the other views wait for all (`valuesReady`).
+  const viewParts = useAttributeValueParts(viewIds);
+  const viewValues = viewParts.partial;
   const queryGet = useMemo(() => valueGetterOf(queryValues), [queryValues]);
   const viewIdKey = viewIds.join('|');
   const get = useMemo(() => {
@@ -96,7 +99,12 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
     return (itemId: string, attributeId: string) => (own.has(attributeId) ? (viewValues?.(`${itemId}.${attributeId}`) ?? null) : queryGet(itemId, attributeId));
   }, [queryGet, viewValues, viewIdKey]);
   // Until both lists are read, views that place items by values show nothing rather than every item as "empty" for a frame.
-  const valuesReady = queryValues !== undefined && viewValues !== undefined;
+  const valuesReady = queryValues !== undefined && viewParts.all !== undefined;
+  const queryKey = queryIds.join('|');
+  const loadedValues = useMemo(
+    () => (queryValues === undefined ? viewParts.loaded : new Set([...viewParts.loaded, ...(queryKey ? queryKey.split('|') : [])])),
+    [queryValues === undefined, viewParts.loaded, queryKey], // eslint-disable-line react-hooks/exhaustive-deps
+  );
 
   // The folder's items filtered and sorted, kept in order incrementally and between mounts
   // (model/item-order.ts, decision 0315): an edit moves the items it changed, a warm open over
@@ -137,7 +145,7 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const searchRef = useRef<HTMLInputElement>(null);
   const startNewItem = () => requestNewItem() || void addItem().then((id) => id && board.openItem(id, folder.id));
   useBoardShortcuts({ create: canCreate && !isOverview ? startNewItem : undefined, search: () => searchRef.current?.focus() });
-  const viewProps = { folder, view: shown, items: shownItems, get, valuesReady, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
+  const viewProps = { folder, view: shown, items: shownItems, get, valuesReady, loadedValues, selected, setSelected, addItem, canCreate: canCreate && !isOverview };
   // One row at any width (decision 0276): folds labels when they would not fit; measured again
   // when what the labels say changes.
   const toolbarRef = useRef<HTMLDivElement>(null);

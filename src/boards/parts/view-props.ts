@@ -15,6 +15,11 @@ export interface ViewProps {
   get: (itemId: string, attributeId: string) => unknown;
   /** False until those values are read (a view shows nothing rather than every item as empty). */
   valuesReady: boolean;
+  /**
+   * The attributes whose values `get` already reads while the others are still being read: a view
+   * that draws part by part (the Chart's panels) shows those parts first. Every one once valuesReady.
+   */
+  loadedValues: ReadonlySet<string>;
   selected: Set<string>;
   setSelected(next: Set<string>): void;
   /** Creates an item (with initial values, e.g. its group's value, and its name); null when refused. */

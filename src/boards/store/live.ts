@@ -1,11 +1,12 @@
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
 import type { CairnDexie, StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
-import { heldRecord, recordList, valueListSource, type RecordList } from './record-lists';
+import { heldRecord, recordList, valueListSource } from './record-lists';
+import { lookupIn, overlaidReader, storedReaders, versionsOf, type ValueLists, type ValueReader } from './value-readers';
 import { windowValuesOf } from './window-values';
 
 /**
@@ -118,81 +119,74 @@ export function useItemValues(itemId: string): Map<string, unknown> {
 }
 const EMPTY = new Map<string, unknown>();
 
-/** Reads a value by its id ("{itemId}.{attributeId}"): undefined when the item has none. */
-export type ValueReader = (valueId: string) => unknown;
+export { valueChangesBetween, type ValueReader } from './value-readers';
+
+/** The value lists of some attributes as they are read: all of them, some of them, which ones. */
+export interface AttributeValueParts {
+  /** A reader of every attribute's values; undefined until every list is read. */
+  all: ValueReader | undefined;
+  /** A reader of the lists read so far (undefined for the others' values): a view may draw what it has. */
+  partial: ValueReader | undefined;
+  /** The attributes whose lists are read. */
+  loaded: ReadonlySet<string>;
+}
 
 /**
  * Every value of the given attributes (for sorting, filtering, grouping, and what a view places
- * items by), as a reader by value id; undefined until the first read. Reads one index range per
- * attribute once; after that the list is patched in place (record-lists.ts): a value edit reads
- * that value. Nothing here copies the column: the reader looks a value up in the list itself,
- * with this tab's pending writes (a handful) laid over it, so an edit costs O(1) here and a new
- * reader identity (what memos downstream depend on). The reader keeps its identity while neither
- * the list nor the pending writes of its attributes changed: an edit of a date does not hand the
- * pane a new reader of what it filters and sorts by (which re-filtered and re-sorted all items
- * on every drag of a calendar item or gantt bar, issue #12).
+ * items by), as a reader by value id; undefined until the first read. See useAttributeValueParts.
  */
 export function useAttributeValues(attributeIds: readonly string[]): ValueReader | undefined {
-  const { db, pending } = useBoardBackend();
-  const key = [...new Set(attributeIds)].sort().join('|');
-  const list = useMemo(() => recordList(db, `values\u0000${key}`, () => valueListSource(key ? key.split('|') : [])), [db, key]);
-  const listVersion = useSyncExternalStore(list.subscribe, list.version);
-  const version = usePendingVersion(pending, 'value');
-  // One reader per list and version, shared by every mount: a view mounted again over unchanged
-  // values gets the same reader, so its kept order (model/item-order.ts) is not checked again.
-  const stored = useMemo((): ValueReader | undefined => (listVersion === undefined ? undefined : readerOf(list, listVersion)), [list, listVersion]);
-  const attributes = useMemo(() => new Set(key.split('|')), [key]);
-  const last = useRef<{ stored: ValueReader; shown: Map<string, unknown>; reader: ValueReader } | null>(null);
-  return useMemo((): ValueReader | undefined => {
-    if (!stored) return undefined;
-    const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e)) && !pending.replicaWins(e, list.lookup(e.id))) : [];
-    if (entries.length === 0) return stored;
-    const shown = new Map<string, unknown>();
-    for (const e of entries) shown.set(e.id, e.record ? e.record.value : undefined);
-    // The same writes over the same list: the same reader.
-    const before = last.current;
-    if (before && before.stored === stored && sameShown(before.shown, shown)) return before.reader;
-    const reader: ValueReader = (id) => (shown.has(id) ? shown.get(id) : stored(id));
-    const base = readerInfo.get(stored);
-    if (base) readerInfo.set(reader, { ...base, shown });
-    last.current = { stored, shown, reader };
-    return reader;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [stored, version, pending, attributes]);
-}
-
-const readers = new WeakMap<object, { version: number; reader: ValueReader }>();
-/** What a reader reads: which list at which version, and the pending writes laid over it. */
-interface ReaderInfo {
-  list: RecordList<StoredRecord>;
-  version: number;
-  shown: Map<string, unknown> | null;
-}
-const readerInfo = new WeakMap<ValueReader, ReaderInfo>();
-
-function readerOf(list: RecordList<StoredRecord>, version: number): ValueReader {
-  const held = readers.get(list);
-  if (held && held.version === version) return held.reader;
-  const reader: ValueReader = (id) => (list.lookup(id) as unknown as Value | undefined)?.value;
-  readers.set(list, { version, reader });
-  readerInfo.set(reader, { list, version, shown: null });
-  return reader;
+  return useAttributeValueParts(attributeIds).all;
 }
 
 /**
- * The ids of the values that may read differently through `after` than through `before` (two
- * readers of the same attributes from useAttributeValues), or null when that is not known: a
- * value edit tells a view kept in order which items to move (model/item-order.ts).
+ * The values of some attributes, one list per attribute (record-lists.ts), shared by every view
+ * and hook that reads that attribute: a Chart over status, owner and due reads the status column
+ * the List already holds, and the lists are read side by side, each in its own transaction, so a
+ * view can draw the part whose values have arrived (the Chart's first panel) before the rest.
+ * After the first read a list is patched in place: a value edit reads that value. Nothing here
+ * copies a column: the reader looks a value up in its attribute's list, with this tab's pending
+ * writes (a handful) laid over it, so an edit costs O(1) here and a new reader identity (what memos
+ * downstream depend on). The reader keeps its identity while neither the lists nor the pending
+ * writes of its attributes changed: an edit of a date does not hand the pane a new reader of what
+ * it filters and sorts by (which re-filtered and re-sorted all items on every drag of a calendar
+ * item or gantt bar, issue #12).
  */
-export function valueChangesBetween(before: ValueReader, after: ValueReader): string[] | null {
-  const a = readerInfo.get(before);
-  const b = readerInfo.get(after);
-  if (!a || !b || a.list !== b.list) return null;
-  const ids = a.list.changedBetween(a.version, b.version);
-  if (!ids) return null;
-  if (a.shown) ids.push(...a.shown.keys());
-  if (b.shown) ids.push(...b.shown.keys());
-  return ids;
+export function useAttributeValueParts(attributeIds: readonly string[]): AttributeValueParts {
+  const { db, pending } = useBoardBackend();
+  // Asked in the order given (a view puts what it draws first first); the same set is the same key.
+  const order = [...new Set(attributeIds)];
+  const key = order.join('|');
+  const lists = useMemo(
+    (): ValueLists => (key ? key.split('|') : []).map((id) => [id, recordList(db, `values\u0000${id}`, () => valueListSource([id]))] as const),
+    [db, key],
+  );
+  const subscribe = useCallback((onChange: () => void) => {
+    const offs = lists.map(([, list]) => list.subscribe(onChange));
+    return () => offs.forEach((off) => off());
+  }, [lists]);
+  // The lists' versions as one string (React compares snapshots by value): "3|" = first read, second not yet.
+  const versions = useSyncExternalStore(subscribe, () => versionsOf(lists));
+  const version = usePendingVersion(pending, 'value');
+  const stored = useMemo(() => storedReaders(`${db.name}\u0000${key}`, lists, versions), [db, key, lists, versions]);
+  const attributes = useMemo(() => new Set(lists.map(([id]) => id)), [lists]);
+  const last = useRef<{ stored: ValueReader; shown: Map<string, unknown>; reader: ValueReader } | null>(null);
+  const all = useMemo((): ValueReader | undefined => {
+    if (!stored.all) return undefined;
+    const entries = pending ? pending.of('value').filter((e) => attributes.has(attributeOf(e)) && !pending.replicaWins(e, lookupIn(lists, e.id))) : [];
+    if (entries.length === 0) return stored.all;
+    const shown = new Map<string, unknown>();
+    for (const e of entries) shown.set(e.id, e.record ? e.record.value : undefined);
+    // The same writes over the same lists: the same reader.
+    const before = last.current;
+    if (before && before.stored === stored.all && sameShown(before.shown, shown)) return before.reader;
+    const storedAll = stored.all;
+    const reader = overlaidReader(storedAll, shown);
+    last.current = { stored: storedAll, shown, reader };
+    return reader;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stored, version, pending, attributes]);
+  return useMemo(() => ({ all, partial: all ?? stored.partial, loaded: stored.loaded }), [all, stored]);
 }
 
 function sameShown(a: Map<string, unknown>, b: Map<string, unknown>): boolean {

@@ -78,6 +78,12 @@ export interface ListSource<T extends StoredRecord> {
   collection: string;
   load(db: CairnDexie): Promise<T[]>;
   belongs(record: T): boolean;
+  /**
+   * False when a record with this id can never belong, whatever it holds: such keys of a notice are
+   * not read at all. A value's id names its attribute ("{itemId}.{attributeId}"), so a column skips
+   * the other columns' values of a streamed page instead of reading each to look.
+   */
+  mayBelong?(id: string): boolean;
 }
 
 /** Every value of some attributes (a value column: what a view sorts, groups or places items by). */
@@ -85,12 +91,10 @@ export function valueListSource(attributeIds: Iterable<string>): ListSource<Stor
   const attributes = new Set(attributeIds);
   return {
     collection: 'value',
-    load: async (db) => {
-      const rows: StoredRecord[] = [];
-      for (const attributeId of attributes) rows.push(...(await db.records.where('[collection+attribute_id]').equals(['value', attributeId]).toArray()));
-      return rows;
-    },
+    // Side by side: IndexedDB reads the next range while this thread deserialises the last.
+    load: async (db) => (await Promise.all([...attributes].map((id) => db.records.where('[collection+attribute_id]').equals(['value', id]).toArray()))).flat(),
     belongs: (r) => attributes.has(String(r.attribute_id)),
+    mayBelong: (id) => attributes.has(id.slice(id.indexOf('.') + 1)),
   };
 }
 
@@ -112,6 +116,8 @@ export class RecordList<T extends StoredRecord> {
   private off: (() => void) | null = null;
   /** Full reads so far (tests check that an edit does not cause one). */
   loads = 0;
+  /** Records read to patch the list (tests check a column skips other columns' values). */
+  keysRead = 0;
   /** The ids each recent change touched, by the version it made (null: not known, a full read). */
   private log: { version: number; ids: string[] | null }[] = [];
 
@@ -190,7 +196,10 @@ export class RecordList<T extends StoredRecord> {
 
   private changed(change: RecordChange): void {
     if (change.all) this.reloadAsked = true;
-    else for (const key of change.keys) if (key[0] === this.source.collection) this.pending.push(key);
+    else {
+      const { collection, mayBelong } = this.source;
+      for (const key of change.keys) if (key[0] === collection && (!mayBelong || mayBelong(key[1]) || this.byId.has(key[1]))) this.pending.push(key);
+    }
     if (this.reloadAsked || this.pending.length) this.schedule();
   }
 
@@ -225,6 +234,7 @@ export class RecordList<T extends StoredRecord> {
     if (this.pending.length === 0) return;
     const keys = dedupe(this.pending);
     this.pending = [];
+    this.keysRead += keys.length;
     const rows = (await this.db.records.bulkGet(keys)) as (T | undefined)[];
     const ids: string[] = [];
     keys.forEach(([, id], i) => {
@@ -280,7 +290,7 @@ export function sameRecord(a: object, b: object): boolean {
  * (and kept current) so a board opened again shows at once.
  */
 const lists = new Map<string, RecordList<StoredRecord>>();
-const KEEP_UNUSED = 8;
+const KEEP_UNUSED = 24;
 
 /**
  * A record as a list already read and kept current holds it (no IndexedDB read, no list made):

@@ -20,7 +20,8 @@ export function viewValueAttributes(kind: ViewKind, saved: unknown, attributes: 
     }
     case 'chart': {
       const s = resolveViewSettings('chart', saved, attributes);
-      return [...s.attribute_ids, ...(s.aggregate === 'sum' && s.sum_attribute_id ? [s.sum_attribute_id] : [])];
+      // The summed attribute first: every panel needs it, and the lists are read in this order.
+      return [...(s.aggregate === 'sum' && s.sum_attribute_id ? [s.sum_attribute_id] : []), ...s.attribute_ids];
     }
     default:
       return [];
