@@ -125,3 +125,12 @@ export async function anonymousPage(world: BoardWorld) {
   const page = await context.newPage();
   return { context, page };
 }
+
+/**
+ * After a keyboard pick-up (Space) shows: dnd-kit's keyboard sensor starts listening for the arrows
+ * from a timer it sets when it picks up, and a timer of the page set now runs after that one. An
+ * arrow pressed before it is lost (on a loaded machine the pick-up can render first).
+ */
+export async function keyboardDragReady(page: import('playwright-core').Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, keyboardDragReady, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 
 /** Drags with real pointer events (mouse down, several moves, up), as a person would. */
 async function drag(page: Page, from: Locator, to: Locator, offsetY = 0) {
@@ -83,6 +83,7 @@ describe('boards: the Column (kanban) view', () => {
     await page.keyboard.press('Space');
     await expect.poll(() => cardsIn(page, 'To do').filter({ hasText: 'Card three' }).getAttribute('aria-pressed')).toBe('true');
     await page.locator('[id^="DndLiveRegion"]', { hasText: 'Card three is over' }).waitFor({ state: 'attached' });
+    await keyboardDragReady(page);
     await page.keyboard.press('ArrowRight');
     await expect.poll(() => cardsIn(page, 'Doing').allTextContents()).toContain('Card three');
     await page.keyboard.press('Space');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startServer } from './helpers';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, keyboardDragReady, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
 
 /** A day of the current month as board text (the calendar opens on this month). */
 function dayOfThisMonth(day: number): string {
@@ -81,8 +81,12 @@ describe('views: Calendar and Gantt', () => {
     await dayCell(b.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor({ timeout: 15_000 });
 
     // The keyboard moves it too: Space picks it up, ↓ is a week later, Space drops it.
+    // The arrow once the pick-up took (a person's keys are far apart; on a loaded machine an arrow
+    // pressed at once was lost, the item dropped where it was, and the test waited 30 s for day 19).
     await dayCell(a.page, dayOfThisMonth(12)).locator('.calendar-event', { hasText: 'Planned launch' }).focus();
     await a.page.keyboard.press('Space');
+    await a.page.locator('.calendar-event.is-dragging', { hasText: 'Planned launch' }).waitFor();
+    await keyboardDragReady(a.page);
     await a.page.keyboard.press('ArrowDown');
     await a.page.keyboard.press('Space');
     await dayCell(a.page, dayOfThisMonth(19)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
@@ -127,6 +131,7 @@ describe('views: Calendar and Gantt', () => {
     await startEdge.focus();
     await a.page.keyboard.press('Space');
     await expect.poll(() => startEdge.getAttribute('aria-pressed')).toBe('true');
+    await keyboardDragReady(a.page);
     await a.page.keyboard.press('ArrowLeft');
     // The bar previews the new start (a day wider) before the drop.
     await expect.poll(async () => Math.round((await bar.boundingBox())!.width)).toBe(5 * 36);
