@@ -97,6 +97,18 @@ describe('views: Calendar and Gantt', () => {
     await a.page.locator('.calendar-view .fc-timegrid').waitFor();
     await a.page.getByTestId('calendar-view').getByRole('button', { name: 'Month', exact: true }).click();
     await dayCell(a.page, dayOfThisMonth(19)).locator('.calendar-event', { hasText: 'Planned launch' }).waitFor();
+
+    // A click on a day's empty space creates an item dated that day and opens it; both tabs show it.
+    const emptyDay = dayCell(a.page, dayOfThisMonth(25));
+    const size = (await emptyDay.boundingBox())!;
+    await emptyDay.click({ position: { x: size.width - 8, y: size.height - 10 } }); // scrolled into view first
+    const panel = a.page.getByTestId('item-panel');
+    await panel.waitFor();
+    const createdId = await panel.getAttribute('data-item-id');
+    expect(createdId).toBeTruthy();
+    await dayCell(a.page, dayOfThisMonth(25)).locator('.calendar-event', { hasText: 'New item' }).waitFor();
+    await expect.poll(async () => (await valuesOnServer()).find((v) => v.id === `${createdId}.${dueId()}`)?.value, { timeout: 15_000 }).toBe(dayOfThisMonth(25));
+    await dayCell(b.page, dayOfThisMonth(25)).locator('.calendar-event', { hasText: 'New item' }).waitFor({ timeout: 15_000 });
     expect(a.errors).toEqual([]);
     await a.context.close();
     await b.context.close();
