@@ -119,6 +119,11 @@ export function valueIdFor(itemId: string, attributeId: string): string {
   return `${itemId}.${attributeId}`;
 }
 
+/** The item a value id names (record ids have no dot: see recordId). */
+export const itemOfValueId = (valueId: string): string => valueId.slice(0, valueId.indexOf('.'));
+/** The attribute a value id names. */
+export const attributeOfValueId = (valueId: string): string => valueId.slice(valueId.indexOf('.') + 1);
+
 export const commentRecord = baseRecord.extend({
   item_id: recordId,
   parent_id: recordId.nullable().default(null),

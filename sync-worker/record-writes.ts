@@ -96,7 +96,8 @@ export function recordWritesMiddleware(dbName: string): Middleware<DBCore> {
           return {
             ...table,
             mutate(req) {
-              noteRecordWrites(dbName, keysOfMutation(req));
+              // Keys are worked out only while a stream watches (most writes happen with none).
+              if (watchers.get(dbName)?.size) noteRecordWrites(dbName, keysOfMutation(req));
               return table.mutate(req);
             },
           };

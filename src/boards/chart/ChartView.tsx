@@ -102,21 +102,18 @@ export default function ChartView({ folder, view, items, get, valuesReady, loade
       {result && !result.ok && <ChartFailure problem={result.problem} />}
       {result?.ok && (
         <div className={`chart-panels${panelSlots.length > 1 ? ' is-multiple' : ''}`}>
-          {valuesReady
-            ? result.panels.map((panel, index) => (
-                <ChartPanel key={`${panel.attribute.id}-${panel.stackBy?.id ?? ''}-${index}`} panel={panel} type={settings.chart_type} text={text} onSegment={setSegment} />
-              ))
-            : panelSlots.map((slot, index) => {
-                const panel = result.panels.find((p) => (stacked ? p.stackBy?.id : p.attribute.id) === slot.id);
-                return panel ? (
-                  <ChartPanel key={`${panel.attribute.id}-${panel.stackBy?.id ?? ''}-${index}`} panel={panel} type={settings.chart_type} text={text} onSegment={setSegment} />
-                ) : (
-                  <figure key={`${slot.id}-${index}`} className="chart-panel is-reading" aria-busy="true" data-attribute-id={slot.id}>
-                    <figcaption>{slot.name}</figcaption>
-                    <div className="chart-canvas-placeholder" />
-                  </figure>
-                );
-              })}
+          {panelSlots.map((slot, index) => {
+            // Built in slot order once everything is read; while reading, only the slots whose columns arrived.
+            const panel = valuesReady ? result.panels[index] : result.panels.find((p) => (stacked ? p.stackBy?.id : p.attribute.id) === slot.id);
+            return panel ? (
+              <ChartPanel key={`${panel.attribute.id}-${panel.stackBy?.id ?? ''}-${index}`} panel={panel} type={settings.chart_type} text={text} onSegment={setSegment} />
+            ) : (
+              <figure key={`${slot.id}-${index}`} className="chart-panel is-reading" aria-busy="true" data-attribute-id={slot.id}>
+                <figcaption>{slot.name}</figcaption>
+                <div className="chart-canvas-placeholder" />
+              </figure>
+            );
+          })}
         </div>
       )}
       {segment && <SegmentItems title={segment.title} items={segment.itemIds.map((id) => itemById.get(id)).filter((i): i is Item => !!i)} onClose={() => setSegment(null)} />}

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Activity, Plus, Settings, Shield, Trash2, Zap } from 'lucide-react';
+import { itemOfValueId } from '../../../schema/records';
 import { pathFor } from '../../../schema/routes';
 import { canSeeView, isViewKind, resolveViewSettings, viewSettingsOf, type ViewKind, type ViewSettings } from '../../../schema/views';
 import { Button } from '../../ui/Button';
@@ -253,5 +254,5 @@ function changedItemsBetween(before: Getter, after: Getter): string[] | null {
   const a = readerOfGetter.get(before);
   const b = readerOfGetter.get(after);
   const ids = a && b ? valueChangesBetween(a, b) : null;
-  return ids && ids.map((id) => id.slice(0, id.indexOf('.')));
+  return ids && ids.map(itemOfValueId);
 }

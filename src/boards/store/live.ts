@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import Dexie from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { AttributeRecord, FolderRecord, FolderViewRecord, ItemRecord, ValueRecord } from '../../../schema/records';
+import { attributeOfValueId, itemOfValueId, type AttributeRecord, type FolderRecord, type FolderViewRecord, type ItemRecord, type ValueRecord } from '../../../schema/records';
 import type { CairnDexie, StoredRecord } from '../../../sync-worker/client';
 import { useBoardBackend } from './backend';
 import type { PendingEntry, PendingWrites } from './pending';
@@ -235,8 +235,8 @@ function usePendingVersion(pending: PendingWrites | undefined, collection: strin
   return useSyncExternalStore(pending?.subscribe ?? noSubscription, () => pending?.versionOf(collection) ?? 0);
 }
 
-const attributeOf = (e: PendingEntry) => String(e.record?.attribute_id ?? e.id.slice(e.id.indexOf('.') + 1));
-const itemOf = (e: PendingEntry) => String(e.record?.item_id ?? e.id.slice(0, e.id.indexOf('.')));
+const attributeOf = (e: PendingEntry) => String(e.record?.attribute_id ?? attributeOfValueId(e.id));
+const itemOf = (e: PendingEntry) => String(e.record?.item_id ?? itemOfValueId(e.id));
 const versionOf = (versions: Map<string, number>, id: string) => {
   const v = versions.get(id);
   return v === undefined ? undefined : { row_version: v };

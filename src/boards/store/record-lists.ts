@@ -1,4 +1,5 @@
 import Dexie from 'dexie';
+import { attributeOfValueId } from '../../../schema/records';
 import type { CairnDexie } from '../../../sync-worker/client';
 import type { StoredRecord } from '../../../sync-worker/client';
 
@@ -94,7 +95,7 @@ export function valueListSource(attributeIds: Iterable<string>): ListSource<Stor
     // Side by side: IndexedDB reads the next range while this thread deserialises the last.
     load: async (db) => (await Promise.all([...attributes].map((id) => db.records.where('[collection+attribute_id]').equals(['value', id]).toArray()))).flat(),
     belongs: (r) => attributes.has(String(r.attribute_id)),
-    mayBelong: (id) => attributes.has(id.slice(id.indexOf('.') + 1)),
+    mayBelong: (id) => attributes.has(attributeOfValueId(id)),
   };
 }
 

@@ -1,3 +1,4 @@
+import { attributeOfValueId } from '../../../schema/records';
 import type { StoredRecord } from '../../../sync-worker/client';
 import type { RecordList } from './record-lists';
 
@@ -21,9 +22,6 @@ export interface StoredReaders {
   partial: ValueReader | undefined;
   loaded: ReadonlySet<string>;
 }
-
-/** The attribute a value id names ("{itemId}.{attributeId}"; item ids have no dot). */
-export const attributeOfValueId = (valueId: string) => valueId.slice(valueId.indexOf('.') + 1);
 
 /** The record a value id names in its attribute's list, if that list is among `lists`. */
 export function lookupIn(lists: ValueLists, valueId: string): StoredRecord | undefined {

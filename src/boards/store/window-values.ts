@@ -1,3 +1,4 @@
+import { itemOfValueId } from '../../../schema/records';
 import type { CairnDexie } from '../../../sync-worker/client';
 import { onRecordsChanged, type RecordChange } from './record-lists';
 
@@ -17,8 +18,6 @@ export const MAX_ITEMS = 4096;
 
 type Values = Map<string, unknown>;
 const EMPTY: Values = new Map();
-
-const itemOfValueId = (valueId: string) => valueId.slice(0, valueId.indexOf('.'));
 
 export class WindowValues {
   private readonly byItem = new Map<string, Values>();
