@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.{ts,tsx}'],
     globalSetup: ['tests/helpers/global-setup.ts'],
+    // A failed test prints its seed, inputs, what it waited for and its server's last log lines.
+    setupFiles: ['tests/helpers/failure-report.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,

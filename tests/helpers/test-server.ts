@@ -9,6 +9,7 @@ import { silentBroadcaster, type AppContext, type Broadcaster } from '../../serv
 import { freshDatabase } from './test-db';
 import { createBroadcaster, type RealtimeTuning } from '../../server/realtime/broadcaster';
 import { createJobs } from '../../server/jobs/index';
+import { addLogSource, LineBuffer } from './trail';
 
 /** The realtime secret of every test server (a fixed one, so protocol tests can sign by hand). */
 export const TEST_REALTIME_SECRET = 'test-realtime-secret-0123456789';
@@ -40,7 +41,11 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
     jobs: createJobs(handle.db, { now: () => new Date(Date.now() + offset), kind: handle.kind }),
     now: () => new Date(Date.now() + offset),
   };
-  const app = await buildApp(ctx, { logger: false });
+  // The server logs each request and every error into a buffer the failure report prints
+  // (tests/helpers/failure-report.ts): nothing shows for a passing test.
+  const log = new LineBuffer();
+  const app = await buildApp(ctx, { logger: { level: 'info', stream: log, base: null } });
+  const removeLog = addLogSource('the test server', log);
   return {
     app,
     ctx,
@@ -53,6 +58,7 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
       return address;
     },
     async close() {
+      removeLog();
       await app.close();
       await handle.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
