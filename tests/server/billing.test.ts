@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/limits';
+import { noteInput, waitingFor } from '../helpers/trail';
 import { Messages } from '../../schema/messages';
 import { effectiveLimits, subscriptionState } from '../../server/billing/subscriptions';
 import { getPlan, planAsInput, savePlan } from '../../server/billing/plans';
@@ -241,7 +243,8 @@ describe('plans CLI', () => {
     const env = { DATA_DIR: dir };
     const run = async (...argv: string[]) => {
       const lines: string[] = [];
-      const code = await runPlansCli(argv, env, (line) => lines.push(line));
+      noteInput('plans command', argv.join(' '));
+      const code = await waitingFor(`plans ${argv.join(' ')} (opens the embedded database and migrates it)`, runPlansCli(argv, env, (line) => lines.push(line)));
       return { code, text: lines.join('\n') };
     };
     try {
@@ -265,5 +268,7 @@ describe('plans CLI', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+    // Each command boots its own embedded PostgreSQL (WASM) and the first one migrates a new
+    // cluster: some 12 s of CPU on an idle 2-core machine, over 60 s when it is loaded.
+  }, HEAVY_TEST_TIMEOUT_MS);
 });
