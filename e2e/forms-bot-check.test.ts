@@ -65,6 +65,7 @@ describe('public form bot check', () => {
       BOT_CHECK_VERIFY_URL: `${providerOrigin}/siteverify`,
       BOT_CHECK_SCRIPT_URL: `${providerOrigin}/api.js`,
       BOT_CHECK_WIDGET_CLASS: 'x-widget',
+      BOT_CHECK_ALLOWED_HOSTS: '127.0.0.1', // the provider stand-in listens on loopback (decision 0355)
     });
     owner = await apiLogin(world.server.url, USERS.owner);
     boardId = await createBoardByApi(world, owner, 'Bot-checked requests');

@@ -4,6 +4,7 @@ import { ConfigError, realtimeSecret } from './secrets';
 import { loadFilesConfig, type FilesConfig } from './files/config';
 import { loadWebhooksConfig, type WebhooksConfig } from './hooks/config';
 import { loadBillingEnabled } from './billing/config';
+import { loadOutboundConfig, type OutboundConfig } from './outbound/policy';
 
 /** Everything the server reads from the environment, read once. */
 export interface ServerConfig {
@@ -47,6 +48,8 @@ export interface ServerConfig {
   adminToken: string | null;
   /** Webhook targets (server/hooks/config.ts). */
   webhooks: WebhooksConfig;
+  /** Per-feature allow-lists of the outbound client, and the tests' resolver (server/outbound/policy.ts). */
+  outbound: OutboundConfig;
   /** The public forms' bot check (server/forms/bot-check.ts); null = none. */
   botCheck: BotCheckConfig | null;
   /** BILLING=off: no billing, every workspace gets the top plan's limits (server/billing/config.ts). */
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     metricsToken: env.METRICS_TOKEN || null,
     adminToken: env.ADMIN_TOKEN || null,
     webhooks: loadWebhooksConfig(env),
+    outbound: loadOutboundConfig(env),
     botCheck: loadBotCheckConfig(env),
     billing: loadBillingEnabled(env),
     ssoAllowPrivateIssuers: env.SSO_ALLOW_PRIVATE_ISSUERS?.trim().toLowerCase() === 'true',

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { outboundRule } from '../outbound';
 import { z } from 'zod';
 import { ATTACHMENT_MAX_BYTES, type Attachment } from '../../schema/attributes';
 import { Messages } from '../../schema/messages';
@@ -102,7 +103,7 @@ export async function acceptAnswers(ctx: AppContext, throttle: DatabaseThrottle,
   const submission = slots[1]!;
   try {
     const body = await read();
-    if (ctx.config.botCheck && !(await botCheckPasses(ctx.config.botCheck, body.botToken, ip))) {
+    if (ctx.config.botCheck && !(await botCheckPasses(ctx.config.botCheck, body.botToken, ip, outboundRule(ctx.config, 'botCheck')))) {
       throw new ApiError(422, 'The bot check did not pass. Please try again.', 'bot_check');
     }
     const attachmentFields = new Set(form.settings.fields.filter((f) => form.attributes.get(f.attribute_id)?.kind === 'attachments').map((f) => f.attribute_id));

@@ -4,7 +4,7 @@ import type { AppContext } from '../context';
 import type { JobQueue } from '../jobs/types';
 import type { Db } from '../sync/store';
 import { sendRaw, LOG_BODY_LIMIT, type DeliveryBody } from './send';
-import type { Resolver } from './targets';
+import type { AddressRule } from '../outbound';
 
 /**
  * Deliveries (decision 0140): one row per (event, hook) or per bare-URL send, sent by the job
@@ -33,9 +33,7 @@ export interface DeliverPayload {
 }
 
 /** What the deliver job needs besides the database: the address rules, and who to tell. */
-export interface DeliveryRuntime {
-  allowPrivate: boolean;
-  resolve?: Resolver;
+export interface DeliveryRuntime extends AddressRule {
   timeoutMs?: number;
   /** Called in the transaction that switched a hook off (the owner's notification). */
   onDeactivated?: (db: Db, hook: { id: string; team_id: number; user_id: number; url: string }, now: Date) => Promise<void>;

@@ -21,9 +21,9 @@
  * message says why) when the URL is malformed or names a refused address.
  *
  * For a one-off synchronous attempt (a "test" button):
- *   deliverToUrl(target: { url, secret? }, body: DeliveryBody, opts: { allowPrivate, resolve?, timeoutMs? })
+ *   deliverToUrl(target: { url, secret? }, body: DeliveryBody, opts: outboundRule(config, 'webhooks') & { timeoutMs? })
  *   → Promise<AttemptResult>  // {ok, status, duration_ms, error, response_body}; never throws
  */
 export { enqueueUrlDelivery, type UrlDelivery } from './url-delivery';
 export { deliverToUrl, type AttemptResult, type DeliveryBody } from './send';
-export { TargetRefused, checkTargetUrl, type Resolver } from './targets';
+export { TargetRefused, checkTargetUrl, type Resolver } from '../outbound';

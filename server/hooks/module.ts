@@ -4,6 +4,7 @@ import { registerEventConsumer } from '../events/consumers';
 import { notifyHookDeactivated } from '../notifications/emit';
 import { hooksForEvent } from './consumer';
 import { DELIVER_JOB, runDeliveryAttempt, type DeliverPayload, type DeliveryRuntime } from './deliveries';
+import { outboundRule } from '../outbound';
 import { PURGE_JOB, purgeHookLogs, schedulePurge } from './purge';
 import { hookRoutes } from './routes';
 
@@ -15,8 +16,7 @@ export function hooksModule(app: FastifyInstance, ctx: AppContext): void {
   hookRoutes(app, ctx);
   registerEventConsumer(ctx, 'hooks', hooksForEvent);
   const runtime: DeliveryRuntime = {
-    allowPrivate: ctx.config.webhooks.allowPrivateTargets,
-    resolve: ctx.config.webhooks.resolve,
+    ...outboundRule(ctx.config, 'webhooks'),
     onDeactivated: async (db, hook, now) => {
       await notifyHookDeactivated({ db, jobs: ctx.jobs, now: () => now }, `hook:${hook.id}:${now.toISOString()}`, { teamId: hook.team_id, userId: hook.user_id, url: hook.url });
     },

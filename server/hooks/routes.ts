@@ -11,7 +11,7 @@ import { Messages } from '../../schema/messages';
 import { Permission } from '../../schema/permission-names';
 import { HOOK_ID, HOOK_LOG_DAYS, hookSaveBody, type Hook, type HookLog } from '../../schema/hooks';
 import { deliverToUrl } from './send';
-import { checkTargetUrl, TargetRefused } from './targets';
+import { checkTargetUrl, outboundRule, TargetRefused } from '../outbound';
 
 /**
  * The webhooks API (issue #14, docs/api/hooks.md). Managing a workspace's hooks takes
@@ -51,7 +51,7 @@ function hookIdParam(value: string): string {
 const hookMissing = () => new ApiError(404, Messages.hookMissing, 'not_found');
 
 export function hookRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const targetOptions = () => ({ allowPrivate: ctx.config.webhooks.allowPrivateTargets, resolve: ctx.config.webhooks.resolve });
+  const targetOptions = () => outboundRule(ctx.config, 'webhooks');
 
   /** The caller may manage the workspace's hooks; the hook of the path in that workspace, if any. */
   async function managed(request: { params: { teamId: string; hookId: string } } & Parameters<typeof requireUser>[1]) {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../context';
 import type { Db } from '../sync/store';
 import { addDelivery } from './deliveries';
-import { checkTargetUrl } from './targets';
+import { checkTargetUrl, outboundRule } from '../outbound';
 
 /** A delivery to a bare URL (no hook): automations' "send to webhook URL" action. See index.ts. */
 export interface UrlDelivery {
@@ -20,7 +20,7 @@ export interface UrlDelivery {
  * deliver job. The URL is checked now (TargetRefused) and again when each attempt connects.
  */
 export async function enqueueUrlDelivery(ctx: AppContext, input: UrlDelivery, opts: { db?: Db } = {}): Promise<{ deliveryId: string }> {
-  const url = await checkTargetUrl(input.url, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, resolve: ctx.config.webhooks.resolve });
+  const url = await checkTargetUrl(input.url, outboundRule(ctx.config, 'webhooks'));
   const now = ctx.now();
   const deliveryId = await addDelivery(
     opts.db ?? ctx.db,

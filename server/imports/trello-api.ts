@@ -1,5 +1,6 @@
 import { ImportMessages, type TrelloBoardSummary, type TrelloConfig } from '../../schema/trello-gitlab-import';
 import { ApiError } from '../http/errors';
+import { outboundFetch, type AddressRule } from '../outbound';
 
 /**
  * Trello's REST API, for the OAuth-token path of the Trello import (decision 0220). Open only when
@@ -25,13 +26,13 @@ export function trelloConfig(appName: string): TrelloConfig {
   return { enabled: true, authorize_url: `${s.authorize}?${q}` };
 }
 
-async function trelloGet(path: string, token: string, query: Record<string, string> = {}): Promise<unknown> {
+async function trelloGet(rule: AddressRule, path: string, token: string, query: Record<string, string> = {}): Promise<unknown> {
   const s = trelloSettings();
   if (!s.key) throw new ApiError(409, ImportMessages.trelloNotConfigured, 'conflict');
   const url = `${s.api}${path}?${new URLSearchParams({ ...query, key: s.key, token })}`;
   let res: Response;
   try {
-    res = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(60_000) });
+    res = await outboundFetch(rule, url, { headers: { accept: 'application/json' }, timeoutMs: 60_000, maxBytes: 64 * 1024 * 1024 });
   } catch {
     throw new ApiError(502, ImportMessages.trelloLoading, 'bad_gateway');
   }
@@ -46,8 +47,8 @@ async function trelloGet(path: string, token: string, query: Record<string, stri
 }
 
 /** The member's boards (GET /1/members/me/boards), open ones first. */
-export async function trelloBoards(token: string): Promise<TrelloBoardSummary[]> {
-  const boards = await trelloGet('/1/members/me/boards', token, { fields: 'name,url,closed' });
+export async function trelloBoards(rule: AddressRule, token: string): Promise<TrelloBoardSummary[]> {
+  const boards = await trelloGet(rule, '/1/members/me/boards', token, { fields: 'name,url,closed' });
   if (!Array.isArray(boards)) throw new ApiError(502, ImportMessages.trelloLoading, 'bad_gateway');
   return (boards as TrelloBoardSummary[])
     .filter((b) => b && typeof b.id === 'string')
@@ -63,9 +64,9 @@ const ACTIONS_PAGE = 1000;
  * with its lists, cards (with attachments), labels, checklists, members and comment actions; more
  * comments than one page are read with GET /1/boards/{id}/actions?before=.
  */
-export async function trelloBoard(token: string, boardId: string): Promise<unknown> {
+export async function trelloBoard(rule: AddressRule, token: string, boardId: string): Promise<unknown> {
   const id = encodeURIComponent(boardId);
-  const board = (await trelloGet(`/1/boards/${id}`, token, {
+  const board = (await trelloGet(rule, `/1/boards/${id}`, token, {
     fields: 'name,desc,url',
     lists: 'all',
     cards: 'all',
@@ -81,7 +82,7 @@ export async function trelloBoard(token: string, boardId: string): Promise<unkno
   if (!board || typeof board !== 'object') throw new ApiError(502, ImportMessages.trelloLoading, 'bad_gateway');
   const actions = Array.isArray(board.actions) ? [...board.actions] : [];
   for (let page = actions; page.length === ACTIONS_PAGE && actions.length < 100 * ACTIONS_PAGE; ) {
-    const next = await trelloGet(`/1/boards/${id}/actions`, token, { filter: 'commentCard', limit: String(ACTIONS_PAGE), before: page[page.length - 1]!.id, memberCreator_fields: 'fullName,username' });
+    const next = await trelloGet(rule, `/1/boards/${id}/actions`, token, { filter: 'commentCard', limit: String(ACTIONS_PAGE), before: page[page.length - 1]!.id, memberCreator_fields: 'fullName,username' });
     page = Array.isArray(next) ? (next as { id: string }[]) : [];
     actions.push(...page);
   }

@@ -16,6 +16,7 @@ import { asTrelloBoard, trelloPlan } from './trello-map';
 import { gitlabIssuesFromFile, gitlabIssuesFromJson, gitlabPlan } from './gitlab-map';
 import { trelloBoard, trelloBoards, trelloConfig } from './trello-api';
 import { gitlabIssues } from './gitlab-api';
+import { outboundRule } from '../outbound';
 import { GITLAB_IMPORT_KIND, TRELLO_IMPORT_KIND, type PlanImportInput } from './plan-job';
 
 /**
@@ -47,6 +48,15 @@ async function targetFolder(ctx: AppContext, scope: Awaited<ReturnType<typeof bo
   if (!chain || !scope.view.canViewIn(folderId, boardId) || row?.board_id !== boardId) throw validation([CsvImportMessages.selectOneFolder]);
   if (!allowed(scope.view.viewer, 'CREATE_ITEM', chain)) throw unauthorized();
   return chain;
+}
+
+/**
+ * Permission checks of an import read through an API, run before the server fetches anything (N4):
+ * such a plan always adds attributes, and folders when Trello lists become folders.
+ */
+function mayImportFromApi(scope: Awaited<ReturnType<typeof boardWith>>, folderChain: NonNullable<ReturnType<Awaited<ReturnType<typeof boardWith>>['view']['chain']>>, opts: { folders: boolean }) {
+  if (!allowed(scope.view.viewer, 'MANAGE_ATTRIBUTES', folderChain)) throw unauthorized();
+  if (opts.folders && !allowed(scope.view.viewer, 'CREATE_FOLDER', folderChain)) throw unauthorized();
 }
 
 async function matcherFor(ctx: AppContext, teamId: number) {
@@ -89,13 +99,13 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
   app.post<{ Params: { teamId: string } }>('/api/:teamId/imports/trello/boards', { config: { docs: { summary: 'The Trello member’s boards ', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`: the member’s token from Trello’s authorize page. Read from Trello’s GET /1/members/me/boards. 409 when no Trello API key is configured; 422 when Trello refuses the token.' } } }, async (request) => {
     const user = await requireUser(ctx.db, request);
     await requireMemberAccess(ctx, user, teamIdParam(request.params.teamId));
-    return { data: await trelloBoards(trelloToken(request)) };
+    return { data: await trelloBoards(outboundRule(ctx.config, 'trelloImport'), trelloToken(request)) };
   });
 
   app.post<TrelloBoardParams>('/api/:teamId/imports/trello/boards/:trelloBoardId', { config: { docs: { summary: 'One Trello board’s lists with their card counts', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`. Read from Trello’s GET /1/boards/{id}; 404 “Trello data loading error” for a board the token does not reach.' } } }, async (request) => {
     const user = await requireUser(ctx.db, request);
     await requireMemberAccess(ctx, user, teamIdParam(request.params.teamId));
-    const lists = trelloListsOf(await trelloBoard(trelloToken(request), request.params.trelloBoardId));
+    const lists = trelloListsOf(await trelloBoard(outboundRule(ctx.config, 'trelloImport'), trelloToken(request), request.params.trelloBoardId));
     if (!lists) throw new ApiError(502, ImportMessages.trelloLoading, 'bad_gateway');
     return { data: lists };
   });
@@ -107,7 +117,8 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     const scope = await boardWith(ctx, request, teamId, boardId, 'CREATE_ITEM');
     const body = parseBody(trelloImportBody, request.body);
     const folderChain = await targetFolder(ctx, scope, teamId, boardId, body.folder_id);
-    const source = body.board !== undefined ? body.board : await trelloBoard(body.token!, body.trello_board_id!);
+    if (body.board === undefined) mayImportFromApi(scope, folderChain, { folders: body.lists_as === 'folders' });
+    const source = body.board !== undefined ? body.board : await trelloBoard(outboundRule(ctx.config, 'trelloImport'), body.token!, body.trello_board_id!);
     const matchPerson = await matcherFor(ctx, teamId);
     const plan = planOrRefuse(() => trelloPlan(asTrelloBoard(source), { listsAs: body.lists_as, listIds: body.list_ids, includeArchived: body.include_archived, matchPerson }));
     if (body.file_name && body.board !== undefined) plan.title = body.file_name.slice(0, 255);
@@ -127,7 +138,8 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     if (body.content !== undefined) {
       plan = planOrRefuse(() => gitlabPlan(gitlabIssuesFromFile(body.content!), { title: body.file_name || 'Gitlab issues', matchPerson }));
     } else {
-      const issues = await gitlabIssues({ url: body.url!, project: body.project!, token: body.token! });
+      mayImportFromApi(scope, folderChain, { folders: false });
+      const issues = await gitlabIssues({ url: body.url!, project: body.project!, token: body.token!, rule: outboundRule(ctx.config, 'gitlabImport') });
       plan = planOrRefuse(() => gitlabPlan(gitlabIssuesFromJson(issues), { title: body.project!, matchPerson }));
     }
     const row = await startPlan(ctx, { teamId, boardId, scope, folderChain, kind: GITLAB_IMPORT_KIND, plan, folderId: body.folder_id });

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context';
+import { outboundRule } from '../outbound';
 import type { JobQueue } from '../jobs/types';
 import { NotificationEvents, notificationChannel, type NotificationType } from '../../schema/notifications';
 import { queueMail } from './mail';
@@ -77,7 +78,7 @@ export async function pushToDevice(ctx: AppContext, payload: PushJobPayload): Pr
   // In the recipient's language, with names judged by the read rule now (the push may run later).
   const locale = await localeSettingOf(ctx.db, row.user_id);
   const [notification] = await judgeNames(ctx.db, row.user_id, [toWire(row)]);
-  const result = await sendPush(vapidKeys(ctx.config), JSON.parse(sub.token) as PushSubscriptionJson, pushPayload(notification!, translator(locale)));
+  const result = await sendPush(vapidKeys(ctx.config), JSON.parse(sub.token) as PushSubscriptionJson, pushPayload(notification!, translator(locale)), outboundRule(ctx.config, 'webPush'));
   if (result.outcome === 'gone') {
     await ctx.db.deleteFrom('push_subscriptions').where('id', '=', sub.id).execute();
     return;

@@ -1,5 +1,6 @@
 import webPush from 'web-push';
 import { ApiError } from '../http/errors';
+import { outboundFetch, OutboundFailed, TargetRefused, type AddressRule } from '../outbound';
 import type { Db } from '../sync/store';
 import type { Notification } from '../../schema/notifications';
 import { notificationBody, notificationPath, notificationTitle } from './texts';
@@ -18,7 +19,10 @@ export interface PushSubscriptionJson {
   keys: { p256dh: string; auth: string };
 }
 
-/** PUSH_ALLOW_INSECURE_ENDPOINTS=true also allows http and local hosts (a local test push service). */
+/**
+ * PUSH_ALLOW_INSECURE_ENDPOINTS=true also allows http and local hosts (a local test push service);
+ * it is also the web push feature's allow setting of the outbound client (as WEB_PUSH_ALLOW_PRIVATE_TARGETS).
+ */
 const allowInsecure = () => process.env.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true';
 
 const invalidToken = (why: string) => new ApiError(422, `Validation Error: token: ${why}`, 'validation', [`token: ${why}`]);
@@ -69,7 +73,7 @@ export type PushOutcome = 'sent' | 'gone' | 'failed';
  * Sends one push. 'gone': the push service no longer knows the subscription (404/410), so the
  * caller removes it; 'failed': worth retrying (network, 429, 5xx).
  */
-export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJson, payload: string): Promise<{ outcome: PushOutcome; detail?: string }> {
+export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJson, payload: string, rule: AddressRule = { allowPrivate: false }): Promise<{ outcome: PushOutcome; detail?: string }> {
   if (!isAllowedEndpoint(subscription.endpoint)) return { outcome: 'gone', detail: 'endpoint not allowed' };
   let request: ReturnType<typeof webPush.generateRequestDetails>;
   try {
@@ -85,19 +89,23 @@ export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJs
   // fetch sets Content-Length from the body itself (the library's figure is refused when it differs).
   const { 'Content-Length': _length, ...headers } = request.headers as Record<string, string>;
   try {
-    const response = await fetch(request.endpoint, {
+    // The endpoint's host is resolved and checked at connection (outbound client): a push service name
+    // that resolves to an inside address is refused like any other target.
+    const response = await outboundFetch({ ...rule, allowPrivate: rule.allowPrivate || allowInsecure() }, request.endpoint, {
       method: request.method,
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
       body: new Uint8Array(request.body as Buffer),
-      redirect: 'manual',
-      signal: AbortSignal.timeout(10_000),
+      timeoutMs: 10_000,
+      maxBytes: 64 * 1024,
+      overflow: 'truncate',
     });
-    await response.arrayBuffer().catch(() => undefined);
     if (response.status >= 200 && response.status < 300) return { outcome: 'sent' };
     if (response.status === 404 || response.status === 410) return { outcome: 'gone', detail: `push service answered ${response.status}` };
     if (response.status === 400 || response.status === 403 || response.status === 413) return { outcome: 'gone', detail: `push service refused it (${response.status})` };
     return { outcome: 'failed', detail: `push service answered ${response.status}` };
   } catch (error) {
+    if (error instanceof TargetRefused) return { outcome: 'gone', detail: error.message };
+    if (error instanceof OutboundFailed) return { outcome: 'failed', detail: error.message };
     // fetch names the real reason (refused, timed out, TLS) in `cause`.
     const cause = (error as { cause?: { message?: string; code?: string } })?.cause;
     const detail = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,7 @@
 import * as client from 'openid-client';
 import type { AppContext } from '../context';
 import { ApiError } from '../http/errors';
-import { checkTargetUrl, TargetRefused } from '../hooks/targets';
+import { checkTargetUrl, outboundFetch, outboundRule, TargetRefused, type AddressRule } from '../outbound';
 
 /**
  * OpenID Connect through the maintained `openid-client` library (decision 0270): discovery,
@@ -10,7 +10,9 @@ import { checkTargetUrl, TargetRefused } from '../hooks/targets';
  *
  * The issuer URL is the owner's input, and the server fetches it: like webhook targets, it must
  * resolve to a public address over https, unless SSO_ALLOW_PRIVATE_ISSUERS is set (an intranet
- * provider, tests), which also allows plain http.
+ * provider, tests), which also allows plain http; SSO_ALLOWED_HOSTS names single intranet hosts.
+ * Every request of the library (discovery, token, JWKS, userinfo: addresses the provider's
+ * document names) goes through the outbound client (customFetch), checked at each connection.
  */
 export const DISCOVERY_FAILED = 'The identity provider could not be reached or did not answer with an OpenID Connect configuration.';
 const TIMEOUT_S = 10;
@@ -29,12 +31,13 @@ export async function checkIssuerUrl(ctx: AppContext, raw: string): Promise<URL>
   } catch {
     throw new ApiError(422, 'oidc.issuer: must be a URL', 'validation', ['oidc.issuer: must be a URL']);
   }
-  const allowPrivate = ctx.config.ssoAllowPrivateIssuers;
+  const rule = outboundRule(ctx.config, 'sso');
+  const allowPrivate = rule.allowPrivate;
   if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) {
     throw new ApiError(422, 'oidc.issuer: must be an https URL', 'validation', ['oidc.issuer: must be an https URL']);
   }
   try {
-    await checkTargetUrl(url.toString(), { allowPrivate, resolve: ctx.config.webhooks.resolve });
+    await checkTargetUrl(url.toString(), rule);
   } catch (error) {
     if (error instanceof TargetRefused) throw new ApiError(422, `oidc.issuer: ${error.message}`, 'validation', [`oidc.issuer: ${error.message}`]);
     throw error;
@@ -48,11 +51,27 @@ export async function discover(ctx: AppContext, settings: OidcClientSettings): P
   try {
     return await client.discovery(url, settings.clientId, settings.clientSecret ?? undefined, undefined, {
       timeout: TIMEOUT_S,
+      [client.customFetch]: guardedFetch(outboundRule(ctx.config, 'sso')),
       ...(url.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}),
     });
   } catch (error) {
     throw new ApiError(422, `${DISCOVERY_FAILED} (${describe(error)})`, 'sso_discovery_failed', { cause: describe(error) });
   }
+}
+
+/** The library's fetch, through the outbound client under the SSO feature's address rule. */
+function guardedFetch(rule: AddressRule): client.CustomFetch {
+  return async (url, options) => {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | Uint8Array | undefined;
+    const raw = options.body as unknown;
+    if (typeof raw === 'string') body = raw;
+    else if (raw instanceof URLSearchParams) {
+      body = raw.toString();
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+    } else if (raw != null) body = new Uint8Array(await new Response(raw as BodyInit).arrayBuffer());
+    return outboundFetch(rule, url, { method: options.method, headers, body, timeoutMs: TIMEOUT_S * 1000, maxBytes: 1024 * 1024, signal: options.signal ?? undefined });
+  };
 }
 
 /** A short, safe description of a library or network error (no stack). */

@@ -1,12 +1,13 @@
 import nodemailer from 'nodemailer';
 import type { AppContext } from '../context';
 import type { Mailer, MailMessage } from '../mail/mailer';
-import { resolveTarget, TargetRefused } from '../hooks/targets';
+import { outboundRule, resolveChecked, TargetRefused } from '../outbound';
 import { smtpPasswordOf, storedWhitelabel, whitelabelEligibility, whitelabelRow, type WhitelabelRow } from './service';
 
 /**
  * A white-labelled workspace's own SMTP server (decision 0265). The host is resolved and checked
- * like a webhook target (no loopback or private addresses unless WEBHOOKS_ALLOW_PRIVATE_TARGETS),
+ * like a webhook target by the outbound client's address rule (no loopback or private
+ * addresses unless WHITELABEL_SMTP_ALLOW_PRIVATE_TARGETS or WHITELABEL_SMTP_ALLOWED_HOSTS),
  * and the connection goes to the checked address with the name kept for TLS, so a name that
  * resolves differently at send time cannot reach the inside network.
  */
@@ -24,7 +25,7 @@ export async function sendThroughSmtp(ctx: AppContext, row: Pick<WhitelabelRow, 
   if (!smtp) throw new SmtpFailure('No SMTP server is set.');
   let address: string;
   try {
-    address = (await resolveTarget(smtp.host, { allowPrivate: ctx.config.webhooks.allowPrivateTargets, resolve: ctx.config.webhooks.resolve }))[0]!.address;
+    address = (await resolveChecked(smtp.host, outboundRule(ctx.config, 'whitelabelSmtp'), String(smtp.port)))[0]!.address;
   } catch (error) {
     throw new SmtpFailure(error instanceof TargetRefused ? error.message : `The host ${smtp.host} could not be resolved.`);
   }

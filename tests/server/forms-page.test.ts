@@ -203,6 +203,7 @@ describe('public form page (server-rendered)', () => {
     });
     await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
     server.ctx.config.botCheck = { sitekey: 'site-key-2', secret: 's', verifyUrl: `http://127.0.0.1:${(provider.address() as AddressInfo).port}/siteverify` };
+    server.ctx.config.outbound.features.botCheck = { allowedHosts: ['127.0.0.1'] }; // the bot check's own allow-list (decision 0355)
     try {
       expect((await api(server.app, 'GET', `/form/${formId}`)).body).toContain('data-sitekey="site-key-2"');
       const answers: [string, string][] = [[`q:${nameId}`, 'Bot?'], [`q:${email.id}`, 'bot@example.com']];

@@ -214,6 +214,7 @@ describe('public forms', () => {
     await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
     const port = (provider.address() as AddressInfo).port;
     server.ctx.config.botCheck = { sitekey: 'site-key-1', secret: 'bot-secret', verifyUrl: `http://127.0.0.1:${port}/siteverify` };
+    server.ctx.config.outbound.features.botCheck = { allowedHosts: ['127.0.0.1'] }; // the bot check's own allow-list (decision 0355)
     try {
       expect((await api(server.app, 'GET', `/api/forms/${openForm}`)).json().data.bot_check_sitekey).toBe('site-key-1');
       expect((await api(server.app, 'GET', '/api/app-vars')).json().botCheckSitekey).toBe('site-key-1');

@@ -3,7 +3,7 @@ import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { board, createTeam, item, newId, type SignedIn } from './sync-fixtures';
 import { startReceiver, type Receiver } from './hooks-receiver';
-import { refusedAddressReason, type Resolver } from '../../server/hooks/targets';
+import { refusedAddressReason, type Resolver } from '../../server/outbound';
 import { deliverToUrl } from '../../server/hooks/send';
 import { enqueueUrlDelivery } from '../../server/hooks/url-delivery';
 import type { Hook } from '../../schema/hooks';
@@ -32,7 +32,7 @@ describe('webhook targets (SSRF)', () => {
   const put = (url: string) => api(server.app, 'PUT', `/api/${teamId}/hooks/${newId()}`, { token: alice.token, body: { url, events: ['item.created'] } });
 
   beforeAll(async () => {
-    server = await createTestServer({ config: { webhooks: { allowPrivateTargets: false, resolve } } });
+    server = await createTestServer({ config: { webhooks: { allowPrivateTargets: false }, outbound: { features: {}, resolve } } });
     receiver = await startReceiver();
     alice = await createUserWithToken(server.ctx, { name: 'Alice' });
     teamId = await createTeam(server.ctx, alice.user.id);

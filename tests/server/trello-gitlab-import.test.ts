@@ -102,7 +102,8 @@ describe('Trello and Gitlab imports', () => {
   }
 
   beforeAll(async () => {
-    server = await createTestServer();
+    // The fake Trello and Gitlab listen on loopback: each import's own allow-list opens it (decision 0355).
+    server = await createTestServer({ config: { outbound: { features: { gitlabImport: { allowedHosts: ['127.0.0.1'] }, trelloImport: { allowedHosts: ['127.0.0.1'] } } } } });
     t = await teamWithRoles(server.ctx);
     ada = await createUserWithToken(server.ctx, { email: 'adalovelace@example.test', name: 'Ada Lovelace' });
     await addMember(server.ctx, t.teamId, ada.user.id, 'full-member');

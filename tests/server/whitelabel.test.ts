@@ -91,7 +91,7 @@ describe('white label', () => {
       '<!doctype html>\n<html lang="en" dir="ltr">\n  <head>\n    <meta name="description" content="Cairn: local-first" />\n    <meta name="theme-color" content="#2f5d8a" />\n    <link rel="icon" type="image/png" sizes="32x32" href="/icons/favicon-32.png" />\n    <link rel="apple-touch-icon" href="/icons/icon-192.png" />\n    <title>Cairn</title>\n  </head>\n  <body><div id="root"></div></body>\n</html>\n',
     );
     fs.writeFileSync(path.join(webDir, 'manifest.webmanifest'), JSON.stringify({ name: 'Cairn', short_name: 'Cairn', start_url: '/home', theme_color: '#2f5d8a', icons: [{ src: '/icons/icon-192.png', sizes: '192x192' }] }));
-    server = await createTestServer({ config: { webDir, publicUrl: 'https://cairn.example', webhooks: { allowPrivateTargets: true } } });
+    server = await createTestServer({ config: { webDir, publicUrl: 'https://cairn.example', outbound: { features: { whitelabelSmtp: { allowPrivate: true } } } } });
     setTxtResolver(server.ctx, async (name) => {
       const found = txt.get(name);
       if (!found) throw Object.assign(new Error('queryTxt ENOTFOUND'), { code: 'ENOTFOUND' });

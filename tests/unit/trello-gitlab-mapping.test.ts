@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { asTrelloBoard, trelloPlan } from '../../server/imports/trello-map';
 import { gitlabIssuesFromCsv, gitlabIssuesFromFile, gitlabIssuesFromJson, gitlabPlan } from '../../server/imports/gitlab-map';
-import { isLinkLocal, nextPage } from '../../server/imports/gitlab-api';
+import { gitlabBase, nextPage } from '../../server/imports/gitlab-api';
 import { personMatcher, planDate } from '../../server/imports/import-plan';
 import { commentHtml } from '../../server/imports/plan-job';
 import { trelloListsOf } from '../../schema/trello-gitlab-import';
@@ -131,8 +131,11 @@ describe('import helpers', () => {
     expect(nextPage(new Headers({ 'x-next-page': '', link: '<https://g.example/next?cursor=abc>; rel="next", <https://g.example/first>; rel="first"' }), 'https://g.example/x')).toBe('https://g.example/next?cursor=abc');
     expect(nextPage(new Headers({ 'x-next-page': '' }), 'https://g.example/x')).toBeNull();
   });
-  it('never calls link-local addresses (cloud metadata) for a Gitlab import', () => {
-    expect(['169.254.169.254', '::ffff:169.254.169.254', 'fe80::1', 'fd00:ec2::254'].map(isLinkLocal)).toEqual([true, true, true, true]);
-    expect(['127.0.0.1', '10.0.0.5', '192.168.1.2', '::1', '2001:db8::1'].map(isLinkLocal)).toEqual([false, false, false, false, false]);
+  it('keeps only the scheme, host and port of a Gitlab address (N4: no path, query or # to steer the request)', () => {
+    expect(gitlabBase('http://127.0.0.1:47555/internal/admin?secret=1#')).toBe('http://127.0.0.1:47555');
+    expect(gitlabBase('https://gitlab.example.com/api/v4/')).toBe('https://gitlab.example.com');
+    expect(() => gitlabBase('file:///etc/passwd')).toThrow();
+    expect(() => gitlabBase('https://user:pw@gitlab.example.com')).toThrow();
   });
+  // The address rule itself: tests/server/outbound-ssrf.test.ts.
 });
