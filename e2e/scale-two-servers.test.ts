@@ -34,7 +34,7 @@ describe('scale-out in the browser: two API servers, one hub', () => {
   let world: BoardWorld;
 
   beforeAll(async () => {
-    const serverUrl = process.env.TEST_DATABASE_URL ?? (pg = startPostgres(Number(process.env.E2E_SCALE_PG_PORT) || 54347))?.url;
+    const serverUrl = process.env.TEST_DATABASE_URL ?? (pg = startPostgres(Number(process.env.E2E_SCALE_PG_PORT) || 0, 'e2e-scale'))?.url;
     if (!serverUrl) throw new Error('No PostgreSQL for the scale-out shape: install the postgresql package or set TEST_DATABASE_URL');
     database = await createDatabase(serverUrl);
     // NODE_ENV test seeds the demo accounts the suites sign in with (production never does).

@@ -1,5 +1,6 @@
 // Shared set-up steps of the start and test commands. Node built-ins only: it runs before npm install.
 import { execSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -56,19 +57,30 @@ function postgresBinDir() {
   return versions.length ? path.join(base, versions[0], 'bin') : null;
 }
 
+/** Whether nothing listens on 127.0.0.1:port (checked in a child: this module stays synchronous). */
+function portIsFree(port) {
+  const probe = `require('net').createServer().once('error', () => process.exit(1)).listen(${port}, '127.0.0.1', function () { this.close(); })`;
+  return spawnSync(process.execPath, ['-e', probe], { stdio: 'ignore' }).status === 0;
+}
+
 /**
- * Starts a private PostgreSQL cluster on a spare port for the test run (installing the Debian
- * package when missing) and returns its URL and a stop function; null when it cannot be had.
+ * Starts a private PostgreSQL cluster for the test run (installing the Debian package when
+ * missing) and returns its URL and a stop function; null when it cannot be had.
+ *
+ * Without a port it is private to this checkout and `name`, so runs of two clones on one machine
+ * (a CI clone beside a working tree, a stress run) never meet: its folder is named after the
+ * checkout's path and `name`, and its port is the first free one from a number they pick too.
+ * With a port (CAIRN_TEST_PG_PORT, or the caller's) the folder is /tmp/cairn-test-pg-<port>.
  */
-/** CAIRN_TEST_PG_PORT lets two test runs on one machine (a CI clone beside a working tree) each keep their own cluster. */
-export function startPostgres(port = Number(process.env.CAIRN_TEST_PG_PORT) || 54329) {
+export function startPostgres(port = Number(process.env.CAIRN_TEST_PG_PORT) || 0, name = 'test') {
   let bin = postgresBinDir();
   if (!bin) {
     aptInstall(['postgresql']);
     bin = postgresBinDir();
   }
   if (!bin) return null;
-  const dir = `/tmp/cairn-test-pg-${port}`;
+  const key = createHash('sha256').update(`${root}\0${name}`).digest('hex');
+  const dir = port ? `/tmp/cairn-test-pg-${port}` : `/tmp/cairn-test-pg-${key.slice(0, 12)}`;
   const asPostgres = isRoot() ? ['runuser', '-u', 'postgres', '--'] : [];
   const exec = (args) => {
     const [cmd, ...rest] = [...asPostgres, ...args];
@@ -80,10 +92,24 @@ export function startPostgres(port = Number(process.env.CAIRN_TEST_PG_PORT) || 5
     exec([path.join(bin, 'pg_ctl'), '-D', dir, 'stop', '-m', 'immediate']); // a cluster left by an earlier run
   } catch {}
   fs.rmSync(dir, { recursive: true, force: true });
+  if (!port) {
+    port = 55000 + (parseInt(key.slice(0, 8), 16) % 4000);
+    while (!portIsFree(port)) port += 1;
+  }
   fs.mkdirSync(dir, { recursive: true });
   if (isRoot()) execSync(`chown postgres:postgres ${dir}`);
   exec([path.join(bin, 'initdb'), '-D', dir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-  exec([path.join(bin, 'pg_ctl'), '-D', dir, '-l', path.join(dir, 'server.log'), '-w', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`, 'start']);
+  // A loaded machine can take longer than pg_ctl's 60 s: wait up to 5 minutes, and when it still
+  // fails, say what the server logged.
+  try {
+    exec([path.join(bin, 'pg_ctl'), '-D', dir, '-l', path.join(dir, 'server.log'), '-w', '-t', '300', '-o', `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${dir} -c fsync=off -c max_connections=200`, 'start']);
+  } catch (error) {
+    let log = '';
+    try {
+      log = fs.readFileSync(path.join(dir, 'server.log'), 'utf8').split('\n').slice(-30).join('\n');
+    } catch {}
+    throw new Error(`${error.message}\nlast lines of ${path.join(dir, 'server.log')}:\n${log}`);
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
