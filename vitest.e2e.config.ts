@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
     globalSetup: ['e2e/global-setup.ts'],
+    // A failed test prints its seed, inputs, what it waited for and its servers' last log lines.
+    setupFiles: ['tests/helpers/failure-report.ts'],
     environment: 'node',
     pool: 'forks',
     maxWorkers: 1,

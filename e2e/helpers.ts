@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { addLogSource, LineBuffer } from '../tests/helpers/trail';
 
 export interface RunningServer {
   url: string;
@@ -42,16 +43,22 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  // Its last log lines go into the report of a test that fails (tests/helpers/failure-report.ts).
+  const log = new LineBuffer();
+  const removeLog = addLogSource(`the server on port ${port}`, log);
+  child.once('exit', () => setTimeout(removeLog, 60_000).unref());
+  child.stdout!.on('data', (d) => ((output += d), log.write(d)));
+  child.stderr!.on('data', (d) => ((output += d), log.write(d)));
   const url = `http://127.0.0.1:${port}`;
   await new Promise<void>((resolve, reject) => {
-    // A loaded 2-core machine takes a while (E2E_SERVER_START_MS stretches it on a shared one);
+    // A loaded 2-core machine takes a while (E2E_SERVER_START_MS stretches it on a shared one),
+    // but less than the hooks' limit (vitest.e2e.config.ts), so a start that fails says why;
     // a server that never came up is not left running.
+    const limit = Number(process.env.E2E_SERVER_START_MS) || 240_000;
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${output}`));
-    }, Number(process.env.E2E_SERVER_START_MS) || 300_000);
+      reject(new Error(`server did not start within ${limit / 1000} s (waiting for "Cairn is running at" in its output):\n${output.split('\n').slice(-40).join('\n')}`));
+    }, limit);
     const check = () => {
       if (output.includes('Cairn is running at')) {
         clearTimeout(timer);
