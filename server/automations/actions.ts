@@ -7,14 +7,16 @@ import { saveRecord } from '../sync/operations';
 import type { WriteScope } from '../sync/scope';
 import type { StoredRecord } from '../sync/store';
 import { notifyAutomation } from '../notifications/emit';
+import { ItemAudience } from '../notifications/audience';
 import type { NotifyContext } from '../notifications/notify';
 import { sendToWebhook } from './webhook';
 import type { AppContext } from '../context';
 
 /**
- * The actions of one run, done as Autobot through the same save path as a user's writes
- * (saveRecord: validation, permissions, row versions, change log, domain events, realtime), so
- * every change is an ordinary change with Autobot as its author and the automation on its events.
+ * The actions of one run, done through the same save path as a user's writes (saveRecord:
+ * validation, permissions, row versions, change log, domain events, realtime) with the rights of
+ * the automation's author (sync/actor.ts, N2), so every change is an ordinary change shown with
+ * Autobot as its author and the automation on its events, and refused where its author may not write.
  */
 
 export interface ActionRun {
@@ -104,7 +106,10 @@ export async function performAction(run: ActionRun, action: Action, index: numbe
     }
     case 'notify': {
       const body = renderTemplate(action.message, await vars(run, action.message)).slice(0, 2000);
-      await notifyAutomation(run.notify, `automation:${run.runKey}:${index}`, { teamId: scope.team.id, boardId: item.board_id, itemId: action.on === 'item' ? item.id : null, body, userIds: action.user_ids });
+      // A board notice that names the item goes only to those who may read the item (N2).
+      const namesItem = action.on !== 'item' && /\{\{\s*item\./.test(action.message);
+      const userIds = namesItem ? ((await ItemAudience.load(run.notify.db, scope.team.id, item.id, action.user_ids))?.readers(action.user_ids) ?? []) : action.user_ids;
+      await notifyAutomation(run.notify, `automation:${run.runKey}:${index}`, { teamId: scope.team.id, boardId: item.board_id, itemId: action.on === 'item' ? item.id : null, body, userIds });
       return;
     }
     case 'webhook':

@@ -32,15 +32,28 @@ export const automationRules: CollectionRules = {
   },
   async authorize(ctx, byDefault) {
     await byDefault(ctx);
-    // Creating items on another board: the person setting it up must be allowed to there.
+    // Where the actions write, the person setting them up must be allowed to write now (the run
+    // checks again with the author's rights of then, N2): creating items on this or another board,
+    // moving items into a folder.
+    const boardId = String(ctx.record.board_id);
     for (const raw of (ctx.record.actions as unknown[]) ?? []) {
       const action = actionSchema.safeParse(raw);
-      if (!action.success || action.data.type !== 'create_item' || action.data.board_id === ctx.record.board_id) continue;
-      const board = await ctx.scope.record('folder', action.data.board_id);
-      if (!board || board.team_id !== ctx.scope.team.id || board.deleted_at || board.data.parent_id !== null) {
-        throw validation([`actions: there is no board ${action.data.board_id} in this workspace`]);
+      if (!action.success) continue;
+      if (action.data.type === 'create_item') {
+        if (action.data.board_id !== boardId) {
+          const board = await ctx.scope.record('folder', action.data.board_id);
+          if (!board || board.team_id !== ctx.scope.team.id || board.deleted_at || board.data.parent_id !== null) {
+            throw validation([`actions: there is no board ${action.data.board_id} in this workspace`]);
+          }
+        } else if (!(await ctx.scope.folders(boardId)).has(action.data.folder_id)) continue; // gone: prepare switched it off
+        ctx.scope.require('CREATE_ITEM', await ctx.scope.chain(action.data.board_id, action.data.folder_id));
+      } else if (action.data.type === 'move_to_folder') {
+        // A folder not on the board is the builder's "not complete" (prepare), not a refusal.
+        if (!(await ctx.scope.folders(boardId)).has(action.data.folder_id)) continue;
+        const chain = await ctx.scope.chain(boardId, action.data.folder_id);
+        ctx.scope.require('CREATE_ITEM', chain);
+        ctx.scope.require('EDIT_ITEM', chain);
       }
-      ctx.scope.require('CREATE_ITEM', await ctx.scope.chain(action.data.board_id, action.data.folder_id));
     }
   },
 };

@@ -18,10 +18,11 @@ import type { Database } from '../db/types';
 import type { JobQueue } from '../jobs/types';
 import { notifyLimit } from '../notifications/emit';
 import type { NotifyContext } from '../notifications/notify';
-import { loadTeam } from '../sync/access';
-import { WriteScope, type PendingEvent } from '../sync/scope';
+import { canReadItem, readViewOf, writeAs } from '../sync/actor';
+import { type PendingEvent } from '../sync/scope';
 import { boardRecords, findRecord } from '../sync/store';
 import { failureText, performAction, type ActionRun } from './actions';
+import { authorMayRun, switchOff } from './author';
 import { automationRunsLimit, countRunWithin, EXACT_COUNT_MARGIN, monthRuns, ownersAndAdmins } from './usage';
 
 /**
@@ -83,8 +84,16 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
     const stored = await findRecord(trx, 'automation', payload.automation_id);
     const automation = stored?.data as unknown as AutomationRecord | undefined;
     if (!stored || stored.team_id !== payload.team_id || !automation?.enabled) return finish('skipped', 'the automation is off or gone', false);
-    const team = await loadTeam(trx, payload.team_id);
-    if (!team) return finish('skipped', 'the workspace is gone', false);
+    // The run acts as the automation's author, with the author's rights of now (N2, sync/actor.ts);
+    // Autobot stays the author shown on its writes.
+    const authorId = automation.created_by ?? stored.created_by;
+    const acting = authorId === null || authorId === undefined ? null : await writeAs(trx, payload.team_id, { userId: authorId, shownAs: AUTOBOT_USER_ID }, now);
+    if (!acting) return finish('skipped', 'the workspace is gone', false);
+    const { scope, team } = acting;
+    if (!(await authorMayRun(acting, stored.board_id))) {
+      events = await switchOff(trx, team, stored, now, inTransaction(jobs, trx));
+      return finish('skipped', 'the automation’s author may no longer manage automations on this board: it is switched off', false);
+    }
 
     const month = monthOf(now);
     // A first look without a lock: a month already used up stops here, before any work.
@@ -98,6 +107,8 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
 
     const item = await findRecord(trx, 'item', payload.item_id);
     if (!item || item.deleted_at || item.team_id !== team.id) return finish('skipped', 'the item is gone', false);
+    // An item its author may not read is not the automation's to touch, nor to name anywhere.
+    if (!canReadItem(await readViewOf(trx, team, scope.viewer.id, acting.role), item)) return finish('skipped', 'the automation’s author may not read this item', false);
     if (automation.conditions.length > 0) {
       // The board's attributes and the item's values are read only for conditions.
       const attributes = await attributesOf(trx, team.id, item.board_id);
@@ -109,7 +120,6 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
     const actions = automation.actions.map((a) => actionSchema.safeParse(a));
     if (actions.some((a) => !a.success) || !triggerSchema.safeParse(automation.trigger).success) return finish('failed', 'The automation is not complete or not valid.', false);
 
-    const scope = new WriteScope(trx, team, { id: AUTOBOT_USER_ID, role: 'owner', teamId: team.id }, now);
     scope.via = {
       automation_id: stored.id,
       automation_name: automation.name,

@@ -121,7 +121,7 @@ async function authorizeDefault(ctx: SaveContext): Promise<void> {
   const destinationId = await containerFolderId(scope, def, record);
   const destination = await scope.chain(String(record.board_id), destinationId);
   // A new record is the user's own, unless it belongs to its parent's owner (a value to its item's).
-  const owner = def.ownerFrom ? ownerOf(def, record, refs) : existing ? ownerOf(def, existing.data, refs) : scope.userId;
+  const owner = def.ownerFrom ? ownerOf(def, record, refs) : existing ? ownerOf(def, existing.data, refs) : scope.viewer.id; // the actor's own (an automation's author, not Autobot)
   if (!existing) return scope.require(def.permissions.create, destination, owner);
   const sourceId = await containerFolderId(scope, def, existing.data);
   scope.require(def.permissions.edit, await scope.chain(existing.board_id, sourceId), await storedOwnerOf(scope, def, existing));

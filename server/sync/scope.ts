@@ -58,13 +58,19 @@ export class WriteScope {
     readonly team: TeamRow,
     readonly viewer: Viewer & { id: number },
     readonly now: Date,
-    opts: { locked?: LockMode; mayDefer?: boolean } = {},
+    opts: { locked?: LockMode; mayDefer?: boolean; shownAs?: number } = {},
   ) {
     this.held = opts.locked ?? null;
+    this.shownAs = opts.shownAs ?? null;
     this.mayDefer = opts.mayDefer ?? false;
   }
 
   private readonly mayDefer: boolean;
+  /**
+   * The author the writes are stamped with when it is not the actor (Autobot for an automation's
+   * run, sync/actor.ts); permissions are still judged for `viewer`, the actor.
+   */
+  private readonly shownAs: number | null;
   /** Record writes held back to be written together (a shared batch), or null: write at once. */
   private deferred: LoggedWrite[] | null = null;
   private deferredKeys = new Set<string>();
@@ -109,8 +115,9 @@ export class WriteScope {
     return alongside !== undefined;
   }
 
+  /** The author stamped on writes and events (the actor, or whom it is shown as). */
   get userId(): number {
-    return this.viewer.id;
+    return this.shownAs ?? this.viewer.id;
   }
 
   /**
