@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { FORMULA_START } from '../../schema/csv-formula';
 import { sql } from 'kysely';
 import { builtinAttribute, compareValues, filterItems, valueFor, type AttributeRef } from '../../schema/filters';
 import { readableValue, UTF8_BOM, type ExportLookup } from '../../schema/csv-export';
@@ -47,10 +48,11 @@ export async function exportView(db: Db, view: ReadView, teamId: number, boardId
     fileName,
     rows: shown.length,
     *parts() {
-      yield UTF8_BOM + Papa.unparse([header], { newline: '\r\n' }) + '\r\n';
+      // Cells a spreadsheet would evaluate get a leading ' (N6); the import takes it off (csv-parse.ts).
+      yield UTF8_BOM + Papa.unparse([header], { newline: '\r\n', escapeFormulae: FORMULA_START }) + '\r\n';
       for (let i = 0; i < shown.length; i += 1000) {
         const chunk = shown.slice(i, i + 1000).map((item) => shownView.columns.map((a) => cell(item, a)));
-        yield Papa.unparse(chunk, { newline: '\r\n' }) + '\r\n';
+        yield Papa.unparse(chunk, { newline: '\r\n', escapeFormulae: FORMULA_START }) + '\r\n';
       }
     },
   };

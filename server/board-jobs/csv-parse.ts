@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { unescapeFormula } from '../../schema/csv-formula';
 
 /**
  * A CSV text as rows of cells (papaparse, the parser the app's mapping screen uses too). The
@@ -14,7 +15,8 @@ export function parseCsv(text: string, opts: { delimiter: string; header: boolea
   // A byte order mark is not part of the first column's name.
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const parsed = Papa.parse<string[]>(body, { delimiter: opts.delimiter || undefined, skipEmptyLines: false });
-  const data = parsed.data;
+  // A cell our export escaped against formula injection ('=…, '-5) is read as it was (N6).
+  const data = parsed.data.map((row) => row.map(unescapeFormula));
   // A trailing newline gives one last row holding one empty cell: not a row of the file.
   while (data.length && data[data.length - 1]!.length === 1 && data[data.length - 1]![0] === '') data.pop();
   const width = data.reduce((max, row) => Math.max(max, row.length), 0);

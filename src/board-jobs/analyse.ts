@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { unescapeFormula } from '../../schema/csv-formula';
 import { guessKind, guessNameColumn, type KindGuess } from '../../schema/csv-import';
 
 /**
@@ -21,7 +22,8 @@ export const PREVIEW_ROWS = 5;
 
 export function analyseCsv(text: string, opts: { delimiter?: string; header?: boolean } = {}): CsvAnalysis {
   const parsed = Papa.parse<string[]>(text, { delimiter: opts.delimiter || undefined, skipEmptyLines: 'greedy' });
-  const rows = parsed.data;
+  // Cells an export escaped against formula injection ('-5) are guessed as the server will read them.
+  const rows = parsed.data.map((row) => row.map(unescapeFormula));
   const withHeader = opts.header ?? true;
   const width = rows.reduce((max, row) => Math.max(max, row.length), 0);
   const header = withHeader && rows.length ? rows[0]!.map((h, i) => h.trim() || `Column ${i + 1}`) : Array.from({ length: width }, (_, i) => `Column ${i + 1}`);

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from '@tanstack/react-router';
 import Papa from 'papaparse';
+import { FORMULA_START } from '../../../schema/csv-formula';
 import { pathFor } from '../../../schema/routes';
 import { api } from '../../api/client';
 import { useSession } from '../../api/session';
@@ -81,7 +82,7 @@ export default function MyTimePage() {
   const download = () => {
     if (!answer) return;
     const header = [t`Started`, t`Ended`, t`Hours`, t`Duration`, t`Board`, t`Item`, t`Attribute`, t`Description`];
-    const csv = Papa.unparse(csvRows(answer, weekEntries, header, now));
+    const csv = Papa.unparse(csvRows(answer, weekEntries, header, now), { escapeFormulae: FORMULA_START });
     const url = URL.createObjectURL(new Blob(['\ufeff' + csv], { type: 'text/csv;charset=utf-8' }));
     const a = document.createElement('a');
     a.href = url;
