@@ -10,7 +10,7 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    testTimeout: 60_000, // an outer limit for a loaded 2-core CI machine, never a speed check (issue 32)
     hookTimeout: 60_000,
     env: { NODE_ENV: 'test' },
   },

@@ -10,7 +10,7 @@ import { systemClock } from '../../sync-worker/clock';
 import { createRealtime, type PusherConstructor, type Realtime } from '../../sync-worker/realtime';
 import { attachRealtime } from '../../sync-worker/worker-realtime';
 import { notificationChannel } from '../../schema/notifications';
-import { waitFor } from '../helpers/wait';
+import { holdsWithin, waitFor } from '../helpers/wait';
 
 /**
  * Time entries in the worker (issue #15): a timer started or stopped elsewhere reaches the owner's
@@ -69,7 +69,7 @@ describe('time entries in the worker', () => {
     for (;;) {
       const probe = { id: nanoid(), board_id: boardId, item_id: itemId, attribute_id: attributeId, description: 'probe', started_at: new Date().toISOString(), ended_at: new Date().toISOString(), created_by: user.user.id, row_version: 1 };
       await server.ctx.broadcaster.publish(notificationChannel(user.user.id), 'TimeEntrySaved', { collection: 'time_entry', data: probe });
-      const seen = await waitFor(async () => (await runtime.current()?.db.relaxed.records.get(['time_entry', probe.id])) !== undefined, 1000, 'a probe').then(() => true, () => false);
+      const seen = await holdsWithin(async () => (await runtime.current()?.db.relaxed.records.get(['time_entry', probe.id])) !== undefined, 1000);
       if (seen) break;
       if (Date.now() > deadline) throw new Error('the personal channel was never subscribed');
     }

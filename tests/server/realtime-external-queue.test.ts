@@ -61,11 +61,11 @@ describe('realtime: the queue towards an external service', () => {
     const errors: unknown[] = [];
     const external = new PusherBroadcaster(pusher((silent.address() as net.AddressInfo).port), (error) => errors.push(error));
     try {
-      const started = performance.now();
       for (let n = 0; n < 20; n += 1) await external.publishMany([{ channel: board, event: 'saved', data: { collection: 'item', data: { id: `s${n}` } } }]);
-      // Waiting for the service even once would take the SDK's 10 s; 2 s leaves room for a loaded
-      // runner (this took 203 ms once in a clean-clone CI run with the browser suite beside it).
-      expect(performance.now() - started).toBeLessThan(2_000);
+      // The service never answers, so a publish that waited for it would end only with the SDK's
+      // timeout, reported as an error: all 20 writes went on while none had been reported, so
+      // none waited for the service (a state, not a time budget: any speed of machine).
+      expect(errors, 'a write waited for the silent service until its timeout').toEqual([]);
     } finally {
       silent.close();
     }
