@@ -2,8 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { recordEvent } from '../events/outbox';
 import { ApiError } from '../http/errors';
-import { loadTeamAndRole } from '../sync/access';
-import { WriteScope } from '../sync/scope';
+import { writeAs } from '../sync/actor';
+import type { WriteScope } from '../sync/scope';
 import { writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
 import type { BoardJobRun } from './runner';
 import type { BoardJobRow } from './store';
@@ -16,9 +16,10 @@ import type { BoardJobRow } from './store';
 
 /** The job's workspace and its member's role, locked for a step's transaction. */
 export async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
-  const found = await loadTeamAndRole(trx, run.job.team_id, run.job.user_id);
-  if (!found) throw new ApiError(404, 'The workspace is gone.');
-  const scope = new WriteScope(trx, found.team, { id: run.job.user_id, role: found.role, teamId: found.team.id }, run.ctx.now());
+  // The member who started the job is the actor, with their rights of now (sync/actor.ts).
+  const acting = await writeAs(trx, run.job.team_id, { userId: run.job.user_id }, run.ctx.now());
+  if (!acting) throw new ApiError(404, 'The workspace is gone.');
+  const { scope } = acting;
   await scope.lock(mode);
   return scope;
 }

@@ -4,9 +4,9 @@ import * as Y from 'yjs';
 import { collections } from '../../schema/collections';
 import type { AppContext } from '../context';
 import type { EventConsumer } from '../events/types';
-import { loadTeam } from '../sync/access';
 import { removeWithChildren, storeSaved } from '../sync/operations';
-import { WriteScope, type PendingEvent } from '../sync/scope';
+import { type PendingEvent } from '../sync/scope';
+import { writeAs } from '../sync/actor';
 import type { Db, StoredRecord, WireRecord } from '../sync/store';
 import { fileReferencesOf } from './rules';
 
@@ -66,10 +66,11 @@ export async function compactDoc(ctx: AppContext, payload: CompactPayload): Prom
   const now = ctx.now();
   let events: PendingEvent[] = [];
   const merged = await ctx.db.transaction().execute(async (trx) => {
-    const team = await loadTeam(trx, payload.team_id);
-    if (!team) return 0;
-    // The workspace owner is the author of the merged copy (its content is everyone's).
-    const scope = new WriteScope(trx, team, { id: team.owner_id, role: 'owner', teamId: team.id }, now);
+    const owner = await trx.selectFrom('teams').select('owner_id').where('id', '=', payload.team_id).executeTakeFirst();
+    // The workspace owner is the actor and author of the merged copy (its content is everyone's).
+    const acting = owner ? await writeAs(trx, payload.team_id, { userId: owner.owner_id }, now) : null;
+    if (!acting) return 0;
+    const { scope, team } = acting;
     await scope.lock('exclusive');
     const updates = await updatesOf(trx, team.id, payload.item_id);
     if (updates.length < 2) return 0;

@@ -4,9 +4,9 @@ import { valueIdFor } from '../../schema/records';
 import type { Attachment } from '../../schema/attributes';
 import type { AppContext } from '../context';
 import { ApiError } from '../http/errors';
-import { memberRole } from '../workspaces/access';
 import { saveRecord } from '../sync/operations';
-import { WriteScope, type PendingEvent } from '../sync/scope';
+import { type PendingEvent } from '../sync/scope';
+import { writeAs } from '../sync/actor';
 import type { LoadedForm } from './load';
 
 /**
@@ -32,14 +32,16 @@ export const formUnavailable = () => new ApiError(404, 'This form is not availab
 
 export async function writeSubmission(ctx: AppContext, form: LoadedForm, submission: Submission): Promise<{ itemId: string }> {
   const now = ctx.now();
-  const role = await memberRole(ctx, form.ownerId, form.team.id);
   const itemId = newRecordId();
   let events: PendingEvent[] = [];
   const primary = [...form.attributes.values()].find((a) => a.kind === 'primary');
   const name = primary && typeof submission.values.get(primary.id) === 'string' ? String(submission.values.get(primary.id)) : form.settings.title || form.name;
   try {
     await ctx.db.transaction().execute(async (trx) => {
-      const scope = new WriteScope(trx, form.team, { id: form.ownerId, role, teamId: form.team.id }, now);
+      // The form's owner is the actor, with the owner's rights of now (sync/actor.ts).
+      const acting = await writeAs(trx, form.team.id, { userId: form.ownerId }, now);
+      if (!acting) throw formUnavailable();
+      const { scope } = acting;
       scope.via = { form_id: form.id, form_name: form.settings.title || form.name, form_owner_id: form.ownerId };
       await saveRecord(scope, collections.item, itemId, { id: itemId, board_id: form.boardId, folder_id: form.folderId, name, position: now.getTime(), row_version: 1 });
       const write = async (attributeId: string, value: unknown) => {

@@ -7,8 +7,8 @@ import { DEFAULT_STATUS_OPTIONS, PRIMARY_ATTRIBUTE_NAME, primaryAttributeIdFor }
 import { DEMO_WORKSPACE_NAME } from '../workspaces/demo';
 import { loadTeam, type TeamRow } from './access';
 import { saveRecord } from './operations';
-import { WriteScope } from './scope';
-import type { RoleOrGuest } from '../../schema/permissions';
+import type { WriteScope } from './scope';
+import { writeAs } from './actor';
 
 export const DEMO_BOARD_NAME = 'Product roadmap';
 export const DEMO_BUG_BOARD_NAME = 'Bug tracker';
@@ -108,11 +108,18 @@ async function seedBoard(ctx: AppContext, team: TeamRow, members: { user_id: num
   const memberIds = members.length ? members.map((m) => m.user_id) : [team.owner_id];
   await ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
-    const scopeOf = (userId: number) => {
-      const role = userId === team.owner_id ? 'owner' : ((members.find((m) => m.user_id === userId)?.role ?? 'guest') as RoleOrGuest);
-      return new WriteScope(trx, team, { id: userId, role, teamId: team.id }, now);
+    // Each seeded record is written as its author, with that member's role (sync/actor.ts).
+    const scopes = new Map<number, WriteScope>();
+    const scopeOf = async (userId: number) => {
+      let found = scopes.get(userId);
+      if (!found) {
+        const acting = await writeAs(trx, team.id, { userId }, now);
+        if (!acting) throw new Error('The demo workspace is gone.');
+        scopes.set(userId, (found = acting.scope));
+      }
+      return found;
     };
-    const scope = scopeOf(team.owner_id);
+    const scope = await scopeOf(team.owner_id);
     const boardId = nanoid();
     const save = (def: (typeof collections)[keyof typeof collections], record: Record<string, unknown>, as = scope) =>
       saveRecord(as, def, String(record.id), { row_version: 1, board_id: boardId, ...record });
@@ -140,7 +147,7 @@ async function seedBoard(ctx: AppContext, team: TeamRow, members: { user_id: num
         await save(collections.value, { id: valueIdFor(itemId, attributeId), item_id: itemId, attribute_id: attributeId, value });
       }
       for (const [author, text] of item.comments ?? []) {
-        const as = scopeOf(memberIds[author % memberIds.length]!);
+        const as = await scopeOf(memberIds[author % memberIds.length]!);
         await save(collections.comment, { id: nanoid(), item_id: itemId, parent_id: null, text: { html: `<p>${text}</p>` }, pinned: false }, as);
       }
     }

@@ -6,12 +6,13 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import { requireUser } from '../auth/guard';
 import { notFound, parseBody, unauthorized } from '../http/errors';
-import { allowed, loadTeamAndRole } from '../sync/access';
+import { allowed } from '../sync/access';
 import { teamIdParam } from '../sync/params';
 import { readScope } from '../sync/read-scope';
 import { ReadView } from '../sync/reads';
 import { removeWithChildren, saveRecord } from '../sync/operations';
-import { WriteScope } from '../sync/scope';
+import type { WriteScope } from '../sync/scope';
+import { writeAs } from '../sync/actor';
 import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
 import { findDuplicateAttribute, type AttributeLike } from '../../schema/attributes';
 import { recordEvent } from '../events/outbox';
@@ -83,10 +84,10 @@ export function derivedId(jobId: string, key: string): string {
 const WITHOUT_VALUES = new Set(['button', 'custom-id', 'time-tracking', 'primary']);
 
 async function scopeOf(ctx: AppContext, trx: Transaction<Database>, teamId: number, userId: number) {
-  const found = await loadTeamAndRole(trx, teamId, userId);
-  if (!found) throw new Error('The workspace no longer exists.');
-  const { team, role } = found;
-  return { team, role, scope: new WriteScope(trx, team, { id: userId, role, teamId }, ctx.now()) };
+  // The member who started it is the actor, with their rights of now (sync/actor.ts).
+  const acting = await writeAs(trx, teamId, { userId }, ctx.now());
+  if (!acting) throw new Error('The workspace no longer exists.');
+  return acting;
 }
 
 async function publish(ctx: AppContext, events: { channel: string; event: string; data: unknown }[]): Promise<void> {
