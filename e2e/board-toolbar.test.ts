@@ -48,9 +48,9 @@ describe('board toolbar at narrow widths', () => {
         if (locale === 'ar') await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl');
         for (const width of [1024, 900, 768, 600, 480, 390]) {
           await page.setViewportSize({ width, height: 800 });
-          await expect.poll(() => toolbarShape(page), { timeout: 5_000 }).toMatchObject({ overflow: 0, rows: 1, offScreen: 0 });
+          await expect.poll(() => toolbarShape(page), { timeout: 30_000 }).toMatchObject({ overflow: 0, rows: 1, offScreen: 0 });
           // The board header's links (settings, activity, automations, trash) fold to icons the same way.
-          await expect.poll(() => toolbarShape(page, '.folder-header-actions'), { timeout: 5_000 }).toMatchObject({ overflow: 0, rows: 1, offScreen: 0 });
+          await expect.poll(() => toolbarShape(page, '.folder-header-actions'), { timeout: 30_000 }).toMatchObject({ overflow: 0, rows: 1, offScreen: 0 });
         }
         // Wider again: the labels come back.
         await page.setViewportSize({ width: 1400, height: 800 });

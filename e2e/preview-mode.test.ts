@@ -84,7 +84,7 @@ describe('preview mode', () => {
 
     // Edited in preview: shown there at once, sent nowhere.
     await rename(preview, 'Shared item', 'Shared item, preview only');
-    await rowByName(preview, 'Shared item, preview only').waitFor({ timeout: 5_000 });
+    await rowByName(preview, 'Shared item, preview only').waitFor({ timeout: 30_000 });
 
     // Edited in the normal tab: reaches the server through the shared worker as always.
     await rename(normal, 'Real item', 'Real item, saved');
@@ -127,7 +127,7 @@ describe('preview mode', () => {
       await rowByName(guest.page, 'Shared item').waitFor({ timeout: 20_000 });
       expect(await guest.page.getByTestId('board-readonly').count()).toBe(0);
       await rename(guest.page, 'Shared item', 'Shared item, by a visitor');
-      await rowByName(guest.page, 'Shared item, by a visitor').waitFor({ timeout: 5_000 });
+      await rowByName(guest.page, 'Shared item, by a visitor').waitFor({ timeout: 30_000 });
       expect(writes).toEqual([]);
       expect(await serverNames()).toEqual(['Real item, saved', 'Shared item']);
     } finally {

@@ -252,7 +252,7 @@ describe('shell rules (issue #17 part 8)', () => {
       await apiCall(world.server.url, owner, 'PUT', `/api/teams/${world.teamId}`, { name: `Renamed live ${attempt}` });
       await page.waitForTimeout(3_000);
     }
-    await expect.poll(heading, { timeout: 5_000 }).toContain('Renamed live');
+    await expect.poll(heading, { timeout: 30_000 }).toContain('Renamed live');
     await expect.poll(() => page.getByRole('link', { name: /^Renamed live/ }).count(), { timeout: 20_000 }).toBeGreaterThan(0);
     await apiCall(world.server.url, owner, 'PUT', `/api/teams/${world.teamId}`, { name: before });
     await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent(), { timeout: 20_000 }).toContain(before);

@@ -128,7 +128,7 @@ describe('the app’s two tabs share the sync worker', () => {
     await cdp.detach();
     expect(targetInfos.filter((t) => t.type === 'shared_worker')).toHaveLength(1);
     await rename(a, 'Tab item', 'Tab item, edited in A');
-    await rowByName(b, 'Tab item, edited in A').waitFor({ timeout: 5_000 });
+    await rowByName(b, 'Tab item, edited in A').waitFor({ timeout: 30_000 });
     await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Tab item, edited in A'));
     await a.close();
     await b.close();

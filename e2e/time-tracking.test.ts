@@ -69,11 +69,11 @@ describe('time tracking', () => {
     const frame = page.getByTestId('running-timers');
     await frame.getByText('Write the report').waitFor();
     const first = await frame.locator('.time-figure').textContent();
-    await expect.poll(() => frame.locator('.time-figure').textContent(), { timeout: 5000 }).not.toBe(first);
+    await expect.poll(() => frame.locator('.time-figure').textContent(), { timeout: 30_000 }).not.toBe(first);
     const otherFrame = other.getByTestId('running-timers');
     await otherFrame.getByText('Write the report').waitFor({ timeout: 15_000 });
     const otherFirst = await otherFrame.locator('.time-figure').textContent();
-    await expect.poll(() => otherFrame.locator('.time-figure').textContent(), { timeout: 5000 }).not.toBe(otherFirst);
+    await expect.poll(() => otherFrame.locator('.time-figure').textContent(), { timeout: 30_000 }).not.toBe(otherFirst);
 
     await page.getByTestId('time-entries').getByRole('button', { name: 'Stop the timer on Write the report' }).click();
     await frame.waitFor({ state: 'detached' });
