@@ -185,7 +185,7 @@ export function ColumnView({ view, items, get, addItem, canCreate, folder }: Vie
               canDragCard={(item) => !board.readOnly && canEdit(item)}
               onCardKey={onCardKey}
               onOpen={(item) => !dragging.current && board.openItem(item.id, item.folder_id)}
-              onAdd={canCreate && moveIntoGroupProblem(attribute, group.key) === null ? () => void addItem({ [attribute.id]: valueForGroup(attribute, group.key) }, group.key) : undefined}
+              onAdd={canCreate && moveIntoGroupProblem(attribute, group.key) === null ? (name) => addItem({ [attribute.id]: valueForGroup(attribute, group.key) }, group.key, name) : undefined}
             />
           ))}
         </SortableContext>

@@ -2,12 +2,13 @@ import { useDroppable } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import { Plus } from 'lucide-react';
 import type { Attribute, Item } from '../store/live';
 import type { Group } from '../model/query';
 import type { DragData } from '../../ui/drag/data';
 import { KanbanCard } from './KanbanCard';
+import { QuickAdd } from '../parts/QuickAdd';
 
 export interface KanbanColumnProps {
   group: Group<Item>;
@@ -19,8 +20,8 @@ export interface KanbanColumnProps {
   canDragCard(item: Item): boolean;
   onCardKey(event: KeyboardEvent, item: Item, key: string): boolean;
   onOpen(item: Item): void;
-  /** Set when items may be added to this column. */
-  onAdd?(): void;
+  /** Set when items may be added to this column: stores one item named `name` in it. */
+  onAdd?(name: string): Promise<unknown>;
 }
 
 export const columnDragId = (key: string) => `column:${key}`;
@@ -32,6 +33,7 @@ export const cardsDropId = (key: string) => `cards:${key}`;
  */
 export function KanbanColumn({ group, fields, valuesOf, arrangeable, canDragCard, onCardKey, onOpen, onAdd }: KanbanColumnProps) {
   const { t } = useLingui();
+  const [adding, setAdding] = useState(false);
   const title = group.option?.name ?? (group.title || t`Empty`);
   const columnData: DragData & { key: string } = { type: 'column', accepts: ['column'], label: title, key: group.key };
   const sortable = useSortable({ id: columnDragId(group.key), data: columnData, disabled: !arrangeable });
@@ -65,11 +67,14 @@ export function KanbanColumn({ group, fields, valuesOf, arrangeable, canDragCard
           ))}
         </ol>
       </SortableContext>
-      {onAdd && (
-        <button type="button" className="kanban-add" onClick={onAdd}>
-          <Plus size={14} aria-hidden="true" /> <Trans>Add item</Trans>
-        </button>
-      )}
+      {onAdd &&
+        (adding ? (
+          <QuickAdd onAdd={onAdd} onClose={() => setAdding(false)} autoFocus className="kanban-quick-add" testId="kanban-add-input" />
+        ) : (
+          <button type="button" className="kanban-add" data-testid="kanban-add" onClick={() => setAdding(true)}>
+            <Plus size={14} aria-hidden="true" /> <Trans>Add item</Trans>
+          </button>
+        ))}
     </section>
   );
 }

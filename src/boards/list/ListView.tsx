@@ -13,6 +13,7 @@ import { useCellEditing } from '../table/use-cell-editing';
 import { listKeyAction } from './list-keys';
 import { listProperties, listStatusAttribute } from './list-columns';
 import { LIST_ROW_HEIGHT, ListGroupRow, ListItemRow } from './ListRow';
+import { QuickAdd } from '../parts/QuickAdd';
 import './list.css';
 
 const NO_ITEMS: Item[] = [];
@@ -26,6 +27,7 @@ const NO_ITEMS: Item[] = [];
 export default function ListView({ view, items, get, valuesReady, selected, setSelected, addItem, canCreate }: ViewProps) {
   const { t } = useLingui();
   const board = useBoard();
+  const [adding, setAdding] = useState(false);
   const settingsKey = JSON.stringify(view.record?.settings ?? {});
   const settings = useMemo(
     () => resolveViewSettings('list', view.record?.settings ?? {}, board.attributes),
@@ -157,11 +159,14 @@ export default function ListView({ view, items, get, valuesReady, selected, setS
       <p id="list-keys-hint" className="list-keys-hint">
         <Trans>j and k or the arrows move, Enter opens, x selects, s changes the status.</Trans>
       </p>
-      {canCreate && (
-        <button type="button" className="table-add-row" data-testid="add-row" onClick={() => void addItem()}>
-          + <Trans>Add item</Trans>
-        </button>
-      )}
+      {canCreate &&
+        (adding ? (
+          <QuickAdd onAdd={(name) => addItem(undefined, undefined, name)} onClose={() => setAdding(false)} autoFocus className="list-quick-add" testId="list-add-input" />
+        ) : (
+          <button type="button" className="table-add-row" data-testid="add-row" onClick={() => setAdding(true)}>
+            + <Trans>Add item</Trans>
+          </button>
+        ))}
     </div>
   );
 }

@@ -32,6 +32,8 @@ const isMutationError = (error: unknown): error is Error => error instanceof Err
 
 export class BoardActions {
   readonly history = new UndoHistory();
+  /** The position of the last item this tab added per folder, so quick adds keep their order. */
+  private readonly lastAdded = new Map<string, number>();
 
   constructor(
     private readonly backend: BoardBackend,
@@ -105,10 +107,23 @@ export class BoardActions {
   }
 
   // ── items ────────────────────────────────────────────────────────────────────────────────
+  /**
+   * Adds an item at the folder's end, shown at once (quick-add, issue #30 part 4). Adds made in
+   * quick succession go after each other even when `siblings` does not list the previous ones yet
+   * (the view's list catches up after the worker answers).
+   */
   async createItem(folderId: string, name: string, siblings: { id: string; position?: number | null }[], values: Record<string, unknown> = {}): Promise<string> {
     const id = nanoid();
-    const item = { id, team_id: this.teamId, board_id: this.boardId, folder_id: folderId, name, position: positionAtEnd(siblings), row_version: 0 };
-    await this.apply('create item', 'createItem', { item, values });
+    const last = this.lastAdded.get(folderId);
+    const position = positionAtEnd(last === undefined ? siblings : [...siblings, { id: '', position: last }]);
+    this.lastAdded.set(folderId, position);
+    const item = { id, team_id: this.teamId, board_id: this.boardId, folder_id: folderId, name, position, row_version: 0 };
+    const unshow = [this.show('item', item), ...Object.entries(values).map(([attributeId, value]) => this.show('value', this.valueRecord(id, attributeId, value)))];
+    try {
+      await this.apply('create item', 'createItem', { item, values });
+    } finally {
+      for (const f of unshow) f();
+    }
     return id;
   }
 
