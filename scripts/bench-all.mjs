@@ -14,6 +14,8 @@ const benches = [
   ['realtime-fanout.ts'],
   ['realtime-judged.ts'],
   ['jobs.ts'],
+  // A 100,000 × 10 CSV import beside a second user's reads and saves (issue #31).
+  ['heavy-jobs.ts'],
   ['notifications.ts'],
   // Authentication with a session, a personal access token and an OAuth token (decision 0145).
   ['api-tokens.ts'],
