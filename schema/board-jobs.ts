@@ -60,6 +60,8 @@ export const BoardJobMessages = {
   moveTargetFull: (max: number) => `The workspace chosen for the move may not hold a board of more than ${max} items.`,
   sameWorkspace: 'team_id: the board is already in this workspace',
   moveUnderWay: 'This board is already being moved.',
+  /** N3: a board holding folders, views or entries the mover may not read moves only by the workspace's owner. */
+  moveHoldsHidden: 'This board holds folders or records you cannot see: only the workspace owner can move it.',
 } as const;
 
 export const boardJobIdParam = z.string().regex(/^bj[A-Za-z0-9]{10,40}$/, 'a board job id');

@@ -37,6 +37,8 @@ export const NOTIFICATION_TYPES = [
   /** A background board job (import, duplicate, move) finished / failed; body: what it did or why (decision 0160). */
   'board_job_done',
   'board_job_failed',
+  /** A board was moved out of your workspace by someone else (the source workspace's owner; body: the board's name; N3). */
+  'board_moved',
 ] as const;
 
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];

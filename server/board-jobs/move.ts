@@ -14,6 +14,8 @@ import { BoardJobMessages, MOVE_TARGET_MAX_ITEMS } from '../../schema/board-jobs
 import { boardChannel, BOARD_EVENTS } from '../../schema/collections';
 import { registerBoardJobKind, startBoardJob, type BoardJobKind, type BoardJobRun } from './runner';
 import { toWire } from './store';
+import { notify, userName } from '../notifications/notify';
+import type { WireRecord } from '../sync/store';
 
 /**
  * Moving a board to another workspace as a board job (kind `board.move`, decision 0227).
@@ -21,7 +23,10 @@ import { toWire } from './store';
  * `deleted` change in the old workspace's log and a `saved` one in the new workspace's, so every
  * replica of either follows; the board's own folder moves last, so the board leaves one list and
  * appears in the other when everything else is there. Then people who are not members of the new
- * workspace are taken out of the board's folder member lists and its members values. A failure or
+ * workspace are taken out of the board's folder member lists and its members values (a list left
+ * empty keeps the new owner: private stays private), and the source workspace's owner is told.
+ * Only a board whose every record the mover may read can move, unless the mover owns the
+ * workspace (N3). A failure or
  * a cancel moves every record back (the move is its own undo), so no half board is left anywhere.
  *   POST /api/{teamId}/boards/{boardId}/move  {team_id}  → 202 {data: job}
  * Needs DELETE_BOARD on the board (it leaves its workspace) and CREATE_BOARD in the target.
@@ -57,6 +62,23 @@ async function checkMove(db: Transaction<Database> | AppContext['db'], userId: n
   const chain = view.chain(boardId);
   if (!chain || !allowed(view.viewer, Permission.DELETE_BOARD, chain, creator)) throw unauthorized();
   if (!allowed({ id: userId, role: to.role }, Permission.CREATE_BOARD, [workspaceLevel(to.team)])) throw unauthorized();
+  // Everything of the board changes workspace: only what the mover may read may leave with them (N3).
+  if (from.team.owner_id !== userId && (await holdsUnreadable(db, view, fromTeam, boardId))) throw new ApiError(403, BoardJobMessages.moveHoldsHidden, 'forbidden');
+}
+
+/**
+ * Whether the board holds records the viewer may not read (THE read rule, sync/reads.ts): a folder
+ * hidden from them (and so its items and their children), someone else's personal view, someone
+ * else's private time entries. With every folder visible, items and their children are readable.
+ */
+async function holdsUnreadable(db: Transaction<Database> | AppContext['db'], view: ReadView, teamId: number, boardId: string): Promise<boolean> {
+  if (view.hasHiddenFolders(boardId)) return true;
+  for (const collection of ['folder_view', 'time_entry', 'automation']) {
+    const rows = await db.selectFrom('records').select(['data', 'created_by']).where('team_id', '=', teamId).where('board_id', '=', boardId).where('collection', '=', collection).execute();
+    const records = rows.map((r) => ({ ...(r.data as WireRecord), created_by: r.created_by }) as WireRecord);
+    if ((await view.filter(db, collection, records)).length !== records.length) return true;
+  }
+  return false;
 }
 
 async function itemCount(db: AppContext['db'] | Transaction<Database>, teamId: number, boardId: string): Promise<number> {
@@ -100,17 +122,23 @@ async function moveBatch(trx: Transaction<Database>, boardId: string, from: numb
   return { records: Number(rows[0]?.records ?? 0), items: Number(rows[0]?.items ?? 0) };
 }
 
-/** People who are not members of the new workspace leave the board's member lists and members values. */
+/**
+ * People who are not members of the new workspace leave the board's member lists and members
+ * values. A member list left empty would mean "not restricted" (everyone): a restricted board or
+ * folder whose people all left keeps the new workspace's owner alone, so it stays private (N3).
+ */
 async function fixPeople(trx: Transaction<Database>, boardId: string, to: number, now: Date): Promise<void> {
   const members = new Set((await trx.selectFrom('team_members').select('user_id').where('team_id', '=', to).execute()).map((m) => m.user_id));
+  const owner = (await trx.selectFrom('teams').select('owner_id').where('id', '=', to).executeTakeFirstOrThrow()).owner_id;
   const rows = await trx.selectFrom('records').select(['collection', 'id', 'data', 'row_version']).where('team_id', '=', to).where('board_id', '=', boardId).where('collection', 'in', ['folder', 'attribute']).execute();
   const memberAttributes = rows.filter((r) => r.collection === 'attribute' && (r.data as { kind?: string }).kind === 'members').map((r) => r.id);
   const changed: { collection: string; id: string; data: Record<string, unknown>; row_version: number }[] = [];
   for (const folder of rows.filter((r) => r.collection === 'folder')) {
     const data = folder.data as Record<string, unknown>;
     const ids = Array.isArray(data.user_ids) ? (data.user_ids as number[]) : [];
-    const kept = ids.filter((id) => members.has(id));
-    if (kept.length !== ids.length) changed.push({ collection: 'folder', id: folder.id, data: { ...data, user_ids: kept }, row_version: folder.row_version });
+    let kept = ids.filter((id) => members.has(id));
+    if (ids.length > 0 && kept.length === 0) kept = [owner]; // "owner only", never "everyone"
+    if (kept.length !== ids.length || kept.some((id, i) => id !== ids[i])) changed.push({ collection: 'folder', id: folder.id, data: { ...data, user_ids: kept }, row_version: folder.row_version });
   }
   if (memberAttributes.length) {
     const values = await trx
@@ -140,6 +168,20 @@ async function fixPeople(trx: Transaction<Database>, boardId: string, to: number
   }
 }
 
+/**
+ * The source workspace's owner is told that a board left it (unless they moved it themselves). The
+ * notice names no board id: the board is no longer theirs to open, and a notice pointing at a
+ * board is shown only to its readers; the name is what they knew it by.
+ */
+async function tellSourceOwner(trx: Transaction<Database>, ctx: AppContext, jobId: string, moverId: number, input: MoveInput): Promise<void> {
+  const source = await trx.selectFrom('teams').select('owner_id').where('id', '=', input.from_team_id).executeTakeFirst();
+  if (!source || source.owner_id === moverId) return;
+  const jobs = Object.create(ctx.jobs, { enqueue: { value: (name: string, payload: unknown, opts: object = {}) => ctx.jobs.enqueue(name, payload, { db: trx, ...opts }) } });
+  await notify({ db: trx, jobs, now: () => ctx.now() }, [
+    { user_id: source.owner_id, notification_type: 'board_moved', dedupe_key: `board-move:${jobId}:board_moved`, team_id: input.from_team_id, board_name: input.title, actor_id: moverId, created_by_name: await userName(trx, moverId) },
+  ]);
+}
+
 const inputOf = (run: BoardJobRun) => run.job.input as unknown as MoveInput;
 
 export const moveKind: BoardJobKind = {
@@ -162,6 +204,7 @@ export const moveKind: BoardJobKind = {
         const items = (state.items ?? 0) + moved.items;
         if (moved.records === 0) {
           await fixPeople(trx, job.board_id, input.to_team_id, ctx.now());
+          await tellSourceOwner(trx, ctx, job.id, job.user_id, input);
           await trx.updateTable('board_passwords').set({ team_id: input.to_team_id }).where('board_id', '=', job.board_id).execute();
           // The job is the new workspace's from now on (the tray's "Open the board" and the refresh go there).
           await trx.updateTable('board_jobs').set({ team_id: input.to_team_id }).where('id', '=', job.id).execute();
@@ -202,7 +245,7 @@ export function moveRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Moves a board to another workspace (a background job)',
     tag: 'board-jobs',
     body: moveBoardBody,
-    description: `Needs DELETE_BOARD on the board and CREATE_BOARD in the target workspace (the caller must be a member of both). At most ${MOVE_TARGET_MAX_ITEMS} items. People who are not members of the target leave the board's member lists and members values. Answers 202 with the job.`,
+    description: `Needs DELETE_BOARD on the board and CREATE_BOARD in the target workspace (the caller must be a member of both); refused (403) when the board holds records the caller may not read, unless the caller owns the workspace. A board or folder whose member list would be left empty keeps the target workspace's owner (it stays private). The source workspace's owner is told. At most ${MOVE_TARGET_MAX_ITEMS} items. People who are not members of the target leave the board's member lists and members values. Answers 202 with the job.`,
   };
   app.post<{ Params: { teamId: string; boardId: string } }>('/api/:teamId/boards/:boardId/move', { config: { docs } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);

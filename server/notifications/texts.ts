@@ -44,6 +44,8 @@ export function notificationTitle(n: Notification, l10n: Translate = english): s
       return l10n('Your job on {board} is done', { board: n.board_name ?? l10n('a board') });
     case 'board_job_failed':
       return l10n('Your job on {board} failed; nothing it wrote was kept', { board: n.board_name ?? l10n('a board') });
+    case 'board_moved':
+      return l10n('{who} moved {board} to another workspace', { who, board: n.board_name ?? l10n('a board') });
     case 'user_subscribed':
       return n.subscribeable_type === 'ITEM' ? l10n('{who} subscribed to {item}', { who, item }) : l10n('{who} subscribed to a view', { who });
     default:

@@ -58,6 +58,8 @@ export function notificationText(n: Notification, i18n: I18n): NotificationText 
       return { title: i18n._(msg`Your job on ${board} is done`), body: said };
     case 'board_job_failed':
       return { title: i18n._(msg`Your job on ${board} failed; nothing it wrote was kept`), body: said };
+    case 'board_moved':
+      return { title: i18n._(msg`${who} moved ${board} to another workspace`), body: said };
     default:
       return { title: i18n._(msg`New notification`), body: said };
   }
@@ -81,4 +83,5 @@ export const notificationTypeLabels: Record<NotificationType, MessageDescriptor>
   hook_deactivated: msg`Webhooks switched off`,
   board_job_done: msg`Imports and other board jobs finished`,
   board_job_failed: msg`Imports and other board jobs that failed`,
+  board_moved: msg`Boards moved out of your workspace`,
 };
