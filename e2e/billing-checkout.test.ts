@@ -35,6 +35,8 @@ describe('checkout with the local payment provider', () => {
     await page.getByRole('link', { name: 'Buy a plan' }).click();
     await page.getByRole('heading', { name: 'Change your plan', level: 1 }).waitFor();
     expect(page.url()).toMatch(/\/subscription\/upgrade\/\d+$/);
+    // The local provider takes test cards only, and the checkout says so (security review N7).
+    expect(await page.locator('[data-test-provider="local"]').textContent()).toBe('Test payment provider: this server takes only test cards. No card is charged and no money is taken.');
     await page.locator('[data-plan="business"] input').check();
     await page.locator('[data-price="business-month-usd"] input').check();
     // What paying charges now, priced by the server.

@@ -3,7 +3,7 @@ import { loadBotCheckConfig, type BotCheckConfig } from './forms/bot-check-confi
 import { ConfigError, realtimeSecret } from './secrets';
 import { loadFilesConfig, type FilesConfig } from './files/config';
 import { loadWebhooksConfig, type WebhooksConfig } from './hooks/config';
-import { loadBillingEnabled } from './billing/config';
+import { checkPaymentProviderChosen, loadBillingEnabled } from './billing/config';
 import { loadOutboundConfig, type OutboundConfig } from './outbound/policy';
 
 /** Everything the server reads from the environment, read once. */
@@ -68,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const port = Number(env.PORT ?? 8080);
   const host = env.HOST ?? '127.0.0.1';
   const dataDir = path.resolve(env.DATA_DIR ?? 'data');
+  checkPaymentProviderChosen(env, loadBillingEnabled(env));
   return {
     host,
     port,

@@ -195,6 +195,8 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     METRICS_TOKEN: metricsToken,
     SEED_DEMO: 'false',
     NODE_ENV: 'production',
+    // Production refuses to start without an explicit provider (N7); this cluster sells nothing.
+    PAYMENT_PROVIDER: 'local',
     LOG_LEVEL: 'warn',
     FILE_SWEEP_INTERVAL_MINUTES: '0',
     ...opts.env,

@@ -95,7 +95,7 @@ describe('demo accounts', () => {
 
   it('are absent from a production server, which keeps its generated secret across restarts', async () => {
     const dataDir = tempDir();
-    const env = { NODE_ENV: 'production', DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'no-web'), PUSHER_APP_SECRET: '' };
+    const env = { NODE_ENV: 'production', DATA_DIR: dataDir, WEB_DIR: path.join(dataDir, 'no-web'), PUSHER_APP_SECRET: '', PAYMENT_PROVIDER: 'local' };
     let server = await startServer(env);
     try {
       const login = await fetch(server.url + '/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@cairn.local', password: 'demo-password', grantType: 'password' }) });

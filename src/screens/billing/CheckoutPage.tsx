@@ -249,6 +249,12 @@ export default function CheckoutPage() {
 
   return (
     <AuthFrame title={title}>
+      {/* The local provider takes published test cards: never let a buyer think money moved (N7). */}
+      {local ? (
+        <p className="billing-note checkout-test-provider" role="note" data-test-provider="local">
+          {t`Test payment provider: this server takes only test cards. No card is charged and no money is taken.`}
+        </p>
+      ) : null}
       {sub ? <p className="checkout-current">{t`Your plan: ${sub.plan?.name ?? sub.deal}`}</p> : null}
       {choices.length === 0 ? (
         <p role="alert">{t`Your plan cannot be changed to this plan.`}</p>
