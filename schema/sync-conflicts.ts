@@ -33,12 +33,14 @@ export interface ConflictRecord {
   theirs: unknown;
   /** The value both started from (the version the queued edit was made on); undefined/null when the record was new. */
   base: unknown;
-  /** Who saved theirs: the server record's `updated_by`, else its author (`created_by`/`user_id`), else null. */
+  /** Who saved theirs: the server record's `updated_by`; for a first version its author (`created_by`/`user_id`); else null. */
   theirs_by: number | string | null;
   /** When theirs was saved (the server record's updated_at), else null. */
   theirs_at: string | null;
   /** row_version of the server copy the conflict was recorded against. */
   theirs_row_version: number | null;
+  /** The workspace the record's edit was queued for ("Keep mine" saves there). */
+  team_id?: number;
   /** When the conflict was recorded (ms since epoch). Indexed. */
   time: number;
   /** The whole local copy the user meant (latest queued edit of the record), kept for 'record' rows and for support. */

@@ -21,6 +21,7 @@ import { WorkerNotifications, countMemoryIn } from './notifications';
 import { validateTokenRecord } from './token';
 import { OfflineError } from './queue';
 import type { ConflictEntry, DraftEntry, SyncRecord, TokenRecord } from './types';
+import type { ConflictChoice, InboxEntry } from '../schema/sync-conflicts';
 import type { ConnectionStatus } from './connection';
 import type { FailedRequestSummary } from './events';
 
@@ -47,7 +48,12 @@ export interface SyncWorkerApi {
   flushDraft(collection: string, id: string, options?: WriteOptions): Promise<SyncRecord | null>;
   drafts(): Promise<DraftEntry[]>;
   conflicts(): Promise<ConflictEntry[]>;
+  /** Same as resolveConflict(seq, 'theirs'). */
   dismissConflict(seq: number): Promise<void>;
+  /** The conflict inbox (issue 30): conflict rows then refused edits, each with item and field names. */
+  conflictInbox(): Promise<InboxEntry[]>;
+  /** 'mine' re-applies my value as a new edit over the current copy; 'theirs' drops the row. Every tab gets the 'conflicts' event. */
+  resolveConflict(seq: number, choice: ConflictChoice): Promise<'resolved' | 'gone' | 'missing'>;
   failedRequests(): Promise<FailedRequestSummary[]>;
   /** Edits the server refused for good, kept whole (decision 0094): list, retry, discard. */
   notSaved(): Promise<RefusedEditView[]>;
@@ -236,8 +242,15 @@ export class SyncRuntime implements SyncWorkerApi {
   }
 
   async dismissConflict(seq: number): Promise<void> {
-    const db = (await this.engine()).db.strict;
-    await db.transaction('rw', db.conflicts, () => db.conflicts.delete(seq));
+    await (await this.engine()).resolveConflict(seq, 'theirs');
+  }
+
+  async conflictInbox(): Promise<InboxEntry[]> {
+    return (await this.engine()).conflictInbox();
+  }
+
+  async resolveConflict(seq: number, choice: ConflictChoice): Promise<'resolved' | 'gone' | 'missing'> {
+    return (await this.engine()).resolveConflict(seq, choice);
   }
 
   async failedRequests(): Promise<FailedRequestSummary[]> {

@@ -5,7 +5,8 @@
 import Dexie from 'dexie';
 import type { UserDb } from './db';
 import type { Emitter } from './events';
-import { afterApplied, afterConflict, afterRejected, applyRemoteChange, isNewer } from './merge';
+import { afterApplied, afterRejected, applyRemoteChange, isNewer } from './merge';
+import { planConflict } from './conflict-merge';
 import type { Settled } from './queue';
 import { refusedEditOf } from './refused';
 import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord, SyncRecord } from './types';
@@ -29,12 +30,21 @@ function decide(puts: StoredRecord[], deletes: [string, string][], collection: s
 
 /**
  * Settles answered requests: applied ones leave the queue (the server copy is kept unless a later
- * local edit is pending); 409s become conflicts and the remote copy is adopted (later edits of that
- * record are part of the conflict's local copy); refusals restore the previous copy and move the
+ * local edit is pending); 409s adopt the remote copy and merge field by field (conflict-merge.ts):
+ * fields only this user changed are queued again over it, fields both changed become conflict rows; refusals restore the previous copy and move the
  * refused request, with the later edits of that record, whole into `refusedEdits` (decision 0094).
  */
-export async function settleRequests(db: UserDb, results: Settled[], events: Emitter, now: number, tombstones?: Tombstones): Promise<void> {
+export async function settleRequests(
+  db: UserDb,
+  results: Settled[],
+  events: Emitter,
+  now: number,
+  tombstones?: Tombstones,
+  newId: () => string = () => crypto.randomUUID(),
+): Promise<void> {
   const conflicts: ConflictEntry[] = [];
+  /** Merged copies to send again over the server's (field merge after a 409). */
+  const resaves: QueuedRequest[] = [];
   const rejected: { request: QueuedRequest; status: number; message: string }[] = [];
   const t = db.strict;
   const refused = new Map<string, RefusedEdit>();
@@ -78,14 +88,32 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
           rebased.set(following.key, { ...following, old: outcome.record });
         }
       } else if (outcome.kind === 'conflict') {
-        // What the user last meant for this record: the newest request of its chain.
+        // Field merge (decision 0345): base is what the first unanswered edit started from, mine
+        // what the user last meant (the newest request of the chain), theirs the 409's record.
         const latest = later.length ? later[later.length - 1]! : request;
-        const { conflict, adopt } = afterConflict(latest.method === 'delete' ? null : latest.item, outcome.remote);
-        conflicts.push({ collection: request.collection, id: request.id, ...conflict, time: now });
+        const mine = latest.method === 'delete' ? null : latest.item;
+        const plan = planConflict(request.collection, request.id, request.old, mine, outcome.remote, now);
+        conflicts.push(...plan.conflicts.map((c) => ({ ...c, team_id: request.teamId })));
         for (const r of [request, ...later]) removeKeys.add(r.key);
-        for (const r of [request, ...later]) if (r.transaction) brokenActions.add(r.transaction);
-        // A copy in the trash is gone from the board's point of view.
-        next = adopt && adopt.deleted_at ? null : adopt;
+        if (plan.conflicts.length) for (const r of [request, ...later]) if (r.transaction) brokenActions.add(r.transaction);
+        if (plan.resave && outcome.remote) {
+          // Fields only mine changed go out again at once, over theirs (a new request, new key).
+          resaves.push({
+            ...latest,
+            key: newId(),
+            method: 'put',
+            item: plan.resave,
+            old: outcome.remote,
+            transaction: null,
+            multiple: false,
+            created_at: now,
+            attempts: 0,
+            error: null,
+            reserved_at: null,
+            batch_key: null,
+          });
+        }
+        next = plan.adopt;
       } else if (outcome.kind === 'rejected') {
         // Later edits were built on the refused one: they leave the queue too, and each is
         // reported. All of them are kept, whole, for the user to retry, copy or discard.
@@ -122,10 +150,15 @@ export async function settleRequests(db: UserDb, results: Settled[], events: Emi
     if (stillQueued.length) await t.failedRequests.bulkPut(stillQueued);
     if (deletes.length) await t.records.bulkDelete(deletes);
     if (puts.length) await t.records.bulkPut(dedupeLast(puts));
-    if (conflicts.length) await t.conflicts.bulkAdd(conflicts);
+    if (resaves.length) await t.failedRequests.bulkPut(resaves);
+    if (conflicts.length) {
+      const seqs = await t.conflicts.bulkAdd(conflicts, { allKeys: true });
+      conflicts.forEach((c, i) => (c.seq = seqs[i] as number));
+    }
     if (refused.size) await t.refusedEdits.bulkPut([...refused.values()]);
   });
   for (const c of conflicts) events.emit('conflict', c);
+  if (conflicts.length) events.emit('conflicts', { count: await db.relaxed.conflicts.count(), added: conflicts, removed: [] });
   for (const r of rejected) {
     events.emit('rejected', { collection: r.request.collection, id: r.request.id, method: r.request.method, status: r.status, message: r.message });
   }

@@ -26,9 +26,14 @@ export function itemIdOf(collection: string, record: SyncRecord | null, id: stri
   return typeof field === 'string' ? field : null;
 }
 
+/**
+ * Who saved theirs: `updated_by` when the server sends it; for a first version (row_version 1)
+ * its creator. Never the creator of a later version (that would name the wrong person).
+ */
 function authorOf(remote: SyncRecord | null): number | string | null {
   if (!remote) return null;
-  for (const key of ['updated_by', 'created_by', 'user_id']) {
+  const keys = remote.row_version <= 1 ? ['updated_by', 'created_by', 'user_id'] : ['updated_by'];
+  for (const key of keys) {
     const v = remote[key];
     if (typeof v === 'number' || typeof v === 'string') return v;
   }

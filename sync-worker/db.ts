@@ -3,7 +3,7 @@
  *
  *   records         every synced copy, key [collection+id], the registry's compound indexes
  *   drafts          edits shown but not saved yet, key [collection+id]
- *   conflicts       409s: what we had, what the server had (adopted), when
+ *   conflicts       fields (or records) both sides changed: mine, theirs, base, who, when (ConflictRecord)
  *   failedRequests  every request the server has not answered yet (error/reserved_at once tried)
  *   refusedEdits    edits the server refused for good (403/404/422…), whole, until retried or discarded
  *   meta            cursors, the session's token record, the schema hash
@@ -14,9 +14,10 @@
  *
  * Only the worker writes. Tabs open the same database through `openReadonlyDb` for useLiveQuery.
  */
-import Dexie, { type Table } from 'dexie';
+import Dexie, { type Table, type Transaction } from 'dexie';
 import { dexieRecordsStore } from '../schema/collections';
-import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord } from './types';
+import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord, SyncRecord } from './types';
+import { itemIdOf } from './conflict-merge';
 import { dbNameFor } from './db-name';
 import { recordWritesMiddleware } from './record-writes';
 
@@ -32,7 +33,7 @@ export interface MetaEntry {
  * remove a table of unsynced work. The latest `records` string must equal the registry's
  * `dexieRecordsStore` (a test checks it), so a registry change without a new version fails CI.
  */
-export const DB_VERSIONS: { version: number; stores: Record<string, string | null> }[] = [
+export const DB_VERSIONS: { version: number; stores: Record<string, string | null>; upgrade?: (tx: Transaction) => Promise<unknown> }[] = [
   {
     version: 1,
     stores: {
@@ -72,7 +73,39 @@ export const DB_VERSIONS: { version: number; stores: Record<string, string | nul
       refusedEdits: '[collection+id], refused_at',
     },
   },
+  {
+    // Conflict rows name one field (issue 30, decision 0345): indexed by the item they belong to,
+    // so a card can show its marker. Rows from before are kept as whole-record conflicts.
+    version: 5,
+    stores: {
+      records: '[collection+id], [collection+attribute_id], [collection+board_id], [collection+item_id]',
+      conflicts: '++seq, [collection+id], time, item_id',
+    },
+    upgrade: (tx) => tx.table('conflicts').toCollection().modify((row: Record<string, unknown>) => upgradeConflictRow(row)),
+  },
 ];
+
+/** A conflict row written before field merge becomes a whole-record ConflictRecord (nothing dropped). */
+export function upgradeConflictRow(row: Record<string, unknown>): void {
+  if (row.kind) return;
+  const collection = String(row.collection ?? '');
+  const id = String(row.id ?? '');
+  const local = (row.local ?? null) as SyncRecord | null;
+  const remote = (row.remote ?? null) as SyncRecord | null;
+  row.kind = 'record';
+  row.item_id = itemIdOf(collection, local ?? remote, id);
+  row.attribute_id = collection === 'value' && id.includes('.') ? id.slice(id.indexOf('.') + 1) : null;
+  row.field = null;
+  row.text = false;
+  row.mine = local;
+  row.theirs = remote;
+  row.base = null;
+  row.theirs_by = null;
+  row.theirs_at = typeof remote?.updated_at === 'string' ? remote.updated_at : null;
+  row.theirs_row_version = remote ? remote.row_version : null;
+  row.local = local;
+  row.remote = remote;
+}
 
 /** Tables of unsynced work: a version may add indexes to them but never drop them. */
 export const DURABLE_TABLES = ['drafts', 'conflicts', 'failedRequests', 'refusedEdits'] as const;
@@ -107,7 +140,10 @@ export class CairnDexie extends Dexie {
 
   constructor(name: string, durability: 'strict' | 'default' | 'relaxed', idb?: IdbFactories) {
     super(name, { chromeTransactionDurability: durability, ...(idb ?? {}) });
-    for (const v of DB_VERSIONS) this.version(v.version).stores(v.stores);
+    for (const v of DB_VERSIONS) {
+      const version = this.version(v.version).stores(v.stores);
+      if (v.upgrade) version.upgrade(v.upgrade);
+    }
     // Every write to `records` is told to the streams running as it is issued (record-writes.ts).
     this.use(recordWritesMiddleware(name));
   }

@@ -22,6 +22,9 @@ import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
 import { DEFAULT_BATCH_SIZE, OfflineError, RequestQueue } from './queue';
 import { refusedLabel, retryRecord, type RefusedEditView } from './refused';
+import { inboxEntries, namesWanted } from './inbox';
+import { keepMineRecord } from './conflict-merge';
+import type { ConflictChoice, InboxEntry } from '../schema/sync-conflicts';
 import { SERVER_META_KEY, startOver } from './reset';
 import { BufferedTx, mutatorNamed, valuesSignature, type ApplyResult, type Mutator, type ReadSet } from './mutators';
 import type { HistoryEntry, HistoryRecord } from './undo';
@@ -141,7 +144,7 @@ export class SyncEngine {
       events: opts.events,
       newId: opts.newId,
       isOnline: () => this.connection.online,
-      settle: (results) => settleRequests(opts.db, results, opts.events, opts.clock.now(), this.tombstones),
+      settle: (results) => settleRequests(opts.db, results, opts.events, opts.clock.now(), this.tombstones, opts.newId),
       batchSize: opts.batchSize,
     });
   }
@@ -489,6 +492,48 @@ export class SyncEngine {
     if (!queued) return;
     this.opts.events.emit('not-saved', { count: await this.db.relaxed.refusedEdits.count() });
     this.afterWrite();
+  }
+
+  // ── conflicts (issue 30, decision 0345) ───────────────────────────────────────────────────
+  /** The conflict inbox: conflict rows, then refused edits, each named by its item and field. */
+  async conflictInbox(): Promise<InboxEntry[]> {
+    const t = this.db.relaxed;
+    const [conflicts, refused] = await Promise.all([t.conflicts.toArray(), t.refusedEdits.toArray()]);
+    const keys = namesWanted(conflicts, refused);
+    const found = await t.records.bulkGet(keys);
+    const byKey = new Map(keys.map((k, i) => [`${k[0]}\u0000${k[1]}`, fromStored(found[i])]));
+    return inboxEntries(conflicts, refused, (collection, id) => byKey.get(`${collection}\u0000${id}`));
+  }
+
+  /**
+   * Settles a conflict row. 'mine': its value is saved again as a new edit over the current local
+   * copy (a whole-record row saves the whole copy, or deletes again); 'theirs': the row is dropped.
+   * Answers 'gone' (row kept) when mine cannot be applied because the record is no longer held.
+   */
+  async resolveConflict(seq: number, choice: ConflictChoice): Promise<'resolved' | 'gone' | 'missing'> {
+    const t = this.db.strict;
+    const result = await t.transaction('rw', [t.records, t.failedRequests, t.drafts, t.conflicts], async () => {
+      const row = await t.conflicts.get(seq);
+      if (!row) return 'missing' as const;
+      if (choice === 'mine') {
+        const def = this.definition(row.collection);
+        const current = fromStored(await t.records.get([def.name, row.id]));
+        const teamId = row.team_id ?? (typeof current?.team_id === 'number' ? current.team_id : undefined) ?? this.openRef?.teamId;
+        if (row.kind === 'record' && row.local === null) {
+          if (current && teamId !== undefined) await this.deleteInTx(def, row.id, { teamId });
+        } else {
+          const record = keepMineRecord(row, current);
+          if (!record || teamId === undefined) return 'gone' as const;
+          await this.saveInTx(def, teamId, record, { teamId });
+        }
+      }
+      await t.conflicts.delete(seq);
+      return 'resolved' as const;
+    });
+    if (result !== 'resolved') return result;
+    this.opts.events.emit('conflicts', { count: await this.db.relaxed.conflicts.count(), added: [], removed: [seq] });
+    if (choice === 'mine') this.afterWrite();
+    return result;
   }
 
   /** Drops a refused edit for good: the local copy stays what the server holds. */

@@ -3,6 +3,7 @@
  * app subscribes to; payloads are plain data so they cross postMessage.
  */
 import type { ConflictEntry, SyncRecord } from './types';
+import type { ConflictsChanged } from '../schema/sync-conflicts';
 import type { NotificationsEvent } from './notifications';
 
 export interface FailedRequestSummary {
@@ -16,7 +17,10 @@ export interface FailedRequestSummary {
 
 export interface EngineEvents {
   connection: { status: 'connected' | 'disconnected' };
+  /** A conflict row was recorded (one per field both sides changed; decision 0345). */
   conflict: ConflictEntry;
+  /** The conflicts table changed (recorded, resolved): every tab updates its inbox count at once. */
+  conflicts: ConflictsChanged;
   /** The server refused a request for good (4xx); the previous copy was restored. */
   rejected: { collection: string; id: string; method: string; status: number; message: string };
   /** The number of refused edits kept for the user (decision 0094) changed. */

@@ -2,6 +2,7 @@
  * Shapes the engine keeps in IndexedDB and passes around. Pure types: no Dexie, no DOM.
  * See DESIGN.md §3 and shell.md §3 (request record, failed request, response, token record).
  */
+import type { ConflictRecord } from '../schema/sync-conflicts';
 
 /** Any synced record: an id, a conflict counter and whatever fields its collection defines. */
 export interface SyncRecord {
@@ -69,15 +70,12 @@ export interface DraftEntry {
   time: number;
 }
 
-/** A save the server refused with 409: what we had and what it holds (which we adopted). */
-export interface ConflictEntry {
-  seq?: number;
-  collection: string;
-  id: string;
-  local: SyncRecord | null;
-  remote: SyncRecord | null;
-  time: number;
-}
+/**
+ * A conflict row of the `conflicts` table (issue 30): one field both sides changed, or a whole
+ * record (a delete on one side; rows from before field merge). The shape lives in
+ * schema/sync-conflicts.ts (ConflictRecord) so the app can read it without the worker.
+ */
+export type ConflictEntry = ConflictRecord;
 
 /**
  * An edit the server refused for good (4xx other than 401/409, a delete's 404): the local copy was

@@ -250,7 +250,7 @@ describe('replay: offline queues against the real server with injected faults', 
         const onServer = serverBoard.get(key);
         const inTrash = trashed.get(key);
         const applied = record === null ? !onServer : (!!onServer && holdsFields(onServer, record)) || (!!inTrash && holdsFields({ ...inTrash, deleted_at: null }, record));
-        const conflicted = conflicts.some((c) => c.collection === collection && c.id === id && (record === null ? c.local === null : !!c.local && !recordsDiffer(c.local, record)));
+        const conflicted = conflicts.some((c) => c.collection === collection && c.id === id && (record === null ? c.local === null : !!c.local && !recordsDiffer(c.local as SyncRecord, record)));
         const refused = rejected.some((r) => r.collection === collection && r.id === id);
         // A delete by someone else after our edit landed also ends our intent (the copy is in the trash).
         const overtaken = record !== null && !onServer && !!inTrash;
