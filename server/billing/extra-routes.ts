@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { optionalUser, requireUser } from '../auth/guard';
 import { ApiError, parseBody } from '../http/errors';
+import { int4IdProblem, isInt4Id } from '../http/int-ids';
 import { addonBody, addonView, buyAddon, listAddons, removeAddon, type AddonCharge } from './addons';
 import { cancelBody, cancelSubscription, cancellationView, couponBody, resumeSubscription, takeCancellationCoupon } from './cancellation';
 import { ltdCodeView, redeemLtdCode } from './ltd';
@@ -25,6 +26,8 @@ const tag = 'Billing';
 const positiveId = (raw: string, name: string) => {
   const id = Number(raw);
   if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(422, `Validation Error: ${name}: must be a positive whole number`, 'validation', [`${name}: must be a positive whole number`]);
+  // Above the database's integer range (N11): a 422 naming the field, not a failed query.
+  if (!isInt4Id(id)) throw new ApiError(422, `Validation Error: ${int4IdProblem(name)}`, 'validation', [int4IdProblem(name)]);
   return id;
 };
 const codeParam = (raw: string) => {

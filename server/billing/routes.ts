@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { optionalUser, requireUser } from '../auth/guard';
 import { ApiError, parseBody } from '../http/errors';
+import { isInt4Id } from '../http/int-ids';
 import { Messages } from '../../schema/messages';
 import { listPlans, planView } from './plans';
 import { billingView, billingViews, extendTrial, startTrial } from './subscriptions';
@@ -25,7 +26,7 @@ export { subscribeBody };
 
 const idParam = (raw: string) => {
   const id = Number(raw);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(422, 'Validation Error: id: must be a subscription you own', 'validation', ['id: must be a subscription you own']);
+  if (!isInt4Id(id)) throw new ApiError(422, 'Validation Error: id: must be a subscription you own', 'validation', ['id: must be a subscription you own']);
   return id;
 };
 

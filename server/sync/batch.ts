@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { RECORD_ID_PATTERN } from '../../schema/records';
 import { z } from 'zod';
 import type { BatchResult } from '../../schema/collections';
 import { ApiError, parseBody } from '../http/errors';
@@ -69,6 +70,8 @@ async function prefetchAll(scope: WriteScope, requests: BatchRequest[]): Promise
     } catch {
       continue;
     }
+    // Not a client id (a decoded %00 among them): the request itself answers 404 (dispatch.ts).
+    if (!RECORD_ID_PATTERN.test(id)) continue;
     keys.push({ collection: def.name, id });
     for (const ref of def.references) {
       const value = payload[ref.field];

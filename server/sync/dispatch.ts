@@ -1,5 +1,6 @@
 import { collectionByRoute, type CollectionDefinition } from '../../schema/collections';
 import { ApiError, notFound, validation } from '../http/errors';
+import { RECORD_ID_PATTERN } from '../../schema/records';
 import { deleteRecord, restoreRecord, saveRecord } from './operations';
 import type { StoredResponse } from './idempotency';
 import type { WriteScope } from './scope';
@@ -23,6 +24,9 @@ export async function dispatchWrite(scope: WriteScope, method: WriteMethod, rout
   }
   const def = parts[0] ? collectionByRoute(parts[0]) : undefined;
   if (!def) throw notFound();
+  // The route is decoded here, after the request's NUL guard ran: a decoded %00 (or anything that
+  // is no client id) names no record, so it never reaches a query (security review N11).
+  if (parts.length >= 2 && !RECORD_ID_PATTERN.test(parts[1]!)) throw new ApiError(404, 'Not found: id: not a record id', 'not_found', ['id: not a record id']);
 
   if (parts.length === 1 && method === 'put') return { status: 200, body: { data: await saveMultiple(scope, def, payload) } };
   if (parts.length === 1 && method === 'post' && def.name === 'time_entry') return { status: 200, body: { data: await saveTimeEntry(scope, payload) } };

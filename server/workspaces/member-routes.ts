@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isInt4Id } from '../http/int-ids';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
 import { requireVerifiedEmail } from '../auth/reauth';
@@ -22,7 +23,7 @@ export const OWNER_ROLE_FIXED = "The workspace owner's role cannot be changed. T
 export const OWNER_CANNOT_LEAVE = 'The owner cannot leave the workspace. Transfer ownership or delete the workspace instead.';
 
 function parseMemberId(raw: string): number {
-  if (!/^[1-9]\d{0,9}$/.test(raw)) throw notFound();
+  if (!/^[1-9]\d{0,9}$/.test(raw) || !isInt4Id(Number(raw))) throw notFound();
   return Number(raw);
 }
 

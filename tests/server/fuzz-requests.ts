@@ -187,3 +187,79 @@ export function requestArbitrary(templates: readonly Template[]): fc.Arbitrary<F
       }),
   );
 }
+
+/** Lone surrogates, as JSON.stringify writes them (\\ud800): valid JSON, unstorable text. */
+const loneSurrogate = fc.constantFrom('\ud800', '\udfff', 'a\udbff', '\udc00b', 'x\ud800\ud800y', '\ude00\ud83d', '\ud83d');
+/** Numbers a path id may hold that PostgreSQL's integer cannot. */
+const bigId = fc.constantFrom('2147483648', '2147483649', '4294967296', '9007199254740991', '99999999999', '2147483648000', '3000000000');
+const batchBadId = fc.constantFrom('%00', 'a%00b', '%00%00', '%ED%A0%80', '%C0%80', '%F0', 'a%2Fb', '%20', 'x'.repeat(65), 'a.b.c', '%2e%2e', '%00.%00');
+
+export interface N11Case {
+  kind: 'surrogate' | 'big-id' | 'batch-route';
+  method: string;
+  url: string;
+  payload?: string;
+  /** The body field holding the surrogate (dotted path), for `surrogate`. */
+  field?: string;
+}
+
+/** Every string field of a JSON value, as [dotted path, key or value]. */
+function stringPaths(value: unknown, prefix = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringPaths(v, prefix ? `${prefix}.${i}` : String(i)));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => [...(typeof v === 'string' ? [prefix ? `${prefix}.${k}` : k] : []), ...stringPaths(v, prefix ? `${prefix}.${k}` : k)]);
+  return [];
+}
+
+function withValueAt(value: unknown, path: string[], text: string): unknown {
+  if (path.length === 0) return text;
+  const [head, ...rest] = path;
+  if (Array.isArray(value)) return value.map((v, i) => (String(i) === head ? withValueAt(v, rest, text) : v));
+  const obj = value as Record<string, unknown>;
+  return { ...obj, [head!]: withValueAt(obj[head!], rest, text) };
+}
+
+const urlOf = (template: Template, replace?: { index: number; value: string }) =>
+  template.pattern
+    .split('/')
+    .map((segment, i) => (replace && replace.index === i ? replace.value : template.params.get(i) ?? segment))
+    .join('/') + template.query;
+
+/**
+ * The inputs of security review N11 over every route: a lone surrogate put into one string of a
+ * route's valid body, a numeric path parameter replaced by one beyond 32 bits, or a batch request
+ * whose route id decodes to a NUL or to no client id.
+ */
+export function n11Case(templates: readonly Template[], w: { teamId: number; records: Record<string, { id: string }> }): fc.Arbitrary<N11Case> {
+  const withStrings = templates.filter((t) => t.method !== 'GET' && t.body && typeof t.body === 'object' && stringPaths(t.body).length > 0 && !t.pattern.startsWith('/api/auth/logout'));
+  const withIds = templates.filter((t) => [...t.params.values()].some((v) => /^\d+$/.test(v)));
+  const surrogate = fc
+    .tuple(fc.constantFrom(...withStrings), fc.nat(), loneSurrogate)
+    .map(([t, n, text]): N11Case => {
+      const paths = stringPaths(t.body);
+      const field = paths[n % paths.length]!;
+      return { kind: 'surrogate', method: t.method, url: urlOf(t), payload: JSON.stringify(withValueAt(t.body, field.split('.'), text)), field };
+    });
+  const big = fc.tuple(fc.constantFrom(...withIds), fc.nat(), bigId).map(([t, n, id]): N11Case => {
+    const numeric = [...t.params.entries()].filter(([, v]) => /^\d+$/.test(v));
+    const [index] = numeric[n % numeric.length]!;
+    return { kind: 'big-id', method: t.method, url: urlOf(t, { index, value: id }), payload: t.body === undefined ? undefined : JSON.stringify(t.body) };
+  });
+  const collections = Object.keys(w.records).map((c) => c.replace(/_/g, '-') + 's');
+  const batch = fc
+    .tuple(fc.array(fc.tuple(fc.constantFrom('put', 'delete', 'post'), fc.constantFrom(...collections, 'items', 'folders', 'values'), batchBadId), { minLength: 1, maxLength: 4 }), fc.boolean())
+    .map(([requests, transaction]): N11Case => ({
+      kind: 'batch-route',
+      method: 'POST',
+      url: `/api/${w.teamId}/batch`,
+      payload: JSON.stringify({ ...(transaction ? { transaction: 'n11' } : {}), requests: requests.map(([method, collection, id]) => ({ method, route: `${collection}/${id}${method === 'post' ? '/restore' : ''}`, ...(method === 'put' ? { payload: { id: decodeSafe(id), name: 'x' } } : {}) })) }),
+    }));
+  return fc.oneof(surrogate, big, batch);
+}
+
+const decodeSafe = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};

@@ -4,7 +4,7 @@ import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { isApiRoute, routeAccess } from '../../schema/route-access';
 import { buildWorld, freshToken, type World } from './authz-fixtures';
 import { callFor } from './authz-calls';
-import { requestArbitrary, type FuzzRequest, type Template } from './fuzz-requests';
+import { n11Case, requestArbitrary, type FuzzRequest, type Template } from './fuzz-requests';
 
 /**
  * The fuzz suite (issue #9): thousands of generated malformed requests across every route the
@@ -14,11 +14,14 @@ import { requestArbitrary, type FuzzRequest, type Template } from './fuzz-reques
  * answer may be a 5xx, and the server answers normally after.
  *
  * The run is reproducible: the seed is printed on failure; FUZZ_SEED=<seed> replays it, and
- * FUZZ_RUNS raises the number of requests.
+ * FUZZ_RUNS raises the number of requests. The N11 inputs of the security review (lone
+ * surrogates, ids beyond 32 bits, decoded NULs in batch routes) have their own seeded stream of
+ * FUZZ_N11_RUNS cases (1,200) besides the 2,400: 3,600 generated cases, none may answer 5xx.
  */
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 9_2026;
 const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : 2_400;
+const N11_RUNS = process.env.FUZZ_N11_RUNS ? Number(process.env.FUZZ_N11_RUNS) : 1_200;
 
 describe('fuzz: malformed requests to every route', () => {
   let server: TestServer;
@@ -66,7 +69,7 @@ describe('fuzz: malformed requests to every route', () => {
     // Nothing was polluted: a fresh object has no inherited junk.
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  }, 180_000);
+  }, 600_000); // 2,400 requests take ~3 min on a busy 2-core machine: a generous outer limit
 
   // The awkward bodies, each sent once to every route that takes a body (the random stream may
   // pick any of them only for some routes).
@@ -121,6 +124,66 @@ describe('fuzz: malformed requests to every route', () => {
       expect(res.json()).toEqual({ message: 'The upload could not be read.', type: 'bad_request' });
     }
   });
+
+  // Security review N11 (issue #26 part 10): the three inputs that answered 500, generated over
+  // every route from the same seed (FUZZ_SEED replays, FUZZ_N11_RUNS sets the count): a lone
+  // UTF-16 surrogate in any string (value or key) of any body, a numeric path id beyond 32 bits,
+  // and a batch request whose route decodes to a NUL or to no id at all. Each answer is a 4xx;
+  // a body with a surrogate is a 422 naming the field.
+  it(`answers ${N11_RUNS} generated lone surrogates, ids beyond 32 bits and decoded NULs with a 4xx naming the field (N11)`, async () => {
+    const cases = fc.sample(n11Case(templates, w), { seed: SEED, numRuns: N11_RUNS });
+    const failures: string[] = [];
+    const kinds = new Map<string, number>();
+    for (const [index, c] of cases.entries()) {
+      kinds.set(c.kind, (kinds.get(c.kind) ?? 0) + 1);
+      const token = c.url.startsWith('/api/auth/logout') ? await freshToken(w, 'owner') : w.users.owner.token;
+      const res = await server.app.inject({ method: c.method as never, url: c.url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(c.payload !== undefined ? { payload: c.payload } : {}) });
+      const where = `#${index} ${c.kind} ${c.method} ${c.url.slice(0, 160)} ${c.field ?? ''}`;
+      const batchAnswered = c.kind === 'batch-route' && res.statusCode === 200;
+      if (!batchAnswered && (res.statusCode >= 500 || res.statusCode < 400)) {
+        failures.push(`${where} → ${res.statusCode} ${res.body.slice(0, 200)}`);
+        continue;
+      }
+      if (c.kind === 'surrogate' && res.statusCode === 422 && !res.body.includes(`${c.field}: must not contain an unpaired UTF-16 surrogate`)) failures.push(`${where} → 422 without the field: ${res.body.slice(0, 200)}`);
+      if (c.kind === 'batch-route') {
+        // A batch without a transaction answers 200 with each request's own answer.
+        const answers = res.statusCode === 200 ? (res.json() as { status: number }[]) : [];
+        for (const a of answers) if (a.status < 400 || a.status >= 500) failures.push(`${where} → inner ${a.status}`);
+      }
+    }
+    if (failures.length) console.error(`fuzz N11: ${failures.length} failures; replay with FUZZ_SEED=${SEED} FUZZ_N11_RUNS=${N11_RUNS}\n` + failures.join('\n'));
+    expect(failures, `seed ${SEED}`).toEqual([]);
+    expect([...kinds.keys()].sort()).toEqual(['batch-route', 'big-id', 'surrogate']);
+  }, 300_000);
+
+  // The review's own reproductions, exactly.
+  it('answers the security review’s N11 requests with a 4xx naming the field', async () => {
+    const token = w.users.owner.token;
+    const t = w.teamId;
+    const named = async (method: 'PUT' | 'POST' | 'GET' | 'DELETE', url: string, body: unknown, field: string, status = 422) => {
+      const res = await api(server.app, method, url, { token, body });
+      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+      expect(res.body, url).toContain(field);
+    };
+    const r = w.records;
+    await named('PUT', `/api/${t}/items/${r.item.id}`, { ...r.item, name: 'bad \ud800 name' }, 'name: must not contain an unpaired UTF-16 surrogate');
+    await named('PUT', `/api/${t}/folders/${r.folder.id}`, { ...r.folder, name: '\udfff' }, 'name: must not contain an unpaired UTF-16 surrogate');
+    await named('PUT', `/api/${t}/attributes/${r.attribute.id}`, { ...r.attribute, name: 'x\udbff' }, 'name: must not contain an unpaired UTF-16 surrogate');
+    await named('POST', `/api/${t}/batch`, { requests: [{ method: 'put', route: `items/${r.item.id}`, payload: { ...r.item, name: '\ud800' } }] }, 'requests.0.payload.name: must not contain an unpaired UTF-16 surrogate');
+    // A surrogate pair (an emoji) is fine.
+    const emoji = await api(server.app, 'PUT', `/api/${t}/items/${r.item.id}`, { token, body: { ...r.item, name: 'ok \ud83d\ude00', row_version: undefined } });
+    expect(emoji.statusCode, emoji.body).toBeLessThan(500);
+    await named('GET', '/api/payment/invoices/2147483648/pdf', undefined, 'id: must be a whole number from 1 to 2147483647');
+    await named('GET', '/api/subscription/2147483648/cancellation', undefined, 'id: must be a whole number from 1 to 2147483647');
+    for (const method of ['put', 'delete'] as const) {
+      const res = await api(server.app, 'POST', `/api/${t}/batch`, { token, body: { requests: [{ method, route: 'items/%00', payload: method === 'put' ? { ...r.item, id: '\u0000' } : undefined }] } });
+      expect(res.statusCode, res.body).toBeLessThan(500);
+      const inner = res.statusCode === 200 ? res.json()[0] : { status: res.statusCode, data: res.json() };
+      expect(inner.status, JSON.stringify(inner)).toBeGreaterThanOrEqual(400);
+      expect(inner.status).toBeLessThan(500);
+      expect(JSON.stringify(inner.data)).toMatch(/id: /);
+    }
+  }, 120_000);
 
   async function authHeader(request: FuzzRequest, ownerToken: string): Promise<Record<string, string>> {
     if (request.credentials === 'anonymous') return {};

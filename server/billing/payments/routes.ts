@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { requireUser } from '../../auth/guard';
 import { ApiError, notFound, parseBody } from '../../http/errors';
+import { int4IdProblem, isInt4Id } from '../../http/int-ids';
 import { localeSettingOf, serverLocale, translator } from '../../i18n/catalogs';
 import { BILLING_OFF_MESSAGE } from '../routes';
 import { addMethodBody, addPaymentMethod, deletePaymentMethod, invoiceView, listInvoices, listPaymentMethods, nextInvoice, ownInvoice, quotePurchase } from './service';
@@ -23,6 +24,8 @@ const invoicePdf = () => import('./invoice-pdf');
 const idOf = (raw: string) => {
   const id = Number(raw);
   if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+  // Above the database's integer range (N11): a 422 naming the field, not a failed query.
+  if (!isInt4Id(id)) throw new ApiError(422, `Validation Error: ${int4IdProblem('id')}`, 'validation', [int4IdProblem('id')]);
   return id;
 };
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { isInt4Id } from '../../http/int-ids';
 import type { Database } from '../../db/types';
 import type { AppContext } from '../../context';
 import { ApiError, notFound } from '../../http/errors';
@@ -124,7 +125,7 @@ export async function addPaymentMethod(ctx: AppContext, userId: number, source: 
 }
 
 export async function ownMethod(db: Db, userId: number, id: number): Promise<MethodRow | undefined> {
-  if (!Number.isSafeInteger(id) || id <= 0) return undefined;
+  if (!isInt4Id(id)) return undefined;
   return db.selectFrom('payment_methods').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
 }
 
@@ -411,7 +412,7 @@ export async function listInvoices(db: Db, userId: number): Promise<InvoiceView[
 
 /** One of the caller's invoices; another person's reads like an unknown one (404). */
 export async function ownInvoice(db: Db, userId: number, id: number): Promise<InvoiceRow> {
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound();
+  if (!isInt4Id(id)) throw notFound();
   const row = await db.selectFrom('invoices').selectAll().where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
   if (!row) throw notFound();
   return row;
