@@ -46,13 +46,13 @@ describe('connectivity truth (issue #17 part 7)', () => {
     await expect.poll(() => banner().count(), { timeout: 30_000 }).toBe(1);
     expect(await banner().getAttribute('data-reason')).toBe('server');
     expect(await banner().textContent()).toContain("Can't reach the Cairn server");
-    expect(await page.getByText(/You are offline/).count()).toBe(0);
+    expect(await page.getByText(/You're offline/).count()).toBe(0);
   });
 
   it('says “offline” (one message, not two) when the network itself is gone', async () => {
     await context.setOffline(true);
     await expect.poll(() => banner().getAttribute('data-reason'), { timeout: 15_000 }).toBe('network');
-    expect(await banner().textContent()).toContain('You are offline');
+    expect(await banner().textContent()).toContain("You're offline");
     expect(await banner().count()).toBe(1);
     expect(await page.getByText(/Can't reach the Cairn server/).count()).toBe(0);
   });

@@ -3,6 +3,7 @@ import { changesWorkspaceList, teamEvents, type TeamEvent } from '../navigation/
 import { workspaces } from './workspaces-cache';
 import { followEngine } from '../connectivity/engine-bridge';
 import { notSaved } from '../connectivity/not-saved';
+import { pendingSync } from '../connectivity/pending-sync';
 import { toastServerReset, toastStorageFreed, toastStorageFull } from '../connectivity/messages';
 import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from './client';
 import { session } from './session';
@@ -45,6 +46,8 @@ export function syncConnection(): SyncConnection {
       if (event === 'session-expired') void onWorkerSessionExpired();
       // Refused edits changed (here or in another tab): the "Not saved" list asks again.
       else if (event === 'not-saved') void notSaved.refresh();
+      // The queue changed: the "waiting to sync" count follows (issue #30 part 5).
+      else if (event === 'failed-requests') pendingSync.told((payload as { pending: number }).pending);
       else if (event === 'quota-exceeded') toastStorageFull();
       else if (event === 'storage-freed') toastStorageFreed();
       // The server answers from another database: the replica was loaded again (decision 0102).
@@ -81,13 +84,17 @@ function update() {
     sentUser = state.user.id;
     const conn = syncConnection();
     signedIn = conn.api.signIn(workerToken(token), state.user.id);
-    signedIn.then(() => notSaved.setSource(notSavedSource(conn)), () => undefined);
+    signedIn.then(() => {
+      notSaved.setSource(notSavedSource(conn));
+      pendingSync.setSource({ list: () => conn.api.failedRequests() });
+    }, () => undefined);
   } else if (state.status === 'signedOut' && sentUser !== null) {
     // Logout or an ended session: the worker forgets the token; unsynced work stays for next time.
     sentToken = null;
     sentUser = null;
     signedIn = null;
     notSaved.setSource(null);
+    pendingSync.setSource(null);
     void syncConnection().api.signOut().catch(() => undefined);
   }
 }
@@ -154,6 +161,7 @@ async function workerHolds(userId: number): Promise<boolean> {
   sentToken = null;
   signedIn = Promise.resolve();
   notSaved.setSource(notSavedSource(syncConnection()));
+  pendingSync.setSource({ list: () => syncConnection().api.failedRequests() });
   return true;
 }
 

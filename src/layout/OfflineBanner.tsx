@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Trans } from '@lingui/react/macro';
 import { useOnline } from '../connectivity/use-connectivity';
 import { NotSavedIndicator } from './NotSaved';
+import { PendingSyncIndicator } from './PendingSync';
 
 /**
  * The connectivity indicator: a quiet line at the top of the content while offline (saying whether
@@ -31,11 +32,14 @@ export function OfflineBanner() {
       {online ? null : (
         // One message, and the true one (issue #17 part 7): no network at all, or a network and no answer.
         <div className="shell-offline-banner" role="status" data-testid="offline-banner" data-reason={networkUp ? 'server' : 'network'}>
-          {networkUp ? (
-            <Trans>Can't reach the Cairn server. Your board changes are kept on this device and sent when it answers.</Trans>
-          ) : (
-            <Trans>You are offline. Changes to your account and workspaces are paused until the connection returns.</Trans>
-          )}
+          <span>
+            {networkUp ? (
+              <Trans>Can't reach the Cairn server. Your board changes are kept on this device and sent when it answers.</Trans>
+            ) : (
+              <Trans>You're offline. Your board changes are saved on this device and will sync when you're back online.</Trans>
+            )}
+          </span>{' '}
+          <PendingSyncIndicator />
         </div>
       )}
       <NotSavedIndicator />

@@ -12,6 +12,7 @@ import { TemplateCard } from './TemplateCard';
 import { galleryQuery, withQuery, type GalleryQuery } from './links';
 import { GALLERY_TAGS, tagLabel } from './texts';
 import './templates.css';
+import { Waiting } from '../connectivity/Waiting';
 
 /**
  * The template gallery: /templates (all), /templates/tags/{tagId} (one tag), /templates/search?q=
@@ -72,9 +73,7 @@ export default function GalleryPage() {
             </Button>
           </form>
           {list.data === null && !list.failed && (
-            <p role="status">
-              <Trans>Loading…</Trans>
-            </p>
+            <Waiting />
           )}
           {list.failed && <EmptyState title={t`The templates could not be loaded.`} />}
           {list.data && list.data.length === 0 && <EmptyState title={t`No template matches.`} />}

@@ -11,6 +11,7 @@ import { useLoad } from '../screens/workspace/use-team';
 import { Templates } from './api';
 import { TemplateCard } from './TemplateCard';
 import './templates.css';
+import { Waiting } from '../connectivity/Waiting';
 
 /**
  * /profile/templates: the user's own templates (edit, delete, open); /profile/templates/shared:
@@ -46,9 +47,7 @@ export default function MyTemplatesPage() {
         </Link>
       </nav>
       {list.data === null && !list.failed && (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       )}
       {list.data?.length === 0 &&
         (shared ? (

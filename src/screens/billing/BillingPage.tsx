@@ -12,6 +12,8 @@ import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
 import { Page } from '../Page';
+import { useOnline } from '../../connectivity/use-connectivity';
+import { Waiting } from '../../connectivity/Waiting';
 import { BillingApi, usageLevel, usageRate, type BillingSubscription, type Plan, type PlanPrice } from './billing-api';
 import './billing.css';
 import { TrialBanner } from './TrialBanner';
@@ -62,6 +64,11 @@ export default function BillingPage() {
       live = false;
     };
   }, [user, load]);
+  // Opened offline: the page says it needs the server, and loads by itself once it answers.
+  const online = useOnline();
+  useEffect(() => {
+    if (online && failed && user && !user.guest) void load();
+  }, [online, failed, user, load]);
 
   if (!user) return <Page />;
   if (user.guest) {
@@ -78,6 +85,13 @@ export default function BillingPage() {
       </Page>
     );
   }
+  if (failed && !online) {
+    return (
+      <Page>
+        <Waiting />
+      </Page>
+    );
+  }
   if (failed) {
     return (
       <Page>
@@ -89,7 +103,7 @@ export default function BillingPage() {
   if (!plans || !subs) {
     return (
       <Page>
-        <Spinner />
+        <Waiting spinner={<Spinner />} />
       </Page>
     );
   }

@@ -5,6 +5,7 @@ import { useWorkspaces } from '../../api/workspaces-cache';
 import { useSession } from '../../api/session';
 import { Page } from '../Page';
 import { RoleLabel } from '../workspace/roles';
+import { Waiting } from '../../connectivity/Waiting';
 
 /** The user's workspaces (GET /api/me/workspaces); also the profile.workspaces screen. */
 export default function HomePage() {
@@ -27,9 +28,7 @@ export default function HomePage() {
         </p>
       )}
       {list === null ? (
-        <p role="status" aria-busy="true">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       ) : list.length === 0 ? (
         <div className="empty-state" data-testid="empty-state">
           <p>

@@ -13,6 +13,7 @@ import { FormError } from '../auth/AuthFrame';
 import { inlineErrorOf } from '../auth/form-errors';
 import { useLoad } from '../workspace/use-team';
 import { RecoveryCodeList } from './RecoveryCodeList';
+import { Waiting } from '../../connectivity/Waiting';
 
 /** Two-factor status and provisioning: start (QR code), confirm with a code, disable. */
 export default function TwoFactorPage() {
@@ -57,9 +58,7 @@ export default function TwoFactorPage() {
   return (
     <Page narrow>
       {status.data === null ? (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       ) : (
         <OnlineOnly>
           <p data-testid="two-factor-status">{enabled ? <Trans>Two-factor authentication is on.</Trans> : <Trans>Two-factor authentication is off.</Trans>}</p>

@@ -17,6 +17,7 @@ import { FormError } from '../auth/AuthFrame';
 import { ASSIGNABLE_ROLES, RoleLabel, ROLE_LABELS } from './roles';
 import { useLoad, useTeamId } from './use-team';
 import { previewMode } from '../../navigation/preview-instance';
+import { Waiting } from '../../connectivity/Waiting';
 
 
 /**
@@ -134,9 +135,7 @@ export default function MembersPage() {
         </OnlineOnly>
       )}
       {members.data === null ? (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       ) : (
         <table className="table" data-testid="members">
           <caption className="visually-hidden">

@@ -14,6 +14,7 @@ import { WorkspaceNotFound } from './WorkspaceNotFound';
 import { useSession } from '../../api/session';
 import { Link } from '@tanstack/react-router';
 import { pathFor } from '../../../schema/routes';
+import { Waiting } from '../../connectivity/Waiting';
 
 export default function TeamSettingsPage() {
   const { t } = useLingui();
@@ -40,9 +41,7 @@ export default function TeamSettingsPage() {
   return (
     <Page narrow>
       {!team ? (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       ) : (
         <OnlineOnly>
           <form className="form" onSubmit={onSubmit} noValidate>

@@ -15,6 +15,7 @@ import { FormError } from '../auth/AuthFrame';
 import { useTeamId } from './use-team';
 import { WhitelabelApi } from './whitelabel-api';
 import './whitelabel.css';
+import { Waiting } from '../../connectivity/Waiting';
 
 /** The colours offered on the form (the app has more tokens; these carry a brand). */
 const COLORS = ['primary', 'primaryContrast', 'background', 'text', 'sidebar', 'sidebarText'] as const;
@@ -57,9 +58,7 @@ export default function WhitelabelPage() {
   if (!state) {
     return (
       <Page>
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       </Page>
     );
   }
