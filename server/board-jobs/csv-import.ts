@@ -20,8 +20,24 @@ import { loadBoardJobPayload, type BoardJobRow } from './store';
  */
 
 export const CSV_IMPORT_KIND = 'import.csv';
-/** Rows per transaction: ~11,000 records for 10 columns, written 1,000 per statement. */
+/** Rows per transaction at most: ~11,000 records for 10 columns, written 1,000 per statement. */
 export const ROWS_PER_BATCH = 1000;
+/**
+ * How long one batch's transaction may hold the embedded database (PGlite is one connection on
+ * the server's thread: every request waits while it runs). The batch size follows it: each batch
+ * is sized from the time the last one took (issue #31). On PostgreSQL a batch holds only its own
+ * connection, so batches stay at ROWS_PER_BATCH.
+ */
+export const csvImportTuning = { batchMs: 50, firstBatch: 50, minBatch: 10 };
+/** The next batch size of each running import on this server (a restart starts again from firstBatch). */
+const batchSizes = new Map<string, number>();
+
+function nextBatchSize(previous: number, rows: number, ms: number): number {
+  if (rows === 0) return previous;
+  const fitting = Math.floor((rows * csvImportTuning.batchMs) / Math.max(ms, 1));
+  // At most double at a time (one fast batch on an idle moment is no promise), never below minBatch.
+  return Math.max(csvImportTuning.minBatch, Math.min(ROWS_PER_BATCH, previous * 2, fitting));
+}
 
 export interface CsvImportInput {
   title: string;
@@ -146,13 +162,17 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
   const state = stateOf(job);
   const csv = await parsed(run);
   const from = state.next ?? 0;
-  const to = Math.min(from + ROWS_PER_BATCH, csv.rows.length);
+  const embedded = !run.ctx.config.databaseUrl;
+  const size = embedded ? (batchSizes.get(job.id) ?? csvImportTuning.firstBatch) : ROWS_PER_BATCH;
+  const to = Math.min(from + size, csv.rows.length);
   const nameColumn = input.columns.findIndex((c) => c.to === 'name');
   const width = csv.header.length;
   const firstRow = input.header ? 2 : 1;
   const prepared = Object.entries(state.columns ?? {}).map(([index, column]) => ({ index: Number(index), column }));
 
+  let began = 0;
   await run.commit(async (trx, report) => {
+    began = performance.now();
     const scope = await openBatchScope(run, trx, input.folder_id);
     const now = scope.now;
     const stamp = now.toISOString();
@@ -203,6 +223,7 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
       ...(done ? { result: { board_id: job.board_id, folder_id: input.folder_id, items: created, skipped } } : {}),
     });
   });
+  if (embedded) batchSizes.set(job.id, nextBatchSize(size, to - from, performance.now() - began));
   return to >= csv.rows.length ? 'done' : 'more';
 }
 
@@ -223,6 +244,7 @@ function valueOf(column: PreparedColumn, text: string): { ok: true; value: unkno
 /** Removes every record the job wrote (ids start with the job id), with tombstones for the replicas. */
 async function cleanup(run: BoardJobRun): Promise<void> {
   forgetPayload(run.job.id);
+  batchSizes.delete(run.job.id);
   await removeJobRecords(run, ['value', 'item', 'attribute']);
 }
 
@@ -234,7 +256,10 @@ export const csvImportKind: BoardJobKind = {
       return 'more';
     }
     const outcome = await writeBatch(run);
-    if (outcome === 'done') forgetPayload(run.job.id);
+    if (outcome === 'done') {
+      forgetPayload(run.job.id);
+      batchSizes.delete(run.job.id);
+    }
     return outcome;
   },
   cleanup,

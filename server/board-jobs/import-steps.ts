@@ -75,6 +75,8 @@ export async function publishEvents(run: BoardJobRun, events: { channel: string;
 /** Removes every record of these collections the job wrote (ids start with the job id), with tombstones for the replicas. */
 export async function removeJobRecords(run: BoardJobRun, collections: readonly string[]): Promise<void> {
   const { job } = run;
+  // On the embedded database a transaction holds every request: remove in small transactions there (issue #31).
+  const perTransaction = run.ctx.config.databaseUrl ? 20000 : 2000;
   for (;;) {
     const removed = await run.commit(async (trx) => {
       const scope = await openScope(run, trx, 'exclusive');
@@ -83,7 +85,7 @@ export async function removeJobRecords(run: BoardJobRun, collections: readonly s
           select collection, id from records
           where team_id = ${job.team_id} and board_id = ${job.board_id} and collection in (${sql.join(collections)})
             and id like ${`${job.id}%`}
-          limit 20000
+          limit ${perTransaction}
         ), gone as (
           delete from records r using doomed d where r.collection = d.collection and r.id = d.id
           returning r.collection, r.id, r.board_id

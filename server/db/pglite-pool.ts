@@ -6,6 +6,12 @@ import type { PGlite } from '@electric-sql/pglite';
  *
  * PGlite is a single connection: a transaction opened by one Kysely connection would otherwise
  * interleave with queries from another, so each `connect()` takes an exclusive turn until `release()`.
+ *
+ * PGlite runs its WASM on this thread and answers without any I/O: a job writing batch after batch
+ * would run as one endless chain of promise callbacks, and the event loop would never get to read
+ * a socket (a 20,000-row import kept every request waiting for the whole import, issue #31). Every
+ * query therefore first lets the event loop take one turn (setImmediate), so requests are read and
+ * queue for the database between any two statements.
  */
 export class PGlitePool {
   private tail: Promise<void> = Promise.resolve();
@@ -21,6 +27,7 @@ export class PGlitePool {
     const pg = this.pg;
     return {
       async query(sql: string, params?: readonly unknown[]) {
+        await yieldToEventLoop();
         const result = await pg.query(sql, params as unknown[] | undefined);
         return {
           rows: result.rows,
@@ -38,6 +45,8 @@ export class PGlitePool {
     await this.tail;
   }
 }
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function commandOf(sql: string): string {
   const match = /^\s*(?:with\b[\s\S]*?\)\s*)?(insert|update|delete|merge|select)\b/i.exec(sql);

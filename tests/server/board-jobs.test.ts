@@ -148,7 +148,8 @@ describe('board jobs: CSV import and export', () => {
       seen.push((await jobOf(id)).done);
     }
     expect(seen.some((done) => done > 0 && done < 3500), `progress seen: ${seen.join(', ')}`).toBe(true);
-    expect((await recordsOfJob(id)).length).toBeGreaterThan(0);
+    const written = (await recordsOfJob(id)).length;
+    expect(written).toBeGreaterThan(0);
 
     const cancel = await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.owner.token });
     expect(cancel.statusCode, cancel.body).toBe(200);
@@ -157,7 +158,8 @@ describe('board jobs: CSV import and export', () => {
     expect(await recordsOfJob(id)).toEqual([]);
     // The replicas learn of the removal: tombstones in the change log.
     const tombstones = await server.ctx.db.selectFrom('change_log').select('record_id').where('team_id', '=', t.teamId).where('op', '=', 'deleted').where('record_id', 'like', `${id}%`).execute();
-    expect(tombstones.length).toBeGreaterThan(1000);
+    // (Batches are sized to the time they take on the embedded database, so count what was there.)
+    expect(tombstones.length).toBeGreaterThanOrEqual(written);
     // A finished job cannot be cancelled again.
     expect((await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.owner.token })).statusCode).toBe(409);
     boardJobTuning.sliceMs = 2000;
