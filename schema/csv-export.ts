@@ -14,6 +14,12 @@ export interface ExportLookup {
   itemName(id: string): string | undefined;
 }
 
+/**
+ * What an export writes for a reference to an item the reader may not read (N5): a neutral mark,
+ * never the item's name (it says only that something is linked, as the board's own cell does).
+ */
+export const HIDDEN_REFERENCE = '—';
+
 /** Several values in one cell (labels, members, references, attachments). */
 export const LIST_SEPARATOR = ', ';
 

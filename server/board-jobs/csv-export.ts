@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { FORMULA_START } from '../../schema/csv-formula';
 import { sql } from 'kysely';
 import { builtinAttribute, compareValues, filterItems, valueFor, type AttributeRef } from '../../schema/filters';
-import { readableValue, UTF8_BOM, type ExportLookup } from '../../schema/csv-export';
+import { HIDDEN_REFERENCE, readableValue, UTF8_BOM, type ExportLookup } from '../../schema/csv-export';
 import { canSeeView, viewSettingsOf, type ViewSettings } from '../../schema/views';
 import type { Db, StoredRecord } from '../sync/store';
 import { boardRecords } from '../sync/store';
@@ -106,7 +106,8 @@ export async function readShownView(db: Db, view: ReadView, teamId: number, boar
   const settings = viewSettingsOf(record.settings);
 
   const [attributeRows, folderRows] = await Promise.all([boardRecords(db, teamId, boardId, 'attribute'), boardRecords(db, teamId, boardId, 'folder')]);
-  const attributes = attributeRows.filter((r) => !r.deleted_at).map((r) => ({ ...(r.data as object), id: r.id }) as ShownAttribute);
+  // Only attributes the reader may read (one defined on a folder hidden from them is not a column, N5).
+  const attributes = attributeRows.filter((r) => !r.deleted_at && view.canViewIn(String(r.data.folder_id ?? boardId), boardId)).map((r) => ({ ...(r.data as object), id: r.id }) as ShownAttribute);
   const byId = new Map(attributes.map((a) => [a.id, a] as const));
   const columns = orderedColumns(attributes, settings).filter((a) => !NOT_EXPORTED.has(String(a.kind)));
   // Only the values that are written or decide which rows and in what order: the columns', the filters' and the sort's attributes.
@@ -117,7 +118,8 @@ export async function readShownView(db: Db, view: ReadView, teamId: number, boar
   const get = (itemId: string, attributeId: string) => values.get(attributeId)?.get(itemId) ?? null;
 
   const shown = sortItems(filterItems(items, settings.filters, settings.match, byId, get), settings, byId, get);
-  const lookup = await lookupWith(db, teamId, new Map(itemRows.map((i) => [i.id, i.name])));
+  // A reference to an item the reader may not read is written as a neutral mark (N5).
+  const lookup = await lookupWith(db, teamId, new Map(itemRows.map((i) => [i.id, view.canViewIn(i.folder_id, boardId) ? i.name : HIDDEN_REFERENCE])));
   return {
     name: String(record.name || 'export'),
     folderId,
@@ -231,8 +233,9 @@ function orderedColumns<A extends AttributeRef & { hidden?: boolean; position?: 
   return [...primary, ...rest];
 }
 
-export async function lookupFor(db: Db, teamId: number, itemRows: StoredRecord[]): Promise<ExportLookup> {
-  return lookupWith(db, teamId, new Map(itemRows.map((r) => [r.id, String(r.data.name ?? '')])));
+/** The lookup of an export read by `view`: items it may not read are named by a neutral mark (N5). */
+export async function lookupFor(db: Db, teamId: number, itemRows: StoredRecord[], view: ReadView): Promise<ExportLookup> {
+  return lookupWith(db, teamId, new Map(itemRows.map((r) => [r.id, view.canViewIn(String(r.data.folder_id), r.board_id) ? String(r.data.name ?? '') : HIDDEN_REFERENCE])));
 }
 
 /** Members' names of the workspace, and item names from `itemNames`. */

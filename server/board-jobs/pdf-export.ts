@@ -209,7 +209,7 @@ async function exportItemPdf(run: BoardJobRun, input: PdfInput): Promise<void> {
   const byAttribute = new Map(values.map((v) => [String(v.attribute_id), v.value]));
   const comments = (await view.filter(ctx.db, 'comment', commentRows.map((r) => r.data as WireRecord))).sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
   const itemRecords = await live('item').execute();
-  const lookup = await lookupFor(ctx.db, job.team_id, itemRecords.map((r) => ({ id: String((r.data as WireRecord).id), data: r.data }) as never));
+  const lookup = await lookupFor(ctx.db, job.team_id, itemRecords.map((r) => ({ id: String((r.data as WireRecord).id), board_id: job.board_id, data: r.data }) as never), view);
   const authors = new Map((await ctx.db.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', [0, ...comments.map((c) => Number(c.created_by) || 0)]).execute()).map((u) => [u.id, u.name || u.email]));
 
   const boardName = String(folders.get(job.board_id)?.name ?? '');
