@@ -103,11 +103,14 @@ export type InboxEntry =
       label: InboxLabel;
     };
 
+/** A stored conflict row with the names it is known by (the `conflict` event's payload). */
+export type NamedConflict = ConflictRecord & { seq: number; label: InboxLabel };
+
 /** The event every tab gets when the conflicts table changed (recorded, resolved): the new count. */
 export interface ConflictsChanged {
   count: number;
-  /** Rows added by this change (for the toast: item and field). */
-  added: ConflictRecord[];
+  /** Rows added by this change, named (for the toast: "… overlapped on {item}: {field}"). */
+  added: NamedConflict[];
   /** Keys of rows resolved or dropped by this change. */
   removed: number[];
 }

@@ -7,6 +7,8 @@ import type { UserDb } from './db';
 import type { Emitter } from './events';
 import { afterApplied, afterRejected, applyRemoteChange, isNewer } from './merge';
 import { planConflict } from './conflict-merge';
+import { inboxEntries, namesWanted } from './inbox';
+import type { InboxEntry, NamedConflict } from '../schema/sync-conflicts';
 import type { Settled } from './queue';
 import { refusedEditOf } from './refused';
 import type { ConflictEntry, DraftEntry, QueuedRequest, RefusedEdit, StoredRecord, SyncRecord } from './types';
@@ -157,12 +159,28 @@ export async function settleRequests(
     }
     if (refused.size) await t.refusedEdits.bulkPut([...refused.values()]);
   });
-  for (const c of conflicts) events.emit('conflict', c);
-  if (conflicts.length) events.emit('conflicts', { count: await db.relaxed.conflicts.count(), added: conflicts, removed: [] });
+  if (conflicts.length) {
+    // Each row goes out with the names it is known by (item, field in words) for the toast.
+    const named = await namedConflicts(db, conflicts);
+    for (const c of named) events.emit('conflict', c);
+    events.emit('conflicts', { count: await db.relaxed.conflicts.count(), added: named, removed: [] });
+  }
   for (const r of rejected) {
     events.emit('rejected', { collection: r.request.collection, id: r.request.id, method: r.request.method, status: r.status, message: r.message });
   }
   if (refused.size) events.emit('not-saved', { count: await db.relaxed.refusedEdits.count() });
+}
+
+/** Conflict rows with their labels, from the names the replica holds now. */
+async function namedConflicts(db: UserDb, rows: ConflictEntry[]): Promise<NamedConflict[]> {
+  const keys = namesWanted(rows, []);
+  const found = await db.relaxed.records.bulkGet(keys);
+  const byKey = new Map(keys.map((k, i) => [pairKey(k[0], k[1]), fromStored(found[i])]));
+  const entries = inboxEntries(rows, [], (collection, id) => byKey.get(pairKey(collection, id)));
+  return entries.map((e) => {
+    const { type: _type, ...row } = e as Extract<InboxEntry, { type: 'conflict' }>;
+    return row;
+  });
 }
 
 /** The answer a request gets when its action fell with an earlier edit it was built on. */

@@ -12,7 +12,7 @@ export { refusedEditText } from './refused';
 export type { EngineEvents, EventName, FailedRequestSummary } from './events';
 export type { SyncRecord, StoredRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
 // The conflict inbox (issue 30, decision 0345): row shapes, the per-reason words, the change event.
-export type { ConflictRecord, ConflictKind, ConflictChoice, ConflictsChanged, InboxEntry, InboxLabel, RefusedReason } from '../schema/sync-conflicts';
+export type { ConflictRecord, ConflictKind, ConflictChoice, ConflictsChanged, InboxEntry, InboxLabel, NamedConflict, RefusedReason } from '../schema/sync-conflicts';
 export { REFUSED_REASON_TEXT, refusedReasonOf } from '../schema/sync-conflicts';
 export type { CairnDexie } from './db';
 export { dbNameFor } from './db-name';

@@ -2,8 +2,8 @@
  * The engine's events, delivered to every tab (through Comlink in api.ts). Names are what the
  * app subscribes to; payloads are plain data so they cross postMessage.
  */
-import type { ConflictEntry, SyncRecord } from './types';
-import type { ConflictsChanged } from '../schema/sync-conflicts';
+import type { SyncRecord } from './types';
+import type { ConflictsChanged, NamedConflict } from '../schema/sync-conflicts';
 import type { NotificationsEvent } from './notifications';
 
 export interface FailedRequestSummary {
@@ -17,8 +17,8 @@ export interface FailedRequestSummary {
 
 export interface EngineEvents {
   connection: { status: 'connected' | 'disconnected' };
-  /** A conflict row was recorded (one per field both sides changed; decision 0345). */
-  conflict: ConflictEntry;
+  /** A conflict row was recorded (one per field both sides changed; decision 0345), with its item and field names. */
+  conflict: NamedConflict;
   /** The conflicts table changed (recorded, resolved): every tab updates its inbox count at once. */
   conflicts: ConflictsChanged;
   /** The server refused a request for good (4xx); the previous copy was restored. */

@@ -95,6 +95,8 @@ describe('field merge after a 409', () => {
       expect(rows[0]).toMatchObject({ kind: 'field', collection: 'item', id: item.id, item_id: item.id, field: 'name', text: true, mine: 'Café supplies (member)', theirs: 'Café supplies (owner)', base: 'Café supplies', team_id: world.teamId });
       expect(rows[0]!.theirs_at).toBeTruthy();
       expect(c.of('conflicts')).toMatchObject([{ count: 1, added: [{ field: 'name' }], removed: [] }]);
+      // The toast's data: the row with the item's and the field's names.
+      expect(c.of('conflict')).toMatchObject([{ seq: rows[0]!.seq, field: 'name', label: { item: 'Café supplies (owner)', field: 'name' } }]);
       const inbox = await c.engine.conflictInbox();
       expect(inbox).toMatchObject([{ type: 'conflict', seq: rows[0]!.seq, label: { item: 'Café supplies (owner)', field: 'name' } }]);
 
@@ -122,6 +124,7 @@ describe('field merge after a 409', () => {
       expect(await serverCopy(world, 'items', item.id)).toMatchObject({ name: 'Office move (renamed offline)' });
       const rows = await c.db.relaxed.conflicts.toArray();
       expect(rows).toMatchObject([{ kind: 'field', collection: 'value', id, item_id: item.id, attribute_id: budgetId, field: 'value', mine: '90', theirs: '120', base: '50' }]);
+      expect(c.of('conflict')).toMatchObject([{ field: 'value', mine: '90', theirs: '120', label: { item: expect.stringMatching(/^Office move/), field: 'Budget' } }]);
       const inbox = await c.engine.conflictInbox();
       expect(inbox[0]).toMatchObject({ type: 'conflict', label: { item: 'Office move (renamed offline)', field: 'Budget' } });
 
