@@ -54,6 +54,8 @@ export const ssoViewSchema = z.object({
   oidc: z.object({ issuer: z.string(), client_id: z.string(), has_client_secret: z.boolean(), enabled: z.boolean(), enforce: z.boolean(), allowed_domains: z.array(z.string()) }).nullable(),
   /** Stored and checked; no SAML sign-in exists yet (`active: false`). */
   saml: z.object({ entity_id: z.string(), sso_url: z.string(), certificate_subject: z.string().nullable(), certificate_valid_to: z.string().nullable(), active: z.literal(false) }).nullable(),
+  /** Each allowed domain and the DNS TXT record that proves it: only verified ones sign in or are enforced. */
+  domains: z.array(z.object({ domain: z.string(), record: z.string(), value: z.string(), verified: z.boolean() })),
   updated_at: z.string().nullable(),
 });
 export type SsoView = z.infer<typeof ssoViewSchema>;
@@ -88,3 +90,23 @@ export const ssoCallbackBody = z.object({
   params: z.record(z.string(), z.string().max(4000)).refine((p) => Object.keys(p).length <= 20, 'too many parameters'),
   grantType: z.literal('password').optional(),
 });
+
+/** POST /api/{teamId}/sso/verify: the settings, and why each domain still unproven is not. */
+export const ssoVerifyAnswerSchema = z.object({ data: ssoViewSchema, problems: z.record(z.string(), z.string()) });
+
+/** POST /api/auth/sso/second-factor: the code that follows a sign-in of an account with two-factor on. */
+export const ssoSecondFactorBody = z.object({
+  totp: z.string().trim().max(20).optional(),
+  recoveryCode: z.string().trim().max(64).optional(),
+  grantType: z.literal('password').optional(),
+});
+
+/** POST /api/me/sso-links/start: link the signed-in account to a workspace's provider. */
+export const ssoLinkStartBody = z.object({ team_id: z.number().int().positive().max(2147483647), intended: z.string().max(2000).optional() });
+
+/** GET /api/me/sso-links: the account's links, and the providers of its workspaces it may link. */
+export const ssoLinksSchema = z.object({
+  links: z.array(z.object({ id: z.number(), issuer: z.string(), created_at: z.string() })),
+  providers: z.array(z.object({ team_id: z.number(), team_name: z.string(), issuer: z.string(), linked: z.boolean() })),
+});
+export type SsoLinks = z.infer<typeof ssoLinksSchema>;

@@ -6,6 +6,8 @@ import type { Database } from '../db/types';
 import { ApiError } from '../http/errors';
 import { secretsKey, seal, unseal } from '../secret-box';
 import { oidcBody, samlBody, ssoSaveBody, ssoTestBody, type SsoView } from '../../schema/sso';
+import { verificationRecord, verificationValue } from '../whitelabel/service';
+import { lookupTxt } from '../whitelabel/txt';
 
 /**
  * A workspace's single sign-on settings (decision 0270). OpenID Connect signs people in; SAML
@@ -67,6 +69,10 @@ export function viewOf(ctx: AppContext, teamId: number, row: SsoRow | undefined)
       row?.oidc_issuer && row.oidc_client_id
         ? { issuer: row.oidc_issuer, client_id: row.oidc_client_id, has_client_secret: !!row.oidc_client_secret, enabled: row.oidc_enabled, enforce: row.enforce_sso, allowed_domains: row.allowed_domains as string[] }
         : null,
+    domains:
+      row?.oidc_issuer && row.domain_token
+        ? (row.allowed_domains as string[]).map((domain) => ({ domain, record: verificationRecord(domain), value: verificationValue(row.domain_token!), verified: verifiedDomains(row).includes(domain) }))
+        : [],
     saml,
     updated_at: row ? new Date(row.updated_at).toISOString() : null,
   };
@@ -77,7 +83,7 @@ export async function saveSettings(ctx: AppContext, teamId: number, userId: numb
   const now = ctx.now();
   const values: Partial<Record<keyof SsoRow, unknown>> = { updated_by: userId, updated_at: now };
   if (body.oidc === null) {
-    Object.assign(values, { oidc_issuer: null, oidc_client_id: null, oidc_client_secret: null, oidc_enabled: false, enforce_sso: false, allowed_domains: JSON.stringify([]) });
+    Object.assign(values, { oidc_issuer: null, oidc_client_id: null, oidc_client_secret: null, oidc_enabled: false, enforce_sso: false, allowed_domains: JSON.stringify([]), verified_domains: JSON.stringify([]) });
   } else if (body.oidc) {
     const o = body.oidc;
     const sameIssuer = current?.oidc_issuer === o.issuer && current?.oidc_client_id === o.client_id;
@@ -92,6 +98,9 @@ export async function saveSettings(ctx: AppContext, teamId: number, userId: numb
       // Required only while the provider is on: a provider switched off never locks anyone out.
       enforce_sso: (o.enforce ?? false) && (o.enabled ?? true),
       allowed_domains: JSON.stringify([...new Set(o.allowed_domains)]),
+      // A domain keeps its proof while it stays allowed; a new one must prove itself (N1).
+      verified_domains: JSON.stringify(verifiedDomains(current).filter((d) => o.allowed_domains.includes(d))),
+      domain_token: current?.domain_token ?? crypto.randomBytes(18).toString('base64url'),
     });
   }
   if (body.saml === null) {
@@ -126,8 +135,46 @@ export async function deleteSettings(ctx: AppContext, teamId: number): Promise<v
   await ctx.db.deleteFrom('sso_login_states').where('team_id', '=', teamId).execute();
 }
 
-/** Workspaces whose enabled OpenID Connect settings allow this e-mail domain. */
+/** Allowed domains whose DNS TXT record proved the workspace owns them: only these sign in or are enforced (N1). */
+export function verifiedDomains(row: Pick<SsoRow, 'allowed_domains' | 'verified_domains'> | undefined): string[] {
+  return ((row?.verified_domains ?? []) as string[]).filter((d) => ((row?.allowed_domains ?? []) as string[]).includes(d));
+}
+
+/** Workspaces whose enabled OpenID Connect settings allow this e-mail domain (a verified one). */
 export async function workspacesForDomain(ctx: AppContext, emailDomain: string): Promise<SsoRow[]> {
   const rows = await ctx.db.selectFrom('sso_settings').selectAll().where('oidc_enabled', '=', true).where('oidc_issuer', 'is not', null).execute();
-  return rows.filter((r) => (r.allowed_domains as string[]).includes(emailDomain));
+  return rows.filter((r) => verifiedDomains(r).includes(emailDomain));
+}
+
+/**
+ * Looks up each allowed domain's TXT record (`_cairn-verification.<domain>`, as for white-label
+ * domains) and stores the ones that hold this workspace's value. A domain that stops proving
+ * itself keeps its earlier proof (a DNS hiccup must not lock members out). Answers the row and,
+ * per domain still unproven, why.
+ */
+export async function verifySsoDomains(ctx: AppContext, teamId: number): Promise<{ row: SsoRow | undefined; problems: Record<string, string> }> {
+  const row = await readSettings(ctx, teamId);
+  if (!row?.oidc_issuer || !row.domain_token) return { row, problems: {} };
+  const expected = verificationValue(row.domain_token);
+  const verified = new Set(verifiedDomains(row));
+  const problems: Record<string, string> = {};
+  for (const domain of row.allowed_domains as string[]) {
+    if (verified.has(domain)) continue;
+    const record = verificationRecord(domain);
+    try {
+      const answers = (await lookupTxt(ctx, record)).map((chunks) => chunks.join(''));
+      if (answers.includes(expected)) verified.add(domain);
+      else problems[domain] = answers.length ? `The TXT record ${record} holds another value.` : `No TXT record ${record} was found.`;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      problems[domain] = code === 'ENOTFOUND' || code === 'ENODATA' ? `No TXT record ${record} was found.` : `The DNS lookup of ${record} failed (${code ?? 'error'}).`;
+    }
+  }
+  const updated = await ctx.db
+    .updateTable('sso_settings')
+    .set({ verified_domains: JSON.stringify([...verified]), updated_at: ctx.now() })
+    .where('team_id', '=', teamId)
+    .returningAll()
+    .executeTakeFirst();
+  return { row: updated, problems };
 }

@@ -1,4 +1,3 @@
-import dns from 'node:dns/promises';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -17,6 +16,7 @@ import {
 } from './service';
 import { SmtpFailure, sendThroughSmtp } from './mail';
 import { forgetTenants, tenantCss, tenantOf } from './tenant';
+import { lookupTxt } from './txt';
 
 /**
  * White label (workspace.md §7, decision 0265; docs/api/whitelabel.md). The workspace's owner only
@@ -32,24 +32,7 @@ import { forgetTenants, tenantCss, tenantOf } from './tenant';
  *   GET  /manifest.webmanifest                  on a tenant's domain: the manifest with its name, colour and logo
  */
 
-/** TXT lookup: node's resolver by default; tests put their own (setTxtResolver). */
-export type TxtResolver = (name: string) => Promise<string[][]>;
-const resolvers = new WeakMap<object, TxtResolver>();
-export const setTxtResolver = (ctx: AppContext, resolve: TxtResolver) => void resolvers.set(ctx, resolve);
-/**
- * WHITELABEL_DNS_SERVERS (comma-separated, `1.1.1.1` or `127.0.0.1:5353`): ask these servers
- * instead of the system's, e.g. a public resolver where the machine's own DNS answers differently
- * for the customer's names (split horizon). Unset: the system resolver.
- */
-function defaultResolver(): TxtResolver {
-  const servers = (process.env.WHITELABEL_DNS_SERVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (servers.length === 0) return (name) => dns.resolveTxt(name);
-  const resolver = new dns.Resolver({ timeout: 5_000, tries: 2 });
-  resolver.setServers(servers);
-  return (name) => resolver.resolveTxt(name);
-}
-let systemTxt: TxtResolver | null = null;
-const txtResolver = (ctx: AppContext): TxtResolver => resolvers.get(ctx) ?? (systemTxt ??= defaultResolver());
+export { setTxtResolver, type TxtResolver } from './txt';
 
 /** Largest white-label image (a logo is small; the recommended width is 500 px). */
 export const ASSET_MAX_BYTES = 2 * 1024 * 1024;
@@ -178,7 +161,7 @@ export function whitelabelRoutes(app: FastifyInstance, ctx: AppContext) {
     const expected = verificationValue(row.domain_token);
     let problem: string | null = null;
     try {
-      const answers = (await txtResolver(ctx)(record)).map((chunks) => chunks.join(''));
+      const answers = (await lookupTxt(ctx, record)).map((chunks) => chunks.join(''));
       if (!answers.includes(expected)) problem = answers.length ? `The TXT record ${record} holds another value.` : `No TXT record ${record} was found.`;
     } catch (error) {
       const code = (error as { code?: string }).code;

@@ -5,6 +5,8 @@ import { startOidcProvider, type OidcProvider } from '../helpers/oidc-provider';
 import { SSO_COOKIE } from '../../server/sso/login';
 import { hashPassword } from '../../server/accounts/password';
 import { CERT } from '../helpers/saml-cert';
+import { setTxtResolver } from '../../server/whitelabel/txt';
+import { codeAt, newTotpSecret } from '../../server/accounts/totp';
 
 
 /**
@@ -26,7 +28,13 @@ describe('single sign-on', () => {
     member = await createUserWithToken(server.ctx, { email: 'member@example.test' });
     teamId = (await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Acme' } })).json().data.id;
     await server.ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: member.user.id, role: 'admin', verified_at: new Date(), invited_by: owner.user.id, created_at: new Date() }).execute();
+    // DNS: the TXT records tests publish (name → values); anything else is not found.
+    setTxtResolver(server.ctx, async (name) => {
+      if (txt.has(name)) return [[txt.get(name)!]];
+      throw Object.assign(new Error(`queryTxt ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+    });
   });
+  const txt = new Map<string, string>();
   afterAll(async () => {
     await provider?.close();
     await server?.close();
@@ -38,6 +46,11 @@ describe('single sign-on', () => {
   /** start → the provider's authorisation → the callback with the browser's cookie. */
   async function signIn(start: Record<string, unknown> = { email: 'ada@example.test' }, tamper?: (params: Record<string, string>) => void) {
     const started = await api(server.app, 'POST', '/api/auth/sso/start', { body: start });
+    return followProvider(started, tamper);
+  }
+
+  /** The provider's authorisation for a started flight, then the callback with the browser's cookie. */
+  async function followProvider(started: Awaited<ReturnType<typeof api>>, tamper?: (params: Record<string, string>) => void) {
     expect(started.statusCode, started.body).toBe(200);
     const cookie = started.cookies.find((c) => c.name === SSO_COOKIE)!;
     expect(cookie.httpOnly).toBe(true);
@@ -96,7 +109,30 @@ describe('single sign-on', () => {
     });
   });
 
+  /** Publishes the workspace's TXT value for each allowed domain and asks the server to check them. */
+  async function proveDomains(id = teamId, token = owner.token) {
+    const view = (await api(server.app, 'GET', `/api/${id}/sso`, { token })).json().data;
+    for (const d of view.domains) txt.set(d.record, d.value);
+    const res = await api(server.app, 'POST', `/api/${id}/sso/verify`, { token });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  }
+
+  /** Links `who` (a password set here, then confirmed) to this workspace's provider as `user`. */
+  async function link(who: { user: { id: number }; token: string }, providerUser: typeof provider.user, id = teamId) {
+    await server.ctx.db.updateTable('users').set({ password_hash: await hashPassword('link password 123'), reauthenticated_at: new Date() }).where('id', '=', who.user.id).execute();
+    provider.user = providerUser;
+    const started = await api(server.app, 'POST', '/api/me/sso-links/start', { token: who.token, body: { team_id: id } });
+    expect(started.statusCode, started.body).toBe(200);
+    return followProvider(started);
+  }
+
   describe('sign-in', () => {
+    beforeAll(async () => {
+      await save({ oidc: oidc({ client_secret: '' }) });
+      await proveDomains();
+    });
+
     it('creates the account of an allowed domain, adds it to the workspace, and starts a session that works', async () => {
       provider.user = { sub: 'ada-1', email: 'ada@example.test', email_verified: true, name: 'Ada Lovelace' };
       const res = await signIn({ email: 'ada@example.test', intended: '/team/1/members' });
@@ -115,8 +151,20 @@ describe('single sign-on', () => {
       expect(refreshed.statusCode).toBe(200);
     });
 
-    it('signs an existing member in by the workspace, with the e-mail from userinfo when the ID token has none', async () => {
+    it('signs an existing member in only after the member linked the identity, with the e-mail from userinfo when the ID token has none', async () => {
       provider.user = { sub: 'member-1', email: 'member@example.test', email_verified: true };
+      const unlinked = await signIn({ team_id: teamId });
+      expect(unlinked.statusCode).toBe(403);
+      expect(unlinked.json().type).toBe('sso_not_linked');
+      // Linking needs the password confirmed.
+      expect((await api(server.app, 'POST', '/api/me/sso-links/start', { token: member.token, body: { team_id: teamId } })).json().type).toBe('reauth');
+      const linked = await link(member, { sub: 'member-1', email: 'member@example.test', email_verified: true });
+      expect(linked.statusCode, linked.body).toBe(200);
+      expect(linked.json()).toMatchObject({ linked: true, intended: '/profile/security' });
+      expect(linked.json().access_token).toBeUndefined();
+      const mine = (await api(server.app, 'GET', '/api/me/sso-links', { token: member.token })).json().data;
+      expect(mine.links).toEqual([expect.objectContaining({ issuer: provider.issuer })]);
+      expect(mine.providers).toEqual([expect.objectContaining({ team_id: teamId, linked: true })]);
       provider.emailInIdToken = false;
       try {
         const res = await signIn({ team_id: teamId });
@@ -169,7 +217,60 @@ describe('single sign-on', () => {
       provider.user = { sub: 'stranger-1', email: 'stranger@example.test', email_verified: true };
       const res = await signIn({ team_id: teamId });
       expect(res.statusCode).toBe(403);
-      expect(res.json().type).toBe('sso_not_member');
+      expect(res.json().type).toBe('sso_not_linked');
+    });
+
+    it('N1: a pending invitation is no consent, an unproven domain signs nobody in, and a linked account with 2FA gives its code', async () => {
+      // The review's steps: the victim has 2FA; the attacker owns a workspace with a provider of their own.
+      const victim = await createUserWithToken(server.ctx, { email: 'victim@victim-corp.test' });
+      const secret = newTotpSecret();
+      await server.ctx.db.updateTable('users').set({ totp_secret: secret, totp_enabled_at: new Date() }).where('id', '=', victim.user.id).execute();
+      const attacker = await createUserWithToken(server.ctx, { email: 'attacker@attacker.test' });
+      const w = (await api(server.app, 'POST', '/api/teams', { token: attacker.token, body: { name: 'Trap' } })).json().data.id;
+      const put = await api(server.app, 'PUT', `/api/${w}/sso`, { token: attacker.token, body: { oidc: oidc({ allowed_domains: ['victim-corp.test'], enabled: true }) } });
+      expect(put.statusCode, put.body).toBe(200);
+      expect(put.json().data.domains).toEqual([expect.objectContaining({ domain: 'victim-corp.test', verified: false })]);
+      expect((await api(server.app, 'POST', `/api/teams/${w}/members`, { token: attacker.token, body: { invitations: [{ email: 'victim@victim-corp.test', role: 'restricted-member' }] } })).statusCode).toBe(200);
+      provider.user = { sub: 'attacker-made', email: 'victim@victim-corp.test', email_verified: true };
+      const unproven = await signIn({ team_id: w });
+      expect(unproven.statusCode).toBe(422);
+      expect(unproven.json().type).toBe('sso_domain_not_allowed');
+      expect(unproven.json().access_token).toBeUndefined();
+      // The record is not there: still unproven.
+      const check = await api(server.app, 'POST', `/api/${w}/sso/verify`, { token: attacker.token });
+      expect(check.json().problems['victim-corp.test']).toContain('No TXT record _cairn-verification.victim-corp.test');
+      // Even with the domain proven, the invitation and the asserted address sign nobody in.
+      await proveDomains(w, attacker.token);
+      const refused = await signIn({ team_id: w });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().type).toBe('sso_not_linked');
+      expect(refused.json().access_token).toBeUndefined();
+      const invite = await server.ctx.db.selectFrom('team_members').select('verified_at').where('team_id', '=', w).where('user_id', '=', victim.user.id).executeTakeFirstOrThrow();
+      expect(invite.verified_at).toBeNull();
+
+      // The victim's own workspace: the victim links its provider identity, then signs in with SSO and its code.
+      await server.ctx.db.insertInto('team_members').values({ team_id: teamId, user_id: victim.user.id, role: 'full-member', verified_at: new Date(), invited_by: owner.user.id, created_at: new Date() }).execute();
+      await save({ oidc: oidc({ client_secret: '', allowed_domains: ['example.test', 'victim-corp.test'] }) });
+      await proveDomains();
+      expect((await link(victim, { sub: 'victim-1', email: 'victim@victim-corp.test', email_verified: true })).json().linked).toBe(true);
+      const first = await signIn({ team_id: teamId });
+      expect(first.statusCode).toBe(422);
+      expect(first.json()).toMatchObject({ type: 'two_factor_required', data: { sso: true } });
+      const cookie = first.cookies.find((c) => c.name === SSO_COOKIE && c.value)!;
+      expect(cookie).toBeDefined();
+      const second = (body: Record<string, unknown>, value = cookie.value) => server.app.inject({ method: 'POST', url: '/api/auth/sso/second-factor', cookies: { [SSO_COOKIE]: value }, payload: body });
+      expect((await second({ totp: '000000' })).json().type).toBe('two_factor_invalid');
+      expect((await second({ totp: codeAt(secret, new Date()) }, 'forged')).json().type).toBe('sso_state_mismatch');
+      const done = await second({ totp: codeAt(secret, new Date()) });
+      expect(done.statusCode, done.body).toBe(200);
+      expect((await api(server.app, 'GET', '/api/me', { token: done.json().access_token })).json().id).toBe(victim.user.id);
+      // Used once.
+      expect((await second({ totp: codeAt(secret, new Date(Date.now() + 30_000)) })).json().type).toBe('sso_state_mismatch');
+      // A workspace that requires SSO for the proven domain: the provider's sign-in is the way in.
+      await save({ oidc: oidc({ client_secret: '', allowed_domains: ['example.test', 'victim-corp.test'], enforce: true }) });
+      const enforced = await signIn({ team_id: teamId });
+      expect(enforced.statusCode, enforced.body).toBe(200);
+      await save({ oidc: oidc({ client_secret: '' }) });
     });
 
     it('passes on a provider’s refusal as a clear error', async () => {

@@ -19,6 +19,18 @@ export interface SsoTables {
     saml_certificate: string | null;
     updated_by: number | null;
     updated_at: Timestamp;
+    /** The TXT value that proves a domain (`cairn-verification=<token>`, migration 0272). */
+    domain_token: ColumnType<string | null, string | null | undefined, string | null>;
+    /** Allowed domains whose TXT record was found: only these sign in or are enforced. */
+    verified_domains: ColumnType<string[], string | undefined, string>;
+  };
+  /** An account's own link to a provider identity (migration 0272, issue #26 N1). */
+  sso_identity_links: {
+    id: ColumnType<number, never, never>;
+    user_id: number;
+    issuer: string;
+    subject: string;
+    created_at: Timestamp;
   };
   /** A sign-in in flight: used once by the callback, gone after `expires_at`. */
   sso_login_states: {
@@ -29,5 +41,8 @@ export interface SsoTables {
     code_verifier: string;
     intended: string | null;
     expires_at: Timestamp;
+    /** 'sign-in', 'link' (of `user_id`, signed in) or 'second-factor' (of `user_id`, after a sign-in). */
+    purpose: ColumnType<string, string | undefined, string>;
+    user_id: ColumnType<number | null, number | null | undefined, number | null>;
   };
 }

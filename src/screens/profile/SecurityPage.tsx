@@ -5,8 +5,9 @@ import { useSession } from '../../api/session';
 import { Page } from '../Page';
 import { OnlineOnly } from '../../connectivity/OnlineOnly';
 import { ChangeEmailForm } from './ChangeEmailForm';
+import { SsoLinksSection } from './SsoLinksSection';
 
-/** Account security overview: email verification, two-factor status, and changing the email address. */
+/** Account security overview: email verification, two-factor status, changing the email address, single sign-on links. */
 export default function SecurityPage() {
   const { user } = useSession();
   if (!user) return <Page />;
@@ -48,6 +49,7 @@ export default function SecurityPage() {
       </dl>
       <OnlineOnly>
         <ChangeEmailForm current={user.email} />
+        <SsoLinksSection />
       </OnlineOnly>
     </Page>
   );

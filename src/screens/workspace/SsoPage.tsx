@@ -93,6 +93,7 @@ export default function SsoPage() {
         <OnlineOnly>
           <ProviderDetails settings={settings} />
           <OidcForm teamId={teamId} settings={settings} onSaved={setSettings} translate={(d) => i18n._(d)} />
+          <DomainProof teamId={teamId} settings={settings} onSaved={setSettings} />
           <SamlForm teamId={teamId} settings={settings} onSaved={setSettings} translate={(d) => i18n._(d)} />
           {settings.updated_at && (
             <RemoveAll
@@ -210,7 +211,7 @@ function OidcForm({ teamId, settings, onSaved, translate }: { teamId: number; se
         label={t`Allowed e-mail domains`}
         name="allowed_domains"
         required
-        hint={t`Separated by commas. People with a verified address of these domains can sign in; new ones join the workspace as full members.`}
+        hint={t`Separated by commas. Each domain works once its DNS record below proves it is yours. People with a verified address of these domains can sign in; new ones join the workspace as full members.`}
         error={f['oidc.allowed_domains']}
         value={domains}
         onChange={(e) => setDomains(e.target.value)}
@@ -273,6 +274,77 @@ function OidcForm({ teamId, settings, onSaved, translate }: { teamId: number; se
         </div>
       )}
     </form>
+  );
+}
+
+/** Each allowed domain signs people in (or is required) only after its DNS TXT record proves the workspace owns it (issue #26, N1). */
+function DomainProof({ teamId, settings, onSaved }: { teamId: number; settings: SsoSettings; onSaved: (s: SsoSettings) => void }) {
+  const { t } = useLingui();
+  const [problems, setProblems] = useState<Record<string, string>>({});
+  const [check, checking] = useAction(async () => {
+    const answer = await Sso.verify(teamId);
+    onSaved(answer.data);
+    setProblems(answer.problems);
+    if (Object.keys(answer.problems).length === 0) toast.show(t`Every domain is verified.`, { kind: 'success' });
+  });
+  if (settings.domains.length === 0) return null;
+  return (
+    <section className="form" aria-labelledby="sso-domains-heading" data-testid="sso-domains">
+      <h2 id="sso-domains-heading">
+        <Trans>Domain verification</Trans>
+      </h2>
+      <p>
+        <Trans>A domain signs people in only after you prove it is yours: add this TXT record at your DNS provider, then check.</Trans>
+      </p>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>
+              <Trans>Domain</Trans>
+            </th>
+            <th>
+              <Trans>TXT record</Trans>
+            </th>
+            <th>
+              <Trans>Value</Trans>
+            </th>
+            <th>
+              <Trans>Status</Trans>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {settings.domains.map((d) => (
+            <tr key={d.domain} data-testid={`sso-domain-${d.domain}`}>
+              <td>{d.domain}</td>
+              <td>
+                <code>{d.record}</code>
+              </td>
+              <td>
+                <code>{d.value}</code>
+              </td>
+              <td>
+                {d.verified ? (
+                  <span className="badge badge-success">
+                    <Trans>Verified</Trans>
+                  </span>
+                ) : (
+                  <>
+                    <Trans>Not verified</Trans>
+                    {problems[d.domain] && <small className="field-error"> {problems[d.domain]}</small>}
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="form-actions">
+        <button type="button" className="ui-button ui-button--secondary ui-button--md" disabled={checking} aria-busy={checking} onClick={() => void check()}>
+          <Trans>Check DNS records</Trans>
+        </button>
+      </div>
+    </section>
   );
 }
 
