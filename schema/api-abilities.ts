@@ -4,7 +4,7 @@
  * user could do, never widen it. The server maps each route to the one ability it needs
  * (server/developer/abilities.ts); OAuth scopes are these same names, space-separated.
  */
-export const API_ABILITIES = ['read', 'write', 'hooks', 'admin'] as const;
+export const API_ABILITIES = ['read', 'write', 'hooks', 'admin', 'billing'] as const;
 export type ApiAbility = (typeof API_ABILITIES)[number];
 
 /** Abilities a personal token gets when none are asked for. */

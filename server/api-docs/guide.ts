@@ -25,7 +25,8 @@ names the one it needs (\`x-cairn-ability\` and its description):
 | \`read\` | every \`GET\` but webhooks |
 | \`write\` | creating, changing and deleting records |
 | \`hooks\` | webhooks and their logs, any method |
-| \`admin\` | workspace settings, members, roles, permissions |
+| \`admin\` | workspace settings, members, roles, permissions; also a folder save that changes its permission entries, members, hidden or public |
+| \`billing\` | subscriptions, payments, payment cards, invoices and lifetime codes (reads too) |
 
 Account and credential operations (signing in, tokens, OAuth apps, consent, email, password,
 two-factor, deleting a workspace) take a session only: an API token gets 403 there. A revoked,

@@ -179,5 +179,6 @@ export const ABILITY_TEXT: Record<(typeof API_ABILITIES)[number], string> = {
   read: 'Read what the user can read (every GET but webhooks).',
   write: 'Create, change and delete records the user may change.',
   hooks: 'Manage webhooks and read their logs.',
-  admin: 'Workspace administration: settings, members, roles, permissions.',
+  admin: 'Workspace administration: settings, members, roles, permissions; also folder saves that change permission entries, members, hidden or public.',
+  billing: 'Subscriptions, payments, payment cards, invoices and lifetime codes.',
 };

@@ -10,13 +10,20 @@ import type { ApiAbility } from '../../schema/api-abilities';
  *   in, tokens and OAuth apps themselves, consent, email, password, two-factor, deleting a
  *   workspace): a leaked token must not mint more tokens or take the account over.
  * - `hooks`: any route with a `hooks` path segment (webhooks and their logs).
+ * - `billing`: subscriptions, payments (cards, invoices, quotes) and lifetime codes, reads included:
+ *   money and plan changes are never a side effect of `write` (issue #26, N8).
  * - `admin`: changes the workspace's owner or admins make (settings, members, roles, permissions).
+ *   A folder save that changes permission entries, members, hidden or public needs it too; that is
+ *   judged by what the save changes, in the folder rule (server/sync/rules.ts), not here.
  * - `read`: every other GET; `write`: every other change.
  */
 export type RouteAbility = ApiAbility | 'session';
 
 const SESSION_ONLY_PREFIXES = ['/api/auth/', '/api/me/tokens', '/api/me/oauth-apps', '/api/me/applications', '/api/oauth/', '/api/me/email', '/api/me/password', '/api/me/two-factor'];
 const SESSION_ONLY_ROUTES = new Set(['DELETE /api/teams/:id']);
+/** The payment provider's own webhook is signed by the provider, never called with a token. */
+const BILLING_PREFIXES = ['/api/subscription', '/api/subscriptions', '/api/payment/', '/api/ltd-codes'];
+const isBilling = (url: string) => !url.startsWith('/api/payment/webhooks/') && BILLING_PREFIXES.some((prefix) => url === prefix.replace(/\/$/, '') || url.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`) || url === prefix);
 
 const ADMIN_PERMISSIONS: ReadonlySet<PermissionName> = new Set([
   Permission.EDIT_WORKSPACE_SETTINGS,
@@ -31,6 +38,7 @@ const ADMIN_PERMISSIONS: ReadonlySet<PermissionName> = new Set([
 export function requiredAbility(method: string, url: string): RouteAbility {
   const verb = method.toUpperCase();
   if (SESSION_ONLY_ROUTES.has(`${verb} ${url}`) || SESSION_ONLY_PREFIXES.some((prefix) => url === prefix.replace(/\/$/, '') || url.startsWith(prefix))) return 'session';
+  if (isBilling(url)) return 'billing';
   if (/\/hooks(\/|$)/.test(url)) return 'hooks';
   const isRead = verb === 'GET' || verb === 'HEAD';
   if (isRead) return 'read';

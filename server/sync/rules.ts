@@ -64,6 +64,23 @@ async function checkNoCycle(scope: WriteScope, folderId: string, boardId: string
 /** Folder fields that change who may see a board or folder. */
 const ACCESS_FIELDS = ['user_ids', 'hidden', 'is_public', 'permissions', 'final_permissions', 'parent_id'];
 
+/**
+ * Fields whose change is administration, whichever route saves them (issue #26, N8): an API token
+ * needs `admin` for them, as for PUT /api/{team}/permissions and PUT /api/users.
+ */
+const ADMIN_FIELDS = ['permissions', 'final_permissions', 'user_ids', 'hidden', 'is_public'] as const;
+
+/** A new folder's administration fields that differ from a plain folder's (entries, members besides its creator, hidden, public). */
+function adminFieldsOfNew(record: Record<string, unknown>, creatorId: number): string[] {
+  const set: string[] = [];
+  if (Object.keys((record.permissions as object | undefined) ?? {}).length > 0) set.push('permissions');
+  if (((record.final_permissions as unknown[] | undefined) ?? []).length > 0) set.push('final_permissions');
+  if (((record.user_ids as unknown[] | undefined) ?? []).some((id) => id !== creatorId)) set.push('user_ids');
+  if (record.hidden === true) set.push('hidden');
+  if (record.is_public === true) set.push('is_public');
+  return set;
+}
+
 const folderRules: CollectionRules = {
   prepare({ record }) {
     const isBoard = record.parent_id === null;
@@ -75,6 +92,8 @@ const folderRules: CollectionRules = {
   async authorize(ctx) {
     const { scope, record, existing } = ctx;
     const isBoard = record.parent_id === null;
+    const adminChanges = existing ? ADMIN_FIELDS.filter((f) => changed(ctx, f)) : adminFieldsOfNew(record, scope.viewer.id);
+    if (adminChanges.length) scope.requireTokenAbility('admin', adminChanges[0]!);
     if (!existing) {
       if (isBoard) scope.require('CREATE_BOARD', scope.workspaceChain());
       else scope.require('CREATE_FOLDER', await scope.chain(String(record.board_id), String(record.parent_id)));

@@ -45,6 +45,12 @@ export class WriteScope {
   readonly events: PendingEvent[] = [];
   /** Set when an automation writes (server/automations): goes on every domain event of this scope. */
   via: Record<string, unknown> | null = null;
+  /**
+   * The abilities of the API token the request came with (decision 0145), or null for a session or
+   * work outside a request. Routes are judged by server/developer/abilities.ts; a save that changes
+   * who may see or do what needs `admin` whatever its route (requireTokenAbility, issue #26 N8).
+   */
+  tokenAbilities: readonly string[] | null = null;
   /** Whether the workspace's plan allows Pro-only views (server/billing/pro-views.ts); null: not asked (server-made writes: templates, imports). */
   proViews: (() => Promise<boolean>) | null = null;
   private readonly boardFolders = new Map<string, Map<string, FolderRecord>>();
@@ -113,6 +119,13 @@ export class WriteScope {
       if ((await writeManyLogged(this.trx, this.team.id, this.now, part, last ? alongside : undefined)) !== part.length) throw new DeferredWritesOvertaken();
     }
     return alongside !== undefined;
+  }
+
+  /** Refuses the write when it came with an API token that lacks `ability` (a session always has it). */
+  requireTokenAbility(ability: string, field: string): void {
+    if (this.tokenAbilities && !this.tokenAbilities.includes(ability)) {
+      throw new ApiError(403, `This token does not have the "${ability}" ability.`, 'unauthorized', { required: ability, field });
+    }
   }
 
   /** The author stamped on writes and events (the actor, or whom it is shown as). */

@@ -46,6 +46,7 @@ export async function runWrite(
       }
       const scope = new WriteScope(trx, opened.team, { id: userId, role: opened.role, teamId }, now, { locked: mode, mayDefer });
       scope.proViews = () => proViewsAllowed(ctx, trx, teamId, now);
+      scope.tokenAbilities = request.apiToken?.abilities ?? null;
       // Plain saves write at the end, together with the key's response: one round trip.
       scope.deferWrites();
       const result = await work(scope);

@@ -119,7 +119,63 @@ describe('personal access tokens', () => {
     expect(row.abilities).toEqual(['read', 'write']);
   });
 
+  it('N8: a folder save that changes permissions, members, hidden or public needs admin, whatever its route', async () => {
+    const writer = await create(t.owner.token, { name: 'rw', abilities: ['read', 'write'] });
+    const admin = await create(t.owner.token, { name: 'rwa', abilities: ['read', 'write', 'admin'] });
+    const b = board();
+    let current: Record<string, unknown> = b;
+    const made = await api(server.app, 'PUT', `/api/${t.teamId}/folders/${b.id}`, { token: t.owner.token, body: b });
+    expect(made.statusCode, made.body).toBe(200);
+    const save = async (token: string, changes: Record<string, unknown>) => {
+      const body = { ...current, ...changes, row_version: (current.row_version as number) + 1 };
+      const res = await api(server.app, 'PUT', `/api/${t.teamId}/folders/${b.id}`, { token, body });
+      if (res.statusCode === 200) current = body;
+      return res;
+    };
+    // The review's steps: a write token opens the board to guests and edits its members.
+    for (const changes of [
+      { is_public: true, permissions: { 'EDIT_ITEM:role:guest': 'allow', 'VIEW_BOARD:role:guest': 'allow' } },
+      { is_public: true },
+      { permissions: { 'VIEW_BOARD:role:guest': 'allow' } },
+      { final_permissions: ['VIEW_BOARD:role:guest'] },
+      { user_ids: [t.owner.user.id, t.full.user.id] },
+      { hidden: true },
+    ]) {
+      const refused = await save(writer.token, changes);
+      expect(refused.statusCode, JSON.stringify(changes)).toBe(403);
+      expect(refused.json().data).toMatchObject({ required: 'admin' });
+    }
+    // The same token renames it; and through a batch the rule is the same.
+    expect((await save(writer.token, { name: 'Renamed by a write token' })).statusCode).toBe(200);
+    const batch = await api(server.app, 'POST', `/api/${t.teamId}/batch`, { token: writer.token, body: { requests: [{ method: 'PUT', route: `folders/${b.id}`, payload: { ...current, is_public: true, row_version: (current.row_version as number) + 1 } }] } });
+    expect(JSON.stringify(batch.json())).toContain('"admin"');
+    // A new folder that names others or opens itself is administration too.
+    const opened = board({ is_public: true });
+    expect((await api(server.app, 'PUT', `/api/${t.teamId}/folders/${opened.id}`, { token: writer.token, body: opened })).statusCode).toBe(403);
+    // With admin, the owner's token may.
+    expect((await save(admin.token, { is_public: true, user_ids: [t.owner.user.id, t.full.user.id] })).statusCode).toBe(200);
+  });
+
+  it('N8: subscription and payment routes need the billing ability', async () => {
+    const writer = await create(t.owner.token, { name: 'writer', abilities: ['read', 'write', 'admin'] });
+    const buy = await api(server.app, 'POST', '/api/subscription', { token: writer.token, body: { plan: 'business', price: 'business-year-usd' } });
+    expect(buy.statusCode).toBe(403);
+    expect(buy.json().data).toEqual({ required: 'billing' });
+    for (const [method, url] of [['POST', '/api/subscription/1/cancel'], ['GET', '/api/payment/invoices'], ['GET', '/api/payment/methods'], ['POST', '/api/ltd-codes/ABC/redeem']] as const) {
+      expect((await api(server.app, method, url, { token: writer.token, body: method === 'POST' ? {} : undefined })).json().data, url).toEqual({ required: 'billing' });
+    }
+    const billing = await create(t.owner.token, { name: 'billing', abilities: ['billing'] });
+    const invoices = await api(server.app, 'GET', '/api/payment/invoices', { token: billing.token });
+    expect(invoices.json().data?.required).toBeUndefined();
+    expect(invoices.statusCode).toBeLessThan(500);
+  });
+
   it('maps routes to abilities from the route table', () => {
+    expect(requiredAbility('POST', '/api/subscription')).toBe('billing');
+    expect(requiredAbility('GET', '/api/subscription/all')).toBe('billing');
+    expect(requiredAbility('POST', '/api/subscriptions/:ltdId/add-ons')).toBe('billing');
+    expect(requiredAbility('POST', '/api/payment/card-setup')).toBe('billing');
+    expect(requiredAbility('GET', '/api/plans')).toBe('read');
     expect(requiredAbility('GET', '/api/:teamId/items')).toBe('read');
     expect(requiredAbility('PUT', '/api/:teamId/items/:id')).toBe('write');
     expect(requiredAbility('PUT', '/api/teams/:id')).toBe('admin');

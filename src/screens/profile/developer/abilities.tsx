@@ -9,6 +9,7 @@ export const ABILITY_LABELS: Record<ApiAbility, { name: MessageDescriptor; text:
   write: { name: msg`Write`, text: msg`Create, change and delete records` },
   hooks: { name: msg`Webhooks`, text: msg`Manage webhooks and read their logs` },
   admin: { name: msg`Administration`, text: msg`Change workspace settings, members, roles and permissions` },
+  billing: { name: msg`Billing`, text: msg`Buy, change and cancel plans, manage payment cards and read invoices` },
 };
 
 /** A token's abilities as a short list of names. */
