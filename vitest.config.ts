@@ -11,7 +11,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000, // an outer limit for a loaded 2-core CI machine, never a speed check (issue 32)
-    hookTimeout: 60_000,
+    hookTimeout: 180_000, // a fresh database and server per file, on a loaded machine (issue 32)
     env: { NODE_ENV: 'test' },
   },
 });

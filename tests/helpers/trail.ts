@@ -42,9 +42,14 @@ export class LineBuffer {
   }
 }
 
+/** Anything that can give its last lines: a LineBuffer, a child process's kept output. */
+export interface LastLines {
+  last(n: number): string[];
+}
+
 interface LogSource {
   name: string;
-  buffer: LineBuffer;
+  buffer: LastLines;
 }
 
 const inputs = new Map<string, string>();
@@ -57,7 +62,7 @@ export function noteInput(name: string, value: unknown): void {
 }
 
 /** Registers the log of a server or process this file started; returns its removal. */
-export function addLogSource(name: string, buffer: LineBuffer): () => void {
+export function addLogSource(name: string, buffer: LastLines): () => void {
   const source = { name, buffer };
   sources.add(source);
   return () => sources.delete(source);
@@ -69,7 +74,7 @@ export function addLogSource(name: string, buffer: LineBuffer): () => void {
  * itself first with an error naming `what` and the last lines of `log` (a child's output): use a
  * limit below the test's, so the report is this message and not a bare "timed out".
  */
-export async function waitingFor<T>(what: string, work: Promise<T> | (() => Promise<T>), opts: { timeoutMs?: number; log?: LineBuffer } = {}): Promise<T> {
+export async function waitingFor<T>(what: string, work: Promise<T> | (() => Promise<T>), opts: { timeoutMs?: number; log?: LastLines } = {}): Promise<T> {
   waits.push(what);
   let timer: NodeJS.Timeout | undefined;
   try {

@@ -11,6 +11,8 @@ import { PG_TEMPLATE_DB } from '../helpers/global-setup';
 import { createUserWithToken } from '../helpers/users';
 import { addMember, board, createTeam, item, newId, attribute, type SignedIn } from '../server/sync-fixtures';
 import { waitFor } from '../helpers/wait';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/limits';
+import { addLogSource } from '../helpers/trail';
 
 /**
  * Scale-out proven with real processes (issue 19, decision 0192): a realtime hub, two API servers
@@ -20,8 +22,9 @@ import { waitFor } from '../helpers/wait';
  */
 const url = process.env.TEST_DATABASE_URL;
 
-// Each case may wait on three processes sharing a busy machine (CI runs this beside e2e at nice 5).
-describe.skipIf(!url)('scale-out: a hub and two API servers on one PostgreSQL', { timeout: 90_000 }, () => {
+// Each case may wait on three processes sharing a busy machine (CI runs this beside e2e at nice 5):
+// the limit of process-starting tests (tests/helpers/limits.ts).
+describe.skipIf(!url)('scale-out: a hub and two API servers on one PostgreSQL', { timeout: HEAVY_TEST_TIMEOUT_MS }, () => {
   let cluster: Cluster;
   let database: { url: string; drop(): Promise<void> };
   let handle: DatabaseHandle;
@@ -59,6 +62,8 @@ describe.skipIf(!url)('scale-out: a hub and two API servers on one PostgreSQL', 
     // Webhooks to this machine's receiver (loopback): allowed for the test only.
     cluster = await startCluster({ databaseUrl: database.url, env: { WEBHOOKS_ALLOW_PRIVATE_TARGETS: 'true' } });
     [one, two] = cluster.apis as [CairnProcess, CairnProcess];
+    // A failing case prints the last output of each process (tests/helpers/failure-report.ts).
+    for (const proc of [cluster.hub, ...cluster.apis]) stops.push(addLogSource(proc.name, { last: (n) => proc.log().split('\n').slice(-n) }));
     handle = await openDatabase({ databaseUrl: database.url });
     ctx = { db: handle.db, now: () => new Date() } as AppContext;
     owner = await createUserWithToken(ctx);
@@ -67,7 +72,7 @@ describe.skipIf(!url)('scale-out: a hub and two API servers on one PostgreSQL', 
     await addMember(ctx, teamId, member.user.id, 'full-member');
     expect((await put(one.url, 'folders', b)).status).toBe(200);
     console.log(`scale-out cluster up in ${Date.now() - started} ms`);
-  }, 300_000);
+  }, 300_000); // a process not ready within READY_TIMEOUT_MS (240 s) fails with its last output first
 
   afterAll(async () => {
     for (const stop of stops) stop();
