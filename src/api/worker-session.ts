@@ -4,6 +4,7 @@ import { workspaces } from './workspaces-cache';
 import { followEngine } from '../connectivity/engine-bridge';
 import { notSaved } from '../connectivity/not-saved';
 import { pendingSync } from '../connectivity/pending-sync';
+import { conflictInbox } from '../connectivity/conflicts';
 import { toastServerReset, toastStorageFreed, toastStorageFull } from '../connectivity/messages';
 import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from './client';
 import { session } from './session';
@@ -45,7 +46,12 @@ export function syncConnection(): SyncConnection {
     void conn.subscribe((event, payload) => {
       if (event === 'session-expired') void onWorkerSessionExpired();
       // Refused edits changed (here or in another tab): the "Not saved" list asks again.
-      else if (event === 'not-saved') void notSaved.refresh();
+      else if (event === 'not-saved') {
+        void notSaved.refresh();
+        void conflictInbox.refresh();
+      }
+      // The conflicts table changed here or in another tab (issue #30 part 2): the inbox asks again.
+      else if (event === 'conflicts') void conflictInbox.refresh();
       // The queue changed: the "waiting to sync" count follows (issue #30 part 5).
       else if (event === 'failed-requests') pendingSync.told((payload as { pending: number }).pending);
       else if (event === 'quota-exceeded') toastStorageFull();
@@ -87,6 +93,7 @@ function update() {
     signedIn.then(() => {
       notSaved.setSource(notSavedSource(conn));
       pendingSync.setSource({ list: () => conn.api.failedRequests() });
+      conflictInbox.setSource(conflictSource(conn));
     }, () => undefined);
   } else if (state.status === 'signedOut' && sentUser !== null) {
     // Logout or an ended session: the worker forgets the token; unsynced work stays for next time.
@@ -95,6 +102,7 @@ function update() {
     signedIn = null;
     notSaved.setSource(null);
     pendingSync.setSource(null);
+    conflictInbox.setSource(null);
     void syncConnection().api.signOut().catch(() => undefined);
   }
 }
@@ -104,6 +112,13 @@ function notSavedSource(conn: SyncConnection) {
     list: () => conn.api.notSaved(),
     retry: (collection: string, id: string) => conn.api.retryNotSaved(collection, id),
     discard: (collection: string, id: string) => conn.api.discardNotSaved(collection, id),
+  };
+}
+
+function conflictSource(conn: SyncConnection) {
+  return {
+    list: () => conn.api.conflictInbox(),
+    resolve: (seq: number, choice: 'mine' | 'theirs') => conn.api.resolveConflict(seq, choice),
   };
 }
 
@@ -162,6 +177,7 @@ async function workerHolds(userId: number): Promise<boolean> {
   signedIn = Promise.resolve();
   notSaved.setSource(notSavedSource(syncConnection()));
   pendingSync.setSource({ list: () => syncConnection().api.failedRequests() });
+  conflictInbox.setSource(conflictSource(syncConnection()));
   return true;
 }
 

@@ -11,6 +11,7 @@ import { ProgressBar } from './ProgressBar';
 import { UiHost } from '../ui/UiHost';
 import { Sidebar } from './Sidebar';
 import { ConnectivityWatcher } from './ConnectivityWatcher';
+import { ConflictInboxPanel } from './ConflictInbox';
 import { WorkspaceLimitDialog } from './WorkspaceLimitDialog';
 import { OfflineBanner } from './OfflineBanner';
 import { PaletteHost } from '../palette/PaletteHost';
@@ -52,6 +53,7 @@ export function RootLayout() {
       <ProgressBar />
       <StatusBanner />
       <ConnectivityWatcher />
+      <ConflictInboxPanel />
       <NotificationsWatcher />
       {withSidebar && !hideHeader && (
         <header className="shell-topbar">

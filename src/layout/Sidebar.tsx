@@ -6,6 +6,7 @@ import { useWorkspaces } from '../api/workspaces-cache';
 import { useSession } from '../api/session';
 import { LogoutButton, LogoutRemovingCopyButton } from './LogoutButton';
 import { InstallAppButton } from './InstallAppButton';
+import { ConflictsSidebarEntry } from './ConflictInbox';
 import { useAppVars } from '../use-app-vars';
 import { BoardsNav } from '../boards/BoardsNav';
 import { StorageKeys } from '../storage/local-store';
@@ -113,6 +114,7 @@ export function Sidebar({ onClose }: { onClose?: () => void }) {
             <Trans>Developer</Trans>
           </Link>
         </li>
+        <ConflictsSidebarEntry />
         <InstallAppButton />
         <li>
           <LogoutButton />

@@ -13,6 +13,7 @@ import { loadItems, loadPlaces, loadViews, type Target } from './palette-data';
 import { buildIndex, remember, search, type SearchIndex } from './palette-search';
 import { openRequestedAt } from './PaletteHost';
 import './palette.css';
+import { conflictInbox, useConflicts } from '../connectivity/conflicts';
 
 /**
  * The command palette (Ctrl/Cmd+K; issue #17 part 3): jump to any board, folder or item — searched
@@ -67,6 +68,7 @@ export default function CommandPalette({ onClose, onShortcuts }: { onClose(): vo
   const onBoard = (routeName === 'board' || routeName === 'folder') && Boolean(params.rootId);
   const teamId = params.teamId ?? (params.rootId ? boardTeams.get(params.rootId) : undefined) ?? workspaces?.[0]?.id;
 
+  const conflictCount = useConflicts().conflicts;
   const actions = useMemo<Action[]>(() => {
     const dark = document.documentElement.dataset.theme === 'dark';
     const list: Action[] = [];
@@ -98,8 +100,10 @@ export default function CommandPalette({ onClose, onShortcuts }: { onClose(): vo
     }
     list.push({ id: 'settings', kind: 'action', label: t`Go to profile settings`, keywords: t`settings preferences language account`, href: pathFor('profile') });
     list.push({ id: 'shortcuts', kind: 'action', label: t`Show keyboard shortcuts`, keywords: t`help keys`, href: '', run: onShortcuts });
+    // The conflict inbox (issue #30 part 2), with its count.
+    list.push({ id: 'conflicts', kind: 'action', label: t`Conflicts (${conflictCount})`, keywords: t`conflict inbox overlapped lost changes keep mine theirs`, href: '', run: () => conflictInbox.openPanel() });
     return list;
-  }, [t, onBoard, views, teamId, params.rootId, onShortcuts]);
+  }, [t, onBoard, views, teamId, params.rootId, onShortcuts, conflictCount]);
 
   const actionIndex = useMemo(() => buildIndex(actions), [actions]);
   const trimmed = query.trim();

@@ -9,6 +9,7 @@ import { useBoard } from '../BoardContext';
 import type { DragData } from '../../ui/drag/data';
 import { CardTimers } from '../time/TimerControl';
 import { CardButtons } from '../automations/ButtonControl';
+import { ConflictMarker } from '../parts/ConflictMarker';
 
 export interface KanbanCardProps {
   item: Item;
@@ -44,7 +45,10 @@ export const KanbanCard = memo(function KanbanCard({ item, fields, values, colum
           if (!onKey(e, item, columnKey)) listeners?.onKeyDown?.(e);
         }}
       >
-        <span className="kanban-card-name">{name}</span>
+        <span className="kanban-card-name">
+          {name}
+          <ConflictMarker itemId={item.id} />
+        </span>
         <CardValues item={item} fields={fields} values={values} />
         <CardTimers item={item} />
         <CardButtons item={item} />

@@ -8,6 +8,7 @@ import { pathFor } from '../../../schema/routes';
 import type { PermissionName } from '../../../schema/permissions';
 import { useSession } from '../../api/session';
 import { translateMessage } from '../../i18n/server-messages';
+import { conflictInbox } from '../../connectivity/conflicts';
 import { EmptyState } from '../../ui/EmptyState';
 import { Spinner } from '../../ui/Spinner';
 import { toast } from '../../ui/toast-store';
@@ -193,7 +194,15 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   useEffect(
     () =>
       backend.onProblem((problem) => {
-        if (problem.kind === 'conflict') toast.show(translateMessage(Messages.conflict), { kind: 'error', id: `conflict-${problem.id}` });
+        // The spec's message, with the item and the field named; Review opens the inbox (issue #30 part 2).
+        if (problem.kind === 'conflict') {
+          const where = [problem.label?.item ? `“${problem.label.item}”` : null, problem.label?.field ?? problem.field ?? null].filter(Boolean).join(' · ');
+          toast.show(where ? `${translateMessage(Messages.conflict)} ${where}` : translateMessage(Messages.conflict), {
+            kind: 'error',
+            id: `conflict-${problem.id}-${problem.field ?? ''}`,
+            action: { label: t`Review`, run: () => conflictInbox.openPanel() },
+          });
+        }
         else toast.show(translateMessage(problem.message), { kind: 'error' });
       }),
     [backend],

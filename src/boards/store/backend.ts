@@ -60,7 +60,8 @@ export interface WrittenRecord {
 }
 
 export type BackendProblem =
-  | { kind: 'conflict'; collection: string; id: string }
+  /** A field another user's save won (issue #30): named when the engine names it (item and field). */
+  | { kind: 'conflict'; collection: string; id: string; field?: string | null; label?: { item: string | null; field: string | null } }
   | { kind: 'rejected'; collection: string; id: string; status: number; message: string };
 
 export const BoardBackendContext = createContext<BoardBackend | null>(null);

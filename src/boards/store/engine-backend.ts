@@ -98,8 +98,8 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
     onProblem(listener) {
       return port.subscribe((event, payload) => {
         if (event === 'conflict') {
-          const p = payload as { collection: string; id: string };
-          listener({ kind: 'conflict', collection: p.collection, id: p.id } satisfies BackendProblem);
+          const p = payload as { collection: string; id: string; field?: string | null; label?: { item: string | null; field: string | null } };
+          listener({ kind: 'conflict', collection: p.collection, id: p.id, field: p.field ?? null, label: p.label } satisfies BackendProblem);
         } else if (event === 'rejected') {
           const p = payload as { collection: string; id: string; status: number; message: string };
           listener({ kind: 'rejected', collection: p.collection, id: p.id, status: p.status, message: p.message });

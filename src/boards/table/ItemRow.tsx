@@ -5,6 +5,7 @@ import type { Attribute, Item } from '../store/live';
 import { ValueDisplay, ValueEditor, READ_ONLY_KINDS } from '../parts/values';
 import type { DragData } from '../../ui/drag/data';
 import { ROW_HEIGHT, SELECT_WIDTH, type VirtualCol } from './use-table-virtual';
+import { ConflictMarker } from '../parts/ConflictMarker';
 
 type Listeners = ReturnType<typeof useDraggable>['listeners'];
 
@@ -87,6 +88,7 @@ export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, widt
             ) : (
               <>
                 <ValueDisplay attribute={attribute} value={value} item={item} ordinal={ordinal} />
+                {attribute.kind === 'primary' && <ConflictMarker itemId={item.id} />}
                 {attribute.kind === 'primary' && (
                   <button type="button" tabIndex={-1} className="row-open" aria-label={t`Open ${item.name}`} onClick={(e) => (e.stopPropagation(), onOpen(item))}>
                     ⤢

@@ -1,0 +1,169 @@
+import { useState } from 'react';
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import type { InboxEntry, RefusedReason } from '../../sync-worker/client';
+import { conflictInbox, useConflicts } from '../connectivity/conflicts';
+import { Modal } from '../ui/Modal';
+import { Button } from '../ui/Button';
+import { toast } from '../ui/toast-store';
+import './conflict-inbox.css';
+
+type ConflictRow = Extract<InboxEntry, { type: 'conflict' }>;
+type RefusedRow = Extract<InboxEntry, { type: 'refused' }>;
+
+/** A value as the inbox shows it: text as typed, empty as a word, anything else as JSON. */
+function useShowValue() {
+  const { t } = useLingui();
+  return (value: unknown): string => {
+    if (value === null || value === undefined || value === '') return t`(empty)`;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    return JSON.stringify(value);
+  };
+}
+
+/**
+ * The conflict inbox (issue #30 part 2): each field another user's save won over mine, with my
+ * value, theirs, who and when, **Keep mine** (saved again over the current copy) and **Keep
+ * theirs**; text side by side. Below, the edits the server refused, with the reason in plain words
+ * and the value kept. Opened from the sidebar, the palette and the conflict toast.
+ */
+export function ConflictInboxPanel() {
+  const { t } = useLingui();
+  const { entries, open } = useConflicts();
+  if (!open) return null;
+  const conflicts = entries.filter((e): e is ConflictRow => e.type === 'conflict');
+  const refused = entries.filter((e): e is RefusedRow => e.type === 'refused');
+  return (
+    <Modal open onClose={() => conflictInbox.closePanel()} title={t`Conflicts`} size="lg" className="conflict-inbox">
+      {conflicts.length === 0 && refused.length === 0 && (
+        <p data-testid="conflicts-empty">
+          <Trans>No conflicts. Every change you made is either saved or waiting to sync.</Trans>
+        </p>
+      )}
+      {conflicts.length > 0 && (
+        <>
+          <p className="conflict-inbox__intro">
+            <Trans>Someone else changed these fields while your change was on its way. Their value is shown now; yours is kept here until you choose.</Trans>
+          </p>
+          <ul className="conflict-list" data-testid="conflict-list">
+            {conflicts.map((entry) => (
+              <ConflictItem key={entry.seq} entry={entry} />
+            ))}
+          </ul>
+        </>
+      )}
+      {refused.length > 0 && (
+        <>
+          <h3>
+            <Plural value={refused.length} one="# change the server refused" other="# changes the server refused" />
+          </h3>
+          <ul className="conflict-list" data-testid="refused-list">
+            {refused.map((entry) => (
+              <RefusedItem key={`${entry.collection}:${entry.id}`} entry={entry} />
+            ))}
+          </ul>
+        </>
+      )}
+    </Modal>
+  );
+}
+
+function ConflictItem({ entry }: { entry: ConflictRow }) {
+  const { t, i18n } = useLingui();
+  const show = useShowValue();
+  const [busy, setBusy] = useState(false);
+  const item = entry.label.item ?? t`An item`;
+  const field = entry.label.field ?? entry.field ?? t`the record`;
+  const when = entry.theirs_at ? i18n.date(new Date(entry.theirs_at), { dateStyle: 'medium', timeStyle: 'short' }) : i18n.date(new Date(entry.time), { dateStyle: 'medium', timeStyle: 'short' });
+  const who = entry.theirs_by === null || entry.theirs_by === undefined ? t`another user` : t`user ${String(entry.theirs_by)}`;
+  const choose = async (choice: 'mine' | 'theirs') => {
+    setBusy(true);
+    try {
+      const result = await conflictInbox.resolve(entry.seq, choice);
+      if (result === 'gone') toast.show(t`“${item}” is no longer on this device, so your value could not be applied. It stays here.`, { kind: 'error' });
+    } catch {
+      toast.show(t`The choice could not be saved. Try again.`, { kind: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const mine = show(entry.mine);
+  const theirs = show(entry.theirs);
+  return (
+    <li className="conflict-item" data-testid="conflict-item" data-item-id={entry.item_id ?? ''}>
+      <div className="conflict-item__head">
+        <strong>{item}</strong> · <span>{field}</span>
+        <span className="muted">
+          {' '}
+          · <Trans>changed by {who}, {when}</Trans>
+        </span>
+      </div>
+      <div className={`conflict-values${entry.text ? ' conflict-values--text' : ''}`} data-testid={entry.text ? 'conflict-side-by-side' : undefined}>
+        <div className="conflict-value" data-testid="conflict-mine">
+          <span className="conflict-value__label">
+            <Trans>Mine</Trans>
+          </span>
+          {entry.text ? <pre>{mine}</pre> : <span>{mine}</span>}
+        </div>
+        <div className="conflict-value" data-testid="conflict-theirs">
+          <span className="conflict-value__label">
+            <Trans>Theirs (shown now)</Trans>
+          </span>
+          {entry.text ? <pre>{theirs}</pre> : <span>{theirs}</span>}
+        </div>
+      </div>
+      <div className="conflict-item__actions">
+        <Button variant="primary" onClick={() => void choose('mine')} disabled={busy}>
+          <Trans>Keep mine</Trans>
+        </Button>
+        <Button variant="secondary" onClick={() => void choose('theirs')} disabled={busy}>
+          <Trans>Keep theirs</Trans>
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+function RefusedItem({ entry }: { entry: RefusedRow }) {
+  const { t, i18n } = useLingui();
+  const show = useShowValue();
+  const reasons: Record<RefusedReason, string> = {
+    permission: t`You no longer have permission to make this change.`,
+    deleted: t`The item was deleted before your change reached the server.`,
+    validation: t`The server did not accept the value: a rule changed or the value is not valid.`,
+    quota: t`The workspace has reached a limit of its plan or storage.`,
+    dependent: t`Not applied, because it was built on a change that was not saved.`,
+    other: t`The server refused the change.`,
+  };
+  const kept = entry.item ? (entry.collection === 'value' ? show((entry.item as { value?: unknown }).value) : show((entry.item as { name?: unknown }).name ?? entry.item)) : t`(a delete)`;
+  return (
+    <li className="conflict-item" data-testid="refused-item">
+      <div className="conflict-item__head">
+        <strong>{entry.label.item ?? t`An item`}</strong>
+        {entry.label.field && <span> · {entry.label.field}</span>}
+        <span className="muted"> · {i18n.date(new Date(entry.time), { dateStyle: 'medium', timeStyle: 'short' })}</span>
+      </div>
+      <p className="conflict-reason">{reasons[entry.reason] ?? reasons.other}</p>
+      <div className="conflict-value">
+        <span className="conflict-value__label">
+          <Trans>Your value, kept</Trans>
+        </span>
+        <span>{kept}</span>
+      </div>
+    </li>
+  );
+}
+
+/** "Conflicts (n)" in the sidebar, shown while there are any. */
+export function ConflictsSidebarEntry() {
+  const { conflicts: conflictCount, entries } = useConflicts();
+  const refused = entries.length - conflictCount;
+  if (conflictCount === 0 && refused === 0) return null;
+  return (
+    <li>
+      <button type="button" className="shell-sidebar-button conflicts-entry" data-testid="conflicts-entry" onClick={() => conflictInbox.openPanel()}>
+        <span aria-hidden="true">⚠</span> <Trans>Conflicts ({conflictCount})</Trans>
+      </button>
+    </li>
+  );
+}
