@@ -48,6 +48,8 @@ export interface BoardJob {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** A queued job kept waiting by the limits on heavy work (phase `waiting`): its place in the line, 1 = next. */
+  place?: number;
 }
 
 /** The most items a board moved to another workspace may hold (decision 0227). */

@@ -17,6 +17,7 @@ import { parseCsv } from './csv-parse';
 import { CSV_IMPORT_KIND, IMPORTABLE_EXISTING, type CsvImportInput } from './csv-import';
 import { exportView } from './csv-export';
 import { translatedJob } from './texts';
+import { placesOf } from './admission';
 import { localeSettingOf, translator } from '../i18n/catalogs';
 
 /**
@@ -50,7 +51,8 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     const rows = await ctx.db.selectFrom('board_jobs').selectAll().where('user_id', '=', userId).where('created_at', '>=', since).orderBy('created_at', 'desc').limit(20).execute();
     // Problems and failure reasons in the reader's language (decision 0225).
     const l10n = translator(await localeSettingOf(ctx.db, userId));
-    const jobs = rows.map((row) => translatedJob(toWire(row), l10n));
+    const places = await placesOf(ctx, rows);
+    const jobs = rows.map((row) => withPlace(translatedJob(toWire(row), l10n), places));
     return { data: [...jobs.filter((j) => !j.finished_at), ...jobs.filter((j) => j.finished_at)] };
   });
 
@@ -59,7 +61,7 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     const id = parseBody(boardJobIdParam, request.params.jobId);
     const row = await loadBoardJob(ctx.db, id);
     if (!row || row.user_id !== userId) throw notFound();
-    return { data: translatedJob(toWire(row), translator(await localeSettingOf(ctx.db, userId))) };
+    return { data: withPlace(translatedJob(toWire(row), translator(await localeSettingOf(ctx.db, userId))), await placesOf(ctx, [row])) };
   });
 
   app.post<JobParams>('/api/me/board-jobs/:jobId/cancel', { config: { docs: { summary: 'Cancels one of your board jobs; what it wrote is removed', tag: 'board-jobs' } } }, async (request) => {
@@ -107,6 +109,11 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
       .header('x-rows', String(exported.rows))
       .send(Readable.from(exported.parts()));
   });
+}
+
+function withPlace<T extends { id: string }>(job: T, places: Map<string, number>): T & { place?: number } {
+  const place = places.get(job.id);
+  return place === undefined ? job : { ...job, place };
 }
 
 async function isFolderOf(ctx: AppContext, teamId: number, boardId: string, folderId: string): Promise<boolean> {

@@ -7,6 +7,7 @@ import { isFinishedJob, type BoardJobProblem, type BoardJobState } from '../../s
 import { loadBoardJob, newBoardJobId, saveProgress, type BoardJobRow, type ProgressUpdate } from './store';
 import { notifyBoardJobEnded } from './notify';
 import { ApiError } from '../http/errors';
+import { admitBoardJob } from './admission';
 
 /**
  * The board job runner (decision 0160): a job of the runner of decision 0110 per step
@@ -97,7 +98,11 @@ export async function cancelBoardJob(ctx: AppContext, id: string): Promise<Board
 interface StepPayload {
   id: string;
   step: number;
+  /** How many times the job was found over the limits of admission.ts. */
+  waits?: number;
 }
+/** How soon a job kept waiting by the limits asks again. */
+const ADMISSION_RETRY_MS = 1000;
 interface CleanupPayload {
   id: string;
   outcome: 'failed' | 'cancelled';
@@ -137,7 +142,12 @@ async function runStep(ctx: AppContext, payload: StepPayload, job: JobContext): 
   if (!row || isFinishedJob(row.state) || row.state === 'cancelling') return; // the cleanup job ends a cancelled one
   const kind = kinds.get(row.kind);
   if (!kind) return failJob(ctx, row, `This kind of job (${row.kind}) is not known to this server.`);
-  if (row.state === 'queued') await saveProgress(ctx.db, row.id, { state: 'running' }, ctx.now());
+  if (row.state === 'queued' && !(await admitBoardJob(ctx, row))) {
+    // Over the limits (admission.ts): the same step again in a moment, the job still queued.
+    const waits = (payload.waits ?? 0) + 1;
+    await ctx.jobs.enqueue(STEP_JOB, { id: row.id, step: payload.step, waits } satisfies StepPayload, { key: `${row.id}:${payload.step}:w${waits}`, maxAttempts: STEP_ATTEMPTS, runAt: new Date(ctx.now().getTime() + ADMISSION_RETRY_MS) });
+    return;
+  }
   const started = Date.now();
   try {
     let outcome: 'more' | 'done' = 'more';

@@ -102,8 +102,10 @@ function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJ
     pdf: job.phase === 'rendering' ? t`Drawing the PDF` : t`Reading the view`,
     other: t`Working`,
   };
+  const place = job.place;
   const phases: Record<string, string> = {
-    queued: t`Waiting to start`,
+    // Kept waiting by the limits on heavy work (one import per workspace, a few jobs at a time).
+    queued: job.phase === 'waiting' && place ? t`Waiting for other jobs; number ${place} in line` : t`Waiting to start`,
     cancelling: job.error ? t`Failed; removing what it wrote` : t`Cancelling; removing what it wrote`,
     done: t`Done`,
     failed: t`Failed`,

@@ -137,6 +137,32 @@ describe('board jobs: CSV import and export', () => {
     expect(hiddenLines.slice(1).map((l) => l.split(',')[0])).toEqual(['Person 20', 'Person 19', 'Person 18', 'Person 17', 'Person 16', 'Person 15', 'Person 14', 'Person 13', 'Person 12', 'Person 11', 'Person 2']);
   });
 
+  it('runs one import per workspace at a time: the second waits with its place in line, then runs (issue #31)', async () => {
+    boardJobTuning.sliceMs = 0; // one batch per step
+    const columnsNamed = (suffix: string) => peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} ${suffix}` } : c));
+    const first = await startImport({ csv: people(300), delimiter: ',', header: true, columns: columnsNamed('first') });
+    const second = await startImport({ csv: people(300), delimiter: ',', header: true, columns: columnsNamed('second') });
+    expect(first.statusCode, first.body).toBe(202);
+    expect(second.statusCode, second.body).toBe(202);
+    const ids = [first.json().data.id as string, second.json().data.id as string];
+    await pass();
+    const jobs = await Promise.all(ids.map((id) => jobOf(id)));
+    expect(jobs.filter((j) => j.state === 'running'), JSON.stringify(jobs)).toHaveLength(1);
+    const waiting = jobs.find((j) => j.state !== 'running')!;
+    expect(waiting.state).toBe('queued');
+    expect(waiting.phase).toBe('waiting');
+    expect(waiting.place).toBe(1);
+    const listed = (await api(server.app, 'GET', '/api/me/board-jobs', { token: t.owner.token })).json().data as BoardJob[];
+    expect(listed.find((j) => j.id === waiting.id)?.place).toBe(1);
+    // Both end, each with all its rows; the waiting one ran once the first was done.
+    for (const id of ids) expect((await untilEnded(id)).state).toBe('done');
+    for (const id of ids) expect((await recordsOfJob(id)).filter((r) => r.collection === 'item')).toHaveLength(300);
+    const ended = await Promise.all(ids.map((id) => jobOf(id)));
+    const running = jobs.find((j) => j.state === 'running')!;
+    expect(new Date(ended.find((j) => j.id === running.id)!.finished_at!).getTime()).toBeLessThanOrEqual(new Date(ended.find((j) => j.id === waiting.id)!.finished_at!).getTime());
+    boardJobTuning.sliceMs = 2000;
+  }, 180_000);
+
   it('shows progress batch by batch, and a cancel removes everything the import wrote', async () => {
     boardJobTuning.sliceMs = 0; // one batch per step
     const res = await startImport({ csv: people(3500), delimiter: ',', header: true, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} 2` } : c)) });
