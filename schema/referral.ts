@@ -26,12 +26,15 @@ export const referralViewSchema = z.object({
   signups: z.number(),
   invitations: z.array(z.object({ email: z.string(), sent_at: z.string(), times: z.number(), joined: z.boolean() })),
   /** Credited so far, per currency, in minor units (cents). */
+  /** Credits whose invoice is past its refund window (issue #26, N12). */
   earnings: z.array(z.object({ currency: z.string(), amount: z.number() })),
-  credits: z.array(z.object({ invoice_id: z.string(), amount: z.number(), invoice_amount: z.number(), currency: z.string(), created_at: z.string() })),
+  /** Credits still in their invoice's refund window: they count once it has passed. */
+  held: z.array(z.object({ currency: z.string(), amount: z.number() })),
+  credits: z.array(z.object({ invoice_id: z.string(), amount: z.number(), invoice_amount: z.number(), currency: z.string(), created_at: z.string(), available_at: z.string().nullable() })),
 });
 export type ReferralView = z.infer<typeof referralViewSchema>;
 
-export const INVITE_SKIP_REASONS = ['has_account', 'own_address'] as const;
+export const INVITE_SKIP_REASONS = ['has_account', 'own_address', 'recently_invited', 'daily_limit'] as const;
 /** POST /api/referral/invite: who was mailed, who was not and why. */
 export const referralInviteAnswerSchema = z.object({
   sent: z.array(z.string()),

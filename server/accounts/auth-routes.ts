@@ -109,7 +109,7 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext, limits: Accoun
       await mailVerification(user);
     }
     // The referral link the person came through, if any (decision 0260).
-    await attributeSignup(ctx.db, user.id, body.referral, ctx.now());
+    await attributeSignup(ctx.db, user.id, body.referral, ctx.now(), request.ip);
     const tokens = await issueTokens(ctx.db, user.id, ctx.now());
     reply.status(201);
     return { intended, user: profileOf(user), ...(invitation ? { invitation } : {}), ...deliverTokens(ctx, reply, tokens, body.grantType === 'password') };

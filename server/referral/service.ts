@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors';
 import { Messages } from '../../schema/messages';
 import { normalizeEmail } from '../accounts/service';
 import type { ConsumerContext, DomainEvent } from '../events/types';
+import { MONEY_BACK_DAYS } from '../billing/cancellation';
 import { referralCodeBody, referralCodeSchema, referralInviteBody, type ReferralView } from '../../schema/referral';
 
 /**
@@ -24,6 +25,9 @@ export const REFERRAL_RATE = 0.2;
 /** Addresses one invitation request may name, and one referrer may invite in 24 hours. */
 export const INVITES_PER_REQUEST = 20;
 export const INVITES_PER_DAY = 100;
+/** The database throttle's rules (decision 0093): mails per sender a day, referral mails per recipient a week. */
+export const INVITE_SENDER_RULE = { max: INVITES_PER_DAY, windowMs: 24 * 3600 * 1000 };
+export const INVITE_RECIPIENT_RULE = { max: 1, windowMs: 7 * 24 * 3600 * 1000 };
 
 /** The bodies and the view are shared with the app: schema/referral.ts. */
 export { referralCodeSchema as codeSchema, referralCodeBody as putBody, referralInviteBody as inviteBody, type ReferralView };
@@ -79,14 +83,27 @@ export async function referralView(ctx: Pick<AppContext, 'config'>, db: Db, user
     select i.email, i.sent_at, i.times,
       exists (select 1 from referrals r join users u on u.id = r.user_id where r.referrer_id = i.referrer_id and lower(u.email) = i.email) as joined
     from referral_invitations i where i.referrer_id = ${userId} order by i.sent_at desc limit 200`.execute(db);
+  // A credit whose invoice was refunded is no credit; one still in the refund window is held.
+  const notRefunded = sql<boolean>`not exists (select 1 from invoices i where i.id::text = referral_credits.invoice_id and i.status = 'refunded')`;
   const earnings = await db
     .selectFrom('referral_credits')
     .select(['currency', (eb) => eb.fn.sum<string>('amount').as('amount')])
     .where('referrer_id', '=', userId)
+    .where(notRefunded)
+    .where((eb) => eb.or([eb('available_at', 'is', null), eb('available_at', '<=', now)]))
     .groupBy('currency')
     .orderBy('currency')
     .execute();
-  const credits = await db.selectFrom('referral_credits').selectAll().where('referrer_id', '=', userId).orderBy('created_at', 'desc').orderBy('invoice_id').limit(100).execute();
+  const held = await db
+    .selectFrom('referral_credits')
+    .select(['currency', (eb) => eb.fn.sum<string>('amount').as('amount')])
+    .where('referrer_id', '=', userId)
+    .where(notRefunded)
+    .where('available_at', '>', now)
+    .groupBy('currency')
+    .orderBy('currency')
+    .execute();
+  const credits = await db.selectFrom('referral_credits').selectAll().where('referrer_id', '=', userId).where(notRefunded).orderBy('created_at', 'desc').orderBy('invoice_id').limit(100).execute();
   return {
     code,
     link: referralLink(ctx, code),
@@ -94,7 +111,8 @@ export async function referralView(ctx: Pick<AppContext, 'config'>, db: Db, user
     signups: Number(signups.n),
     invitations: invitations.rows.map((r) => ({ email: r.email, sent_at: new Date(r.sent_at).toISOString(), times: Number(r.times), joined: Boolean(r.joined) })),
     earnings: earnings.map((e) => ({ currency: e.currency, amount: Number(e.amount) })),
-    credits: credits.map((c) => ({ invoice_id: c.invoice_id, amount: Number(c.amount), invoice_amount: Number(c.invoice_amount), currency: c.currency, created_at: new Date(c.created_at).toISOString() })),
+    held: held.map((e) => ({ currency: e.currency, amount: Number(e.amount) })),
+    credits: credits.map((c) => ({ invoice_id: c.invoice_id, amount: Number(c.amount), invoice_amount: Number(c.invoice_amount), currency: c.currency, created_at: new Date(c.created_at).toISOString(), available_at: c.available_at ? new Date(c.available_at).toISOString() : null })),
   };
 }
 
@@ -120,22 +138,13 @@ export function parseEmails(input: string | string[]): string[] {
   return unique;
 }
 
-/** Invitations sent by the user in the last 24 hours (each address counted once per send). */
-export async function invitesToday(db: Db, userId: number, now: Date): Promise<number> {
-  const row = await db
-    .selectFrom('referral_invitations')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('referrer_id', '=', userId)
-    .where('sent_at', '>', new Date(now.getTime() - 24 * 3600 * 1000))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * Attributes a new account to the owner of `code` (the link it came through). An unknown code,
  * or the account's own, is ignored: a stale link must not stop anyone from signing up.
  */
-export async function attributeSignup(db: Db, userId: number, code: string | undefined | null, now: Date): Promise<number | null> {
+export async function attributeSignup(db: Db, userId: number, code: string | undefined | null, now: Date, ip?: string): Promise<number | null> {
+  // Every account's sign-up address is kept: a later referral pair that shares it earns nothing (N12).
+  if (ip) await sql`insert into signup_addresses (user_id, ip, created_at) values (${userId}, ${ip}, ${now}) on conflict do nothing`.execute(db);
   if (!code) return null;
   const parsed = referralCodeSchema.safeParse(code);
   if (!parsed.success) return null;
@@ -160,9 +169,30 @@ export async function referralCreditsForEvent(event: DomainEvent, c: ConsumerCon
   if (!invoiceId || !Number.isSafeInteger(userId) || !Number.isFinite(amount) || amount <= 0 || !/^[A-Z]{3}$/.test(currency)) return;
   const referral = await c.db.selectFrom('referrals').select('referrer_id').where('user_id', '=', userId).executeTakeFirst();
   if (!referral) return;
+  if (await samePerson(c.db, referral.referrer_id, userId)) return;
   const credit = Math.round(amount * REFERRAL_RATE);
+  // Held until the invoice is past its refund window; a refunded invoice never becomes earnings.
+  const availableAt = new Date(c.now().getTime() + MONEY_BACK_DAYS * 24 * 3600 * 1000);
   await sql`
-    insert into referral_credits (invoice_id, referrer_id, user_id, invoice_amount, amount, currency, created_at)
-    values (${invoiceId}, ${referral.referrer_id}, ${userId}, ${Math.round(amount)}, ${credit}, ${currency}, ${c.now()})
+    insert into referral_credits (invoice_id, referrer_id, user_id, invoice_amount, amount, currency, created_at, available_at)
+    values (${invoiceId}, ${referral.referrer_id}, ${userId}, ${Math.round(amount)}, ${credit}, ${currency}, ${c.now()}, ${availableAt})
     on conflict (invoice_id) do nothing`.execute(c.db);
+}
+
+/**
+ * A referrer and the account they referred that look like one person earn no credit (N12): the
+ * same sign-up address, or a saved card alike in brand, last four digits and expiry (the card's
+ * fingerprint as far as this server stores it).
+ */
+export async function samePerson(db: Db, referrerId: number, userId: number): Promise<boolean> {
+  const { rows } = await sql<{ same: boolean }>`
+    select exists (
+      select 1 from signup_addresses a join signup_addresses b on a.ip = b.ip
+      where a.user_id = ${referrerId} and b.user_id = ${userId}
+    ) or exists (
+      select 1 from payment_methods a join payment_methods b
+        on a.brand = b.brand and a.last4 = b.last4 and a.exp_month = b.exp_month and a.exp_year = b.exp_year
+      where a.user_id = ${referrerId} and b.user_id = ${userId}
+    ) as same`.execute(db);
+  return Boolean(rows[0]?.same);
 }

@@ -241,7 +241,41 @@ describe('plan limits and referral', () => {
       await paid(w.teamId, `inv-${stranger.user.id}-1`, stranger.user.id, 5000); // not referred: nothing
       const after = (await api(server.app, 'GET', '/api/referral', { token: alice.token })).json().data;
       expect(after.credits.map((c: any) => [c.invoice_id, c.amount]).sort()).toEqual([[`inv-${bob.id}-1`, 200], [`inv-${bob.id}-2`, 600]]);
-      expect(after.earnings).toEqual([{ currency: 'USD', amount: 800 }]);
+      // N12: held until the invoices are past their refund window (14 days), then earnings.
+      expect(after.earnings).toEqual([]);
+      expect(after.held).toEqual([{ currency: 'USD', amount: 800 }]);
+      server.advance(15 * 24 * 3600 * 1000);
+      const later = (await api(server.app, 'GET', '/api/referral', { token: alice.token })).json().data;
+      expect(later.earnings).toEqual([{ currency: 'USD', amount: 800 }]);
+      expect(later.held).toEqual([]);
+    });
+
+    it('N12: a second account of the referrer (same sign-up address, or the same card) earns no credit', async () => {
+      const ip = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n}` });
+      const register = async (email: string, referral: string | undefined, headers: Record<string, string>) => {
+        const reg = await api(server.app, 'POST', '/api/auth/register', { body: { email, name: 'Self', password: 'self-password-1', grantType: 'password', ...(referral ? { referral } : {}) }, headers });
+        expect(reg.statusCode, reg.body).toBe(201);
+        return { token: reg.json().access_token as string, id: (await server.ctx.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id };
+      };
+      const tag = newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+      const a = await register(`self-a-${tag}@example.test`, undefined, ip(10));
+      const code = (await api(server.app, 'GET', '/api/referral', { token: a.token })).json().data.code;
+      // The review's steps: a second account through A's own link, from the same address, buys a plan.
+      const twin = await register(`self-b-${tag}@example.test`, code, ip(10));
+      const w = await workspace({ token: twin.token, user: { id: twin.id } } as any);
+      await paid(w.teamId, `inv-self-${twin.id}`, twin.id, 19200);
+      // From another address but with the same card as A.
+      const card = { number: '4242 4242 4242 4242', exp_month: 11, exp_year: 2098, cvc: '123' };
+      expect((await api(server.app, 'POST', '/api/payment/methods', { token: a.token, body: { card } })).statusCode).toBe(201);
+      const carded = await register(`self-c-${tag}@example.test`, code, ip(11));
+      expect((await api(server.app, 'POST', '/api/payment/methods', { token: carded.token, body: { card } })).statusCode).toBe(201);
+      await paid(w.teamId, `inv-self-${carded.id}`, carded.id, 19200);
+      // A real friend from elsewhere with another card does earn A a credit.
+      const friend = await register(`self-d-${tag}@example.test`, code, ip(12));
+      await paid(w.teamId, `inv-self-${friend.id}`, friend.id, 1000);
+      const view = (await api(server.app, 'GET', '/api/referral', { token: a.token })).json().data;
+      expect(view.signups).toBe(3);
+      expect(view.credits.map((c: any) => c.invoice_id)).toEqual([`inv-self-${friend.id}`]);
     });
 
     it('credits 20 % of a plan bought with a test card by someone who came through the link', async () => {
@@ -259,7 +293,8 @@ describe('plan limits and referral', () => {
       await server.ctx.jobs.drain();
       const view = (await api(server.app, 'GET', '/api/referral', { token: referrer.token })).json().data;
       expect(view.credits).toEqual([expect.objectContaining({ invoice_id: String(invoice.id), invoice_amount: invoice.total, amount: Math.round(invoice.total * 0.2), currency: 'USD' })]);
-      expect(view.earnings).toEqual([{ currency: 'USD', amount: Math.round(invoice.total * 0.2) }]);
+      // Held while the invoice can still be refunded (N12).
+      expect(view.held).toEqual([{ currency: 'USD', amount: Math.round(invoice.total * 0.2) }]);
     });
 
     it('lets the user choose a code or make a new one; a taken or malformed one is refused', async () => {
@@ -294,11 +329,41 @@ describe('plan limits and referral', () => {
       const link = (await api(server.app, 'GET', '/api/referral', { token: inviter.token })).json().data.link;
       const mail = (await server.outbox()).find((m) => m.to === `two-${tag}@example.test`)!;
       expect(mail.text).toContain(link);
-      // German (decision 0155): not the English subject.
-      expect(mail.subject).toContain('Ines');
-      expect(mail.subject).not.toBe('Ines invites you to Cairn');
+      // German (decision 0155): not the English subject; the sender's name only in the body (N10).
+      expect(mail.subject).not.toContain('Ines');
+      expect(mail.subject).not.toBe('You are invited to Cairn');
+      expect(mail.text).toContain('Ines');
       const view = (await api(server.app, 'GET', '/api/referral', { token: inviter.token })).json().data;
       expect(view.invitations.map((i: any) => i.email).sort()).toEqual([`one-${tag}@example.test`, `three-${tag}@example.test`, `two-${tag}@example.test`]);
+    });
+
+    it('N10: one referral mail per recipient a week, at most 100 mails a day per sender even in parallel, and no sender text in the subject', async () => {
+      const sender = await createUserWithToken(server.ctx, { name: 'URGENT: your account is locked, verify at http://evil.test/login' });
+      const tag = newId().slice(0, 6).toLowerCase().replace(/[^a-z0-9]/g, 'x');
+      const target = `target-${tag}@example.test`;
+      const invite = (emails: string) => api(server.app, 'POST', '/api/referral/invite', { token: sender.token, body: { emails } });
+      // The review's steps: 30 invitations of one address → one mail.
+      const answers = [];
+      for (let i = 0; i < 30; i++) answers.push(await invite(target));
+      expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+      expect(answers.filter((r) => r.json().data.sent.length === 1)).toHaveLength(1);
+      expect(answers[1]!.json().data.skipped).toEqual([{ email: target, reason: 'recently_invited' }]);
+      const mails = (await server.outbox()).filter((m) => m.to === target);
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.subject).toBe('You are invited to Cairn');
+      expect(mails[0]!.subject).not.toContain('URGENT');
+      // Another sender cannot mail the same address again that week either.
+      const other = await createUserWithToken(server.ctx);
+      expect((await api(server.app, 'POST', '/api/referral/invite', { token: other.token, body: { emails: target } })).json().data.skipped).toEqual([{ email: target, reason: 'recently_invited' }]);
+      // 8 parallel requests of 20 new addresses: at most the 99 mails left today, never 160.
+      const batches = Array.from({ length: 8 }, (_, b) => Array.from({ length: 20 }, (_, i) => `p${b}-${i}-${tag}@example.test`).join(' '));
+      const parallel = await Promise.all(batches.map((emails) => invite(emails)));
+      const sent = parallel.filter((r) => r.statusCode === 200).flatMap((r) => r.json().data.sent as string[]);
+      expect(sent).toHaveLength(99);
+      expect(parallel.every((r) => r.statusCode === 200 || r.statusCode === 429)).toBe(true);
+      const mailed = (await server.outbox()).filter((m) => m.to.endsWith(`-${tag}@example.test`) && m.to.startsWith('p'));
+      expect(mailed).toHaveLength(99);
+      expect((await invite(`late-${tag}@example.test`)).statusCode).toBe(429);
     });
 
     it('splits addresses on commas, spaces, semicolons and new lines, at most 20', () => {

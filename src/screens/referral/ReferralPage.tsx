@@ -64,7 +64,7 @@ export default function ReferralPage() {
       setEmails('');
       if (answer.sent.length > 0) toast.show(t`Invitations sent: ${answer.sent.length}.`, { kind: 'success' });
       const skipped = answer.skipped.map((s) => s.email);
-      if (skipped.length > 0) setInviteError(t`Not invited (already have an account, or your own address): ${skipped.join(', ')}`);
+      if (skipped.length > 0) setInviteError(t`Not invited (already have an account, your own address, invited in the last week, or your daily limit reached): ${skipped.join(', ')}`);
       await load();
     },
     {
@@ -128,6 +128,7 @@ export default function ReferralPage() {
   const date = (iso: string) => new Intl.DateTimeFormat(i18n.locale, { dateStyle: 'medium' }).format(new Date(iso));
   const percent = new Intl.NumberFormat(i18n.locale, { style: 'percent' }).format(view.rate);
 
+  const heldAmounts = view.held.map((e) => money(e.amount, e.currency)).join(', ');
   return (
     <Page>
       <p className="referral-intro">
@@ -216,6 +217,11 @@ export default function ReferralPage() {
         <h2 id="referral-earnings-heading">
           <Trans>Earnings</Trans>
         </h2>
+        {view.held.length > 0 && (
+          <p className="referral-note" data-testid="referral-held">
+            <Trans>Held until the invoices are past their 14-day refund window: {heldAmounts}</Trans>
+          </p>
+        )}
         {view.earnings.length === 0 ? (
           <p className="referral-note">
             <Trans>No earnings yet. They appear here when someone who signed up through your link pays an invoice.</Trans>
