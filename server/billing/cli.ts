@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ZodError } from 'zod';
-import { openDatabase } from '../db/index';
+import { openDatabase, type DatabaseHandle } from '../db/index';
 import { migrate } from '../db/migrate';
 import { getPlan, listPlans, planAsInput, savePlan } from './plans';
 
@@ -22,13 +22,17 @@ import { getPlan, listPlans, planAsInput, savePlan } from './plans';
 
 const usage = 'usage: plans list | show <id> | set <file.json|-> | archive <id> | restore <id>';
 
-export async function runPlansCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+/**
+ * Runs one command. `database`, when given, is used (and left open) instead of opening the one the
+ * environment names: tests run many commands on one database without booting it for each.
+ */
+export async function runPlansCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, database?: DatabaseHandle): Promise<number> {
   const [command, arg] = argv;
   if (!command || !['list', 'show', 'set', 'archive', 'restore'].includes(command)) {
     out(usage);
     return 2;
   }
-  const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir: path.resolve(env.DATA_DIR ?? 'data') });
+  const handle = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir: path.resolve(env.DATA_DIR ?? 'data') }));
   try {
     await migrate(handle.db);
     if (command === 'list') {
@@ -72,7 +76,7 @@ export async function runPlansCli(argv: string[], env: NodeJS.ProcessEnv, out: (
     }
     throw error;
   } finally {
-    await handle.close();
+    if (!database) await handle.close();
   }
 }
 

@@ -239,16 +239,22 @@ describe('plans CLI', () => {
     const os = await import('node:os');
     const path = await import('node:path');
     const { runPlansCli } = await import('../../server/billing/cli');
+    const { openDatabase } = await import('../../server/db/index');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-plans-'));
     const env = { DATA_DIR: dir };
+    // The first and the last command open the embedded database in DATA_DIR as the CLI does (the
+    // first migrates a new cluster); those between share one open database: each boot of the
+    // embedded PostgreSQL costs seconds of CPU, and twelve of them took past 240 s at load 20.
+    let shared: Awaited<ReturnType<typeof openDatabase>> | undefined;
     const run = async (...argv: string[]) => {
       const lines: string[] = [];
       noteInput('plans command', argv.join(' '));
-      const code = await waitingFor(`plans ${argv.join(' ')} (opens the embedded database and migrates it)`, runPlansCli(argv, env, (line) => lines.push(line)));
+      const code = await waitingFor(`plans ${argv.join(' ')}${shared ? '' : ' (opens the embedded database and migrates it)'}`, runPlansCli(argv, env, (line) => lines.push(line), shared));
       return { code, text: lines.join('\n') };
     };
     try {
       expect((await run('list')).text).toMatch(/^ltd\t.*Lifetime deal.*299\.00 USD\/lifetime/m);
+      shared = await waitingFor('the embedded database to open', openDatabase({ databaseUrl: null, dataDir: dir }));
       const shown = JSON.parse((await run('show', 'pro')).text);
       expect(shown.limits.workspaces).toBe(5);
       const file = path.join(dir, 'pro.json');
@@ -262,13 +268,17 @@ describe('plans CLI', () => {
       expect(bad.text).toMatch(/prices\.0\.currency/);
       expect(bad.text).toMatch(/prices\.0\.amount/);
       expect(await run('archive', 'ltd')).toEqual({ code: 0, text: 'archived plan ltd' });
-      expect((await run('list')).text).toMatch(/Lifetime deal \(archived\)/);
       expect((await run('show', 'nope')).code).toBe(1);
+      await shared.close();
+      shared = undefined;
+      // Opened afresh from DATA_DIR: the edits are on disk.
+      const listed = (await run('list')).text;
+      expect(listed).toMatch(/Lifetime deal \(archived\)/);
+      expect(listed).toMatch(/^pro\t.*"workspaces":7/m);
       expect((await run('frobnicate')).code).toBe(2);
     } finally {
+      await shared?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    // Each command boots its own embedded PostgreSQL (WASM) and the first one migrates a new
-    // cluster: some 12 s of CPU on an idle 2-core machine, over 60 s when it is loaded.
   }, HEAVY_TEST_TIMEOUT_MS);
 });
