@@ -106,6 +106,10 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/auth/reauthenticate': signedIn,
   'POST /api/auth/sso/start': anyone, // single sign-on (decision 0270)
   'POST /api/auth/sso/callback': anyone, // bound to the browser by the cookie start set
+  'POST /api/auth/sso/second-factor': anyone, // the code after a sign-in of an account with 2FA (same cookie)
+  'GET /api/me/sso-links': signedIn, // the account's own links to identity providers (issue #26, N1)
+  'POST /api/me/sso-links/start': signedIn, // also needs the password confirmed; the workspace's owner or a verified member
+  'DELETE /api/me/sso-links/:id': signedIn,
   'GET /api/me': signedIn,
   'PUT /api/me': signedIn,
   'PUT /api/me/email': signedIn,
@@ -163,6 +167,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'PUT /api/:teamId/sso': { caller: 'owner' },
   'DELETE /api/:teamId/sso': { caller: 'owner' },
   'POST /api/:teamId/sso/test': { caller: 'owner' },
+  'POST /api/:teamId/sso/verify': { caller: 'owner' }, // DNS TXT proof of the allowed domains
   // White label (decision 0265): the owner controls it (workspace.md §6); changes also need an eligible plan (422 otherwise).
   'GET /api/teams/whitelabel/:id': { caller: 'owner' },
   'PUT /api/teams/whitelabel/:id': { caller: 'owner' },

@@ -5,13 +5,17 @@ import type { MatrixRole, World } from './authz-fixtures';
 
 /**
  * The authorisation matrix calls a developer route (`/api/me/tokens/:id`, `/api/me/oauth-apps/:id`,
- * `/api/me/applications/:clientId`) on a record of the caller's own, made before each call, since
- * these routes answer 404 for anyone else's (there is no one else's to name).
+ * `/api/me/applications/:clientId`, `/api/me/sso-links/:id`) on a record of the caller's own, made
+ * before each call, since these routes answer 404 for anyone else's (there is no one else's to name).
  */
 export async function developerFixtureUrl(w: World, who: MatrixRole, url: string): Promise<string> {
-  if (!/^\/api\/me\/(tokens|oauth-apps|applications)\/:/.test(url)) return url;
+  if (!/^\/api\/me\/(tokens|oauth-apps|applications|sso-links)\/:/.test(url)) return url;
   const userId = who === 'anonymous' ? w.users.owner.user.id : w.users[who].user.id;
   const now = w.ctx.now();
+  if (url.startsWith('/api/me/sso-links/')) {
+    const link = await w.ctx.db.insertInto('sso_identity_links').values({ user_id: userId, issuer: 'https://idp.matrix.test', subject: `matrix-${userId}-${now.getTime()}-${Math.random()}`, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    return url.replace(':id', String(link.id));
+  }
   if (url.startsWith('/api/me/tokens/')) {
     const token = await createPersonalToken(w.ctx.db, userId, { name: 'matrix', abilities: ['read'], expiresAt: null }, now);
     return url.replace(':id', String(token.id));
