@@ -35,7 +35,7 @@ describe('API documentation', () => {
       const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
       for (const op of Object.values(methods)) {
         expect(op.parameters.filter((p: any) => p.in === 'path').map((p: any) => p.name)).toEqual(inPath);
-        expect(['read', 'write', 'hooks', 'admin', 'session']).toContain(op['x-cairn-ability']);
+        expect(['read', 'write', 'hooks', 'admin', 'billing', 'session']).toContain(op['x-cairn-ability']);
         expect(Array.isArray(op.security)).toBe(true);
       }
     }
@@ -51,7 +51,7 @@ describe('API documentation', () => {
     const create = doc.paths['/api/me/tokens'].post;
     const body = create.requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['name']);
-    expect(body.properties.abilities.items.enum).toEqual(['read', 'write', 'hooks', 'admin']);
+    expect(body.properties.abilities.items.enum).toEqual(['read', 'write', 'hooks', 'admin', 'billing']);
     expect(create.responses['201'].content['application/json'].schema.properties.data.properties.token).toEqual({ type: 'string' });
     const login = doc.paths['/api/auth/login'].post.requestBody.content['application/json'].schema;
     expect(login.properties).toHaveProperty('email');
