@@ -98,13 +98,26 @@ export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boa
   const renameKeys = (settings: unknown) => (primary ? replaceStrings(settings ?? {}, new Map([[primary.id, PRIMARY_KEY]])) : (settings ?? {}));
   return {
     root_id: root.id,
-    folders: subtree.map((f) => ({ id: f.id, parent_id: f.id === root.id ? null : String(f.parent_id), name: String(f.name), position: f.id === root.id ? 0 : position(f) })),
+    folders: subtree.map((f) => ({ id: f.id, parent_id: f.id === root.id ? null : String(f.parent_id), name: String(f.name), position: f.id === root.id ? 0 : position(f), ...(opts.sameWorkspace ? accessOf(f) : {}) })),
     attributes: ownAttributes.map((a) => ({ id: a.id, folder_id: inTree.has(String(a.folder_id)) ? String(a.folder_id) : root.id, name: String(a.name), kind: String(a.kind), position: position(a), ...(a.hidden ? { hidden: true } : {}), settings: (a.settings ?? {}) as Record<string, never> })),
     views: views.map((v) => ({ id: v.id, folder_id: String(v.folder_id), name: String(v.name), kind: String(v.kind), position: position(v), settings: renameKeys(v.settings) as Record<string, never> })),
     items: items.map((item) => ({ id: item.id, folder_id: String(item.folder_id), name: String(item.name ?? ''), position: position(item), values: (valuesByItem.get(item.id) ?? {}) as Record<string, never> })),
     ...(opts.withAutomations && folderId === boardId ? { automations: await automationsOf(db, view, teamId, boardId, primary?.id) } : {}),
     ...(opts.keepAbove ? { above: aboveAttributes.map((a) => ({ id: a.id, kind: String(a.kind) })) } : {}),
   };
+}
+
+/**
+ * A duplicate's folder keeps who may see it (N2): a hidden folder's copy is hidden from the same
+ * people, else its items would be read by everyone on the board. Only non-default access is kept.
+ */
+function accessOf(f: Rec): { access?: TemplateContent['folders'][number]['access'] } {
+  const access: NonNullable<TemplateContent['folders'][number]['access']> = {};
+  if (f.hidden) access.hidden = true;
+  if (Array.isArray(f.user_ids) && f.user_ids.length) access.user_ids = f.user_ids as number[];
+  if (f.permissions && typeof f.permissions === 'object' && Object.keys(f.permissions).length) access.permissions = f.permissions as Record<string, string>;
+  if (Array.isArray(f.final_permissions) && f.final_permissions.length) access.final_permissions = f.final_permissions as string[];
+  return Object.keys(access).length ? { access } : {};
 }
 
 /** The board's automations as the reader sees them (decision 0226), the board's name attribute as the key `primary`. */
@@ -188,7 +201,7 @@ export async function instantiate(scope: WriteScope, content: TemplateContent, o
       const index = rest.findIndex((f) => f.parent_id !== null && written.has(f.parent_id));
       if (index < 0) break; // an orphan: a broken content; skip what cannot be placed
       const folder = rest.splice(index, 1)[0]!;
-      await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position });
+      await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position, ...(opts.sameWorkspace ? folder.access : {}) });
       written.add(folder.id);
     }
     for (const attribute of content.attributes) {

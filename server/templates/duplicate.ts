@@ -148,14 +148,16 @@ async function writeFolderStructure(scope: WriteScope, jobId: string, input: Dup
   const source = await scope.record('folder', input.source_folder_id!);
   if (!source) throw notFound();
   const save = (def: (typeof collections)[keyof typeof collections], record: Record<string, unknown>) => saveRecord(scope, def, String(record.id), { row_version: 1, board_id: boardId, ...record });
-  await save(collections.folder, { id: input.new_board_id, parent_id: source.data.parent_id ?? boardId, name: input.name, position: (Number(source.data.position) || 0) + 0.5 });
+  // The copy is seen by whom the folder is seen (its access, kept by the snapshot of a duplicate).
+  const rootAccess = content.folders.find((f) => f.id === content.root_id)?.access;
+  await save(collections.folder, { id: input.new_board_id, parent_id: source.data.parent_id ?? boardId, name: input.name, position: (Number(source.data.position) || 0) + 0.5, ...rootAccess });
   const rest = content.folders.filter((f) => f.id !== content.root_id);
   const written = new Set([content.root_id]);
   while (rest.length) {
     const index = rest.findIndex((f) => f.parent_id !== null && written.has(f.parent_id));
     if (index < 0) break;
     const folder = rest.splice(index, 1)[0]!;
-    await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position });
+    await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position, ...folder.access });
     written.add(folder.id);
   }
   // The folder's own attributes are copied on the same board: a name and kind may be there once, so the copy is "Name (copy)".
