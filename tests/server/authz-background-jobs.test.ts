@@ -63,6 +63,11 @@ describe('authorisation matrix: board jobs, form answers and template use as bac
     const row = await server.ctx.db.selectFrom('records').select(['data', 'row_version']).where('collection', '=', 'folder').where('id', '=', folderId).executeTakeFirstOrThrow();
     await put(w, 'folders', { ...(row.data as { id: string }), user_ids: userIds, row_version: row.row_version + 1 }, w.users.owner.token);
   }
+  /** The item names a role reads on a board through the API (THE read rule). */
+  const readsOn = async (boardId: string, role: Role) => {
+    const res = await call('GET', `/api/${w.teamId}/items?board_id=${boardId}`, role);
+    return res.statusCode === 200 ? (res.json().data as { name: string }[]).map((i) => i.name) : [];
+  };
   /** Every item of a board, by name. */
   const itemNames = async (boardId: string) => (await server.ctx.db.selectFrom('records').select(['data']).where('collection', '=', 'item').where('board_id', '=', boardId).execute()).map((r) => String((r.data as { name: string }).name));
 
@@ -155,6 +160,9 @@ describe('authorisation matrix: board jobs, form answers and template use as bac
         expect(items, role).toContain(SECRET);
         // The copy of the hidden folder is hidden from the same people.
         expect(hiddenCopies.map((f) => [f.hidden, [...(f.user_ids ?? [])].sort()]), role).toEqual([[true, [...(await folderData(w.hidden.folderId)).user_ids].sort()]]);
+        // The copy is read by the others (so the check below can fail), but not its hidden folder.
+        expect(await readsOn(copy, 'full-member'), `${role}'s copy read by full-member`).toContain('Open row');
+        for (const outside of ROLES.filter((r) => !IN_HIDDEN.has(r))) expect(await readsOn(copy, outside), `${role}'s copy read by ${outside}`).not.toContain(SECRET);
       } else {
         expect(items, role).not.toContain(SECRET);
         expect(hiddenCopies, `${role}: no copy of a folder hidden from them`).toEqual([]);
@@ -189,6 +197,7 @@ describe('authorisation matrix: board jobs, form answers and template use as bac
           expect(items, where).toContain(SECRET);
           expect(made[0].data.hidden, where).toBe(true);
           expect([...(made[0].data.user_ids as number[])].sort(), where).toEqual([...(await folderData(w.hidden.folderId)).user_ids].sort());
+          for (const outside of ROLES.filter((r) => !IN_HIDDEN.has(r))) expect((await readsOn(w.boardId, outside)).filter((n) => n === SECRET), `${where}: read by ${outside}`).toEqual([]);
         } else expect(items, where).toContain('Open row');
       }
     }
