@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { requireUser, requireUserId } from '../auth/guard';
 import { ApiError, parseBody, unauthenticated, unauthorized, validation } from '../http/errors';
@@ -18,6 +18,8 @@ import { trelloBoard, trelloBoards, trelloConfig } from './trello-api';
 import { gitlabIssues } from './gitlab-api';
 import { outboundRule } from '../outbound';
 import { GITLAB_IMPORT_KIND, TRELLO_IMPORT_KIND, type PlanImportInput } from './plan-job';
+import { DatabaseThrottle, type LimitRule } from '../accounts/rate-limit';
+import { tooManyAttempts } from '../accounts/limits';
 
 /**
  * Trello and Gitlab imports (docs/imports.md, decision 0220):
@@ -28,6 +30,16 @@ import { GITLAB_IMPORT_KIND, TRELLO_IMPORT_KIND, type PlanImportInput } from './
  *   POST /api/{teamId}/boards/{boardId}/imports/gitlab       starts a Gitlab import (export file, or address + project + token) → 202 {job}
  * The route reads the source (file or API) and turns it into an ImportPlan; the job writes it.
  */
+
+/**
+ * Starts of an import read through Gitlab's or Trello's API, per user (issue #26, N4): the server
+ * fetches an address the user chose, so each start is a probe of a remote service. One counter
+ * for both sources, a slot taken after the permission checks and before any fetch; a refused or
+ * failed fetch still counts (a probe is exactly that). The export-file paths fetch nothing and are
+ * not counted. 429 `rate_limited` with Retry-After past it (docs/operations.md, Throttles).
+ */
+export const API_IMPORT_START_RULE: LimitRule = { max: 10, windowMs: 60 * 60_000 };
+export const apiImportThrottleKey = (userId: number) => `apiImportStart:${userId}`;
 
 type TeamBoard = { Params: { teamId: string; boardId: string } };
 type TrelloBoardParams = { Params: { teamId: string; trelloBoardId: string } };
@@ -91,6 +103,13 @@ const trelloToken = (request: FastifyRequest) => {
 };
 
 export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const throttle = new DatabaseThrottle(ctx.db, () => ctx.now());
+  /** One slot of the user's API import starts, or a 429 before anything is fetched. */
+  const takeApiImportSlot = async (reply: FastifyReply, userId: number) => {
+    const slot = await throttle.take(apiImportThrottleKey(userId), API_IMPORT_START_RULE);
+    if (!slot.allowed) tooManyAttempts(reply, slot.retryAfterMs);
+  };
+
   app.get('/api/imports/trello/config', { config: { docs: { summary: 'Whether this server imports from Trello’s API, and Trello’s authorize page', tag: 'imports', description: '`{enabled, authorize_url}`; `enabled` is false without a Trello API key on the server (the export file import always works). The app adds `return_url` to the authorize page.' } } }, async (request) => {
     await requireUserId(ctx.db, request);
     return { data: trelloConfig('Cairn') };
@@ -110,14 +129,17 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     return { data: lists };
   });
 
-  const trelloDocs = { summary: 'Starts a Trello import into one folder of the board (a background job)', tag: 'imports', body: trelloImportBody, description: 'The board export JSON (`board`, Trello’s “Print and export”), or `trello_board_id` and `token` (read through Trello’s API). `list_ids`: the lists to import (“choose at least one list to import”); `lists_as`: `folders` (a subfolder per list) or `labels` (a “List” label). Mapping: docs/imports.md. Answers 202 with the job.' };
+  const trelloDocs = { summary: 'Starts a Trello import into one folder of the board (a background job)', tag: 'imports', body: trelloImportBody, description: 'The board export JSON (`board`, Trello’s “Print and export”), or `trello_board_id` and `token` (read through Trello’s API; 429 `rate_limited` past 10 API starts an hour per user, Gitlab’s counted with them). `list_ids`: the lists to import (“choose at least one list to import”); `lists_as`: `folders` (a subfolder per list) or `labels` (a “List” label). Mapping: docs/imports.md. Answers 202 with the job.' };
   app.post<TeamBoard>('/api/:teamId/boards/:boardId/imports/trello', { bodyLimit: EXTERNAL_IMPORT_MAX_BYTES + 1024 * 1024, config: { docs: trelloDocs } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const boardId = request.params.boardId;
     const scope = await boardWith(ctx, request, teamId, boardId, 'CREATE_ITEM');
     const body = parseBody(trelloImportBody, request.body);
     const folderChain = await targetFolder(ctx, scope, teamId, boardId, body.folder_id);
-    if (body.board === undefined) mayImportFromApi(scope, folderChain, { folders: body.lists_as === 'folders' });
+    if (body.board === undefined) {
+      mayImportFromApi(scope, folderChain, { folders: body.lists_as === 'folders' });
+      await takeApiImportSlot(reply, scope.user!.id);
+    }
     const source = body.board !== undefined ? body.board : await trelloBoard(outboundRule(ctx.config, 'trelloImport'), body.token!, body.trello_board_id!);
     const matchPerson = await matcherFor(ctx, teamId);
     const plan = planOrRefuse(() => trelloPlan(asTrelloBoard(source), { listsAs: body.lists_as, listIds: body.list_ids, includeArchived: body.include_archived, matchPerson }));
@@ -126,7 +148,7 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     return reply.status(202).send({ data: toWire(row) });
   });
 
-  const gitlabDocs = { summary: 'Starts a Gitlab issues import into one folder of the board (a background job)', tag: 'imports', body: gitlabImportBody, description: 'The issues export as text (`content`: the CSV export, or the issues JSON of the API), or `url`, `project` (id or path) and `token` (read through Gitlab’s REST API, every page). Mapping: docs/imports.md. Answers 202 with the job.' };
+  const gitlabDocs = { summary: 'Starts a Gitlab issues import into one folder of the board (a background job)', tag: 'imports', body: gitlabImportBody, description: 'The issues export as text (`content`: the CSV export, or the issues JSON of the API), or `url`, `project` (id or path) and `token` (read through Gitlab’s REST API, every page; 429 `rate_limited` past 10 API starts an hour per user, Trello’s counted with them). Mapping: docs/imports.md. Answers 202 with the job.' };
   app.post<TeamBoard>('/api/:teamId/boards/:boardId/imports/gitlab', { bodyLimit: EXTERNAL_IMPORT_MAX_BYTES + 1024 * 1024, config: { docs: gitlabDocs } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const boardId = request.params.boardId;
@@ -139,6 +161,7 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
       plan = planOrRefuse(() => gitlabPlan(gitlabIssuesFromFile(body.content!), { title: body.file_name || 'Gitlab issues', matchPerson }));
     } else {
       mayImportFromApi(scope, folderChain, { folders: false });
+      await takeApiImportSlot(reply, scope.user!.id);
       const issues = await gitlabIssues({ url: body.url!, project: body.project!, token: body.token!, rule: outboundRule(ctx.config, 'gitlabImport') });
       plan = planOrRefuse(() => gitlabPlan(gitlabIssuesFromJson(issues), { title: body.project!, matchPerson }));
     }
