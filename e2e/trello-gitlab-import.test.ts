@@ -51,7 +51,7 @@ describe('Trello and Gitlab imports in the browser', () => {
     trello = fakeTrello();
     await new Promise<void>((r) => trello.listen(0, '127.0.0.1', () => r()));
     const trelloUrl = `http://127.0.0.1:${(trello.address() as AddressInfo).port}`;
-    world = await startWorld({ TRELLO_API_KEY: TRELLO_KEY, TRELLO_API_URL: trelloUrl, TRELLO_AUTHORIZE_URL: `${trelloUrl}/1/authorize` });
+    world = await startWorld({ TRELLO_API_KEY: TRELLO_KEY, TRELLO_API_URL: trelloUrl, TRELLO_AUTHORIZE_URL: `${trelloUrl}/1/authorize`, TRELLO_IMPORT_ALLOWED_HOSTS: '127.0.0.1' /* the Trello stand-in listens on loopback (decision 0355) */ });
     owner = await apiLogin(world.server.url, USERS.owner);
     boardId = await createBoardByApi(world, owner, 'Relaunch');
   });
