@@ -85,6 +85,8 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
     await rowByName(b.page, 'Contested item').waitFor();
 
     proxy.cut();
+    // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
+    await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     await rename(a.page, 'Contested item', 'Name from A');
     await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Name from A'));
     await rename(b.page, 'Contested item', 'Name from B');

@@ -53,6 +53,8 @@ describe('not saved: refused edits are kept and can be retried', () => {
 
     // Offline, the member renames the item; meanwhile the owner trashes its folder.
     proxy.cut();
+    // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
+    await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     await rename(b.page, 'Draft the brief', 'Brief, rewritten offline');
     await rowByName(b.page, 'Brief, rewritten offline').waitFor();
     await apiCall(world.server.url, owner, 'DELETE', `/api/${world.teamId}/folders/${folderId}`);
@@ -95,6 +97,8 @@ describe('not saved: refused edits are kept and can be retried', () => {
     await rowByName(second, 'Brief, rewritten offline').waitFor({ timeout: 15_000 });
 
     proxy.cut();
+    // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
+    await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     await b.page.bringToFront();
     await rename(b.page, 'Brief, rewritten offline', 'Never to be');
     await rowByName(b.page, 'Never to be').waitFor();
@@ -121,6 +125,8 @@ describe('not saved: refused edits are kept and can be retried', () => {
     await b.page.goto(`${proxy.url}/b/${boardId}/${folderId}`);
     await rowByName(b.page, 'Brief, rewritten offline').waitFor({ timeout: 15_000 });
     proxy.cut();
+    // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
+    await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     await rename(b.page, 'Brief, rewritten offline', 'مسودة الموجز');
     await rowByName(b.page, 'مسودة الموجز').waitFor();
     await apiCall(world.server.url, owner, 'DELETE', `/api/${world.teamId}/folders/${folderId}`);

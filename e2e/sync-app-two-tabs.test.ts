@@ -141,6 +141,8 @@ describe('the app’s two tabs share the sync worker', () => {
     await networkSettled(a);
     await serviceWorkerInControl(a);
     proxy.cut();
+    // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
+    await a.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     for (let i = 0; i < EDITS; i++) {
       const from = `Row ${String(i).padStart(2, '0')}`;
       await rename(a, from, `${from} offline`);
