@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link, useMatches, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -41,6 +41,9 @@ export default function CheckoutPage() {
   const [planId, setPlanId] = useState<string>(search.plan ?? '');
   const [priceId, setPriceId] = useState<string>(search.price ?? '');
   const [cardChoice, setCardChoice] = useState<number | 'new'>('new');
+  // The card saved on this visit (back from the provider's page, or typed here). The first load's
+  // list can answer after the card was saved and not hold it yet: it is kept and stays chosen.
+  const savedHere = useRef<PaymentMethod | null>(null);
   const [card, setCard] = useState<CardDraft>(EMPTY_CARD);
   const [invalid, setInvalid] = useState<'number' | 'expiry' | 'cvc' | null>(null);
   const [coupon, setCoupon] = useState('');
@@ -60,8 +63,10 @@ export default function CheckoutPage() {
       const [p, s, m] = await Promise.all([BillingApi.plans(), BillingApi.subscriptions(), PaymentsApi.methods()]);
       setPlans(p);
       setSubs(s);
-      setMethods(m);
-      if (m[0]) setCardChoice(m[0].id);
+      const saved = savedHere.current;
+      setMethods(saved ? [saved, ...m.filter((x) => x.id !== saved.id)] : m);
+      if (saved) setCardChoice(saved.id);
+      else if (m[0]) setCardChoice(m[0].id);
       setFailed(false);
     } catch {
       setFailed(true);
@@ -76,6 +81,7 @@ export default function CheckoutPage() {
   useCardSetupReturn(status === 'signedIn' && Boolean(user) && !user?.guest, (result) => {
     if (result.kind === 'saved') {
       const m = result.method;
+      savedHere.current = m;
       setMethods((list) => [m, ...list.filter((x) => x.id !== m.id)]);
       setCardChoice(m.id);
       const brand = m.brand.toUpperCase();
@@ -222,7 +228,8 @@ export default function CheckoutPage() {
       setBusy(true);
       try {
         const saved = await PaymentsApi.addCard(parsed);
-        setMethods((m) => [saved, ...m]);
+        savedHere.current = saved;
+        setMethods((m) => [saved, ...m.filter((x) => x.id !== saved.id)]);
         setCardChoice(saved.id);
         setCard(EMPTY_CARD);
         cardId = saved.id;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useLingui } from '@lingui/react/macro';
 import { pathFor } from '../../../schema/routes';
@@ -31,9 +31,14 @@ export function PaymentsSections({ sub }: { sub: BillingSubscription | undefined
   const [cardError, setCardError] = useState<string | null>(null);
   const local = (appVars.get().paymentProviderKey ?? 'local') === 'local';
 
+  // Loads can overlap (the first one, and the one after a card came back from the provider's page):
+  // only the latest one's answer is shown, so an older list never hides the card just saved.
+  const latestLoad = useRef(0);
   const load = useCallback(async () => {
+    const mine = ++latestLoad.current;
     try {
       const [i, m, n] = await Promise.all([PaymentsApi.invoices(), PaymentsApi.methods(), PaymentsApi.next()]);
+      if (mine !== latestLoad.current) return;
       setInvoices(i);
       setMethods(m);
       setNext(n);
