@@ -40,6 +40,9 @@ export function notificationTarget(n: Notification, current: { boardId?: string 
       return { href: pathFor('profile.billing') };
     case 'hook_deactivated':
       return { href: pathFor('profile.developer.hooks') };
+    case 'board_moved':
+      // The board has left the workspace: its owner is taken to the workspace's boards.
+      return n.team_id ? { href: pathFor('team.boards', { teamId: n.team_id }) } : null;
     case 'template_shared':
       return n.template_id ? { href: pathFor('custom-templates.templates.landing', { templateId: n.template_id }) } : null;
     case 'user_subscribed':

@@ -81,5 +81,7 @@ describe('notificationTarget', () => {
     }
     expect(openingHref(n({}))).toBe('/b/B1/F1/I1?t=comments&comment=C1&notification=41');
     expect(openingHref(n({ notification_type: 'automation_board' }))).toBe('/b/B1?notification=41');
+    // A board moved out of the workspace: its boards, where it no longer is.
+    expect(href({ notification_type: 'board_moved' })).toBe('/team/3');
   });
 });
