@@ -26,7 +26,12 @@ export async function dispatchWrite(scope: WriteScope, method: WriteMethod, rout
   if (!def) throw notFound();
   // The route is decoded here, after the request's NUL guard ran: a decoded %00 (or anything that
   // is no client id) names no record, so it never reaches a query (security review N11).
-  if (parts.length >= 2 && !RECORD_ID_PATTERN.test(parts[1]!)) throw new ApiError(404, 'Not found: id: not a record id', 'not_found', ['id: not a record id']);
+  // A save (PUT) with an id that is merely malformed still answers 422 listing every problem (the
+  // validator names the id); only a control character, which the database cannot hold, stops it here.
+  const routeId = parts[1];
+  if (routeId !== undefined && !RECORD_ID_PATTERN.test(routeId) && (method !== 'put' || /[\u0000-\u001f\u007f]/.test(routeId))) {
+    throw new ApiError(404, 'Not found: id: not a record id', 'not_found', ['id: not a record id']);
+  }
 
   if (parts.length === 1 && method === 'put') return { status: 200, body: { data: await saveMultiple(scope, def, payload) } };
   if (parts.length === 1 && method === 'post' && def.name === 'time_entry') return { status: 200, body: { data: await saveTimeEntry(scope, payload) } };
