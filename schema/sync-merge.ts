@@ -21,8 +21,6 @@ export interface MergeFieldSpec {
   skip: readonly string[];
   /** Fields holding text (the inbox may show them side by side). */
   text: readonly string[];
-  /** Equality of two values of a field; default `sameValue` (deep, JSON semantics). */
-  equal?: (field: string, a: unknown, b: unknown) => boolean;
 }
 
 const spec = (skip: string[], text: string[] = []): MergeFieldSpec => ({ skip: [...NEVER_MERGED, ...skip], text });
@@ -87,7 +85,7 @@ export interface MergeResult<R extends Fields = Fields> {
 }
 
 /** The fields of a collection the merge looks at, given the copies at hand. */
-export function mergedFieldsOf(collection: string, ...copies: (Fields | null | undefined)[]): string[] {
+function mergedFieldsOf(collection: string, ...copies: (Fields | null | undefined)[]): string[] {
   const skip = new Set(mergeSpecOf(collection).skip);
   const keys = new Set<string>();
   for (const copy of copies) if (copy) for (const key of Object.keys(copy)) if (!skip.has(key)) keys.add(key);
@@ -99,8 +97,6 @@ export function mergedFieldsOf(collection: string, ...copies: (Fields | null | u
  * every differing field is then a conflict). Neither input is changed.
  */
 export function mergeThreeWay<R extends Fields>(collection: string, base: Fields | null, mine: Fields, theirs: R): MergeResult<R> {
-  const s = mergeSpecOf(collection);
-  const equal = s.equal ?? ((_f: string, a: unknown, b: unknown) => sameValue(a, b));
   const merged: Fields = { ...theirs };
   const reapplied: string[] = [];
   const conflicts: FieldConflict[] = [];
@@ -108,13 +104,13 @@ export function mergeThreeWay<R extends Fields>(collection: string, base: Fields
     // A field the local copy does not carry was not edited locally (a partial copy).
     if (!(field in mine)) continue;
     const b = base ? base[field] : undefined;
-    const mineChanged = !equal(field, mine[field], b);
+    const mineChanged = !sameValue(mine[field], b);
     if (!mineChanged) continue;
-    const theirsChanged = !equal(field, theirs[field], b);
+    const theirsChanged = !sameValue(theirs[field], b);
     if (!theirsChanged) {
       merged[field] = mine[field];
       reapplied.push(field);
-    } else if (!equal(field, mine[field], theirs[field])) {
+    } else if (!sameValue(mine[field], theirs[field])) {
       conflicts.push({ field, base: b, mine: mine[field], theirs: theirs[field] });
     }
   }
