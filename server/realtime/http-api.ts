@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ApiError, parseBody } from '../http/errors';
+import { ApiError, parseBody, validation } from '../http/errors';
 import { isValidChannelName, MAX_EVENT_NAME_LENGTH } from './protocol';
 import { httpSigningString, hmacHex, md5Hex, safeEqual } from './signature';
 import { isValidSocketId, type EmbeddedRealtimeServer } from './server';
@@ -32,8 +32,8 @@ const batchBody = z.object({
 const unauthenticated = (why: string) => new ApiError(401, `Unauthorized publish request: ${why}.`, 'unauthenticated');
 
 /**
- * The Pusher HTTP publish API on the embedded server: POST /apps/{appId}/events and
- * /apps/{appId}/batch_events, signed with the app key and secret (auth_key, auth_timestamp,
+ * The Pusher HTTP API on the embedded server: POST /apps/{appId}/events and
+ * /apps/{appId}/batch_events, and GET /apps/{appId}/channels/{name}, signed with the app key and secret (auth_key, auth_timestamp,
  * auth_version, body_md5, auth_signature), so the `pusher` SDK of any API server can publish here.
  */
 export async function registerHttpPublishApi(app: FastifyInstance, server: EmbeddedRealtimeServer) {
@@ -64,6 +64,18 @@ export async function registerHttpPublishApi(app: FastifyInstance, server: Embed
       for (const event of batch) checkSize(server, event.data);
       for (const event of batch) server.publish([event.channel], event.name, event.data, event.socket_id);
       return { batch: batch.map(() => ({})) };
+    });
+
+    // Channel information (the Pusher HTTP API's GET /channels/{name}): whether anyone is subscribed
+    // and, asked with info=subscription_count, how many connections. Tests wait on it for a
+    // subscription to be in place instead of waiting a fixed time (issue 32); operators can use it too.
+    scope.get<{ Params: { appId: string; channel: string } }>('/apps/:appId/channels/:channel', async (request) => {
+      verifySignature(server, request);
+      const name = request.params.channel;
+      if (!isValidChannelName(name)) throw validation(['channel: invalid channel name']);
+      const info = String((request.query as { info?: unknown }).info ?? '').split(',');
+      const count = server.registry.subscribers(name)?.size ?? 0;
+      return { occupied: count > 0, ...(info.includes('subscription_count') ? { subscription_count: count } : {}) };
     });
   });
 }

@@ -369,6 +369,24 @@ describe('HTTP publish API through the pusher SDK', () => {
     const invalid = await sdk().triggerBatch([{ channel: 'news', name: '', data: '{}' }]).then(() => null, (e: { status: number; body: string }) => e);
     expect(invalid?.status).toBe(422);
   });
+
+  it('tells through the SDK how many connections a channel has, signed requests only', async () => {
+    const info = async (name: string) => (await (await sdk().get({ path: `/channels/${name}`, params: { info: 'subscription_count' } })).json()) as { occupied: boolean; subscription_count?: number };
+    expect(await info('private-team.8.users')).toEqual({ occupied: false, subscription_count: 0 });
+    const one = track(pusherClient(env.port));
+    const two = track(pusherClient(env.port));
+    await Promise.all([connected(one), connected(two)]);
+    await subscribed(one, 'private-team.8.users');
+    expect(await info('private-team.8.users')).toEqual({ occupied: true, subscription_count: 1 });
+    await subscribed(two, 'private-team.8.users');
+    expect(await info('private-team.8.users')).toEqual({ occupied: true, subscription_count: 2 });
+    // Without info=subscription_count only whether it is occupied, as Pusher answers.
+    expect(await (await sdk().get({ path: '/channels/private-team.8.users' })).json()).toEqual({ occupied: true });
+    const wrong = await sdk('bad-secret').get({ path: '/channels/private-team.8.users' }).then(() => null, (e: { status: number }) => e);
+    expect(wrong?.status).toBe(401);
+    const unsigned = await fetch(`${env.base}/apps/cairn/channels/private-team.8.users`);
+    expect(unsigned.status).toBe(401);
+  });
 });
 
 describe('timeouts and limits', () => {
