@@ -155,9 +155,9 @@ describe('outbound client: SSRF table', () => {
     await expect(outboundFetch(allowed, `http://allowed.test:${port}/big`, { maxBytes: 1024 * 1024 })).rejects.toThrow(/larger than/);
     const cut = await outboundFetch(allowed, `http://allowed.test:${port}/big`, { maxBytes: 1000, overflow: 'truncate' });
     expect((await cut.arrayBuffer()).byteLength).toBe(1000);
-    const started = Date.now();
+    // /slow never answers: only the time cap can end this call, so no wall-clock check is needed
+    // (one failed on a busy machine); a cap that did not work would meet the test's outer limit.
     await expect(outboundFetch(allowed, `http://allowed.test:${port}/slow`, { timeoutMs: 300 })).rejects.toThrow(/timeout/);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('opens only the feature whose setting names it, never another', async () => {
