@@ -29,6 +29,8 @@ export interface PlanImportInput {
   title: string;
   folder_id: string;
   source: 'trello' | 'gitlab';
+  /** The abilities of the API token it was started with (sync/actor.ts), absent for a session. */
+  token_abilities?: string[];
 }
 
 interface PreparedAttribute {

@@ -5,6 +5,7 @@ import { ApiError, parseBody, unauthenticated, unauthorized, validation } from '
 import { teamIdParam } from '../sync/params';
 import { readScope } from '../sync/read-scope';
 import { allowed } from '../sync/access';
+import { startedWith } from '../sync/actor';
 import { requireMemberAccess } from '../workspaces/access';
 import { memberRows } from '../workspaces/views';
 import { toWire } from '../board-jobs/store';
@@ -40,6 +41,16 @@ import { tooManyAttempts } from '../accounts/limits';
  */
 export const API_IMPORT_START_RULE: LimitRule = { max: 10, windowMs: 60 * 60_000 };
 export const apiImportThrottleKey = (userId: number) => `apiImportStart:${userId}`;
+
+/**
+ * Listings read through Trello's API before an import (the member's boards, one board's lists),
+ * per user, with the same database throttle (issue #26): each is a request the server sends for
+ * the user, and a board's listing reads the whole board (up to 64 MB). A counter of its own, so
+ * choosing what to import does not use up the starts: 30 an hour (an import takes 2 or 3). The
+ * slot is taken after the membership check and before any fetch; 429 `rate_limited` past it.
+ */
+export const TRELLO_LISTING_RULE: LimitRule = { max: 30, windowMs: 60 * 60_000 };
+export const trelloListingThrottleKey = (userId: number) => `trelloListing:${userId}`;
 
 type TeamBoard = { Params: { teamId: string; boardId: string } };
 type TrelloBoardParams = { Params: { teamId: string; trelloBoardId: string } };
@@ -86,12 +97,13 @@ function planOrRefuse(make: () => ImportPlan): ImportPlan {
   }
 }
 
-async function startPlan(ctx: AppContext, opts: { teamId: number; boardId: string; scope: Awaited<ReturnType<typeof boardWith>>; folderChain: NonNullable<ReturnType<Awaited<ReturnType<typeof boardWith>>['view']['chain']>>; kind: string; plan: ImportPlan; folderId: string }) {
+async function startPlan(ctx: AppContext, opts: { request: FastifyRequest; teamId: number; boardId: string; scope: Awaited<ReturnType<typeof boardWith>>; folderChain: NonNullable<ReturnType<Awaited<ReturnType<typeof boardWith>>['view']['chain']>>; kind: string; plan: ImportPlan; folderId: string }) {
   const { scope, plan } = opts;
   if (plan.items.length === 0) throw validation([ImportMessages.noItems]);
   if (plan.attributes.length && !allowed(scope.view.viewer, 'MANAGE_ATTRIBUTES', opts.folderChain)) throw unauthorized();
   if (plan.folders.length && !allowed(scope.view.viewer, 'CREATE_FOLDER', opts.folderChain)) throw unauthorized();
-  const input: PlanImportInput = { title: plan.title, folder_id: opts.folderId, source: plan.source };
+  // The job writes with the abilities of the token it was started with, if any (sync/actor.ts).
+  const input: PlanImportInput = { title: plan.title, folder_id: opts.folderId, source: plan.source, ...startedWith(opts.request.apiToken) };
   return startBoardJob(ctx, { teamId: opts.teamId, userId: scope.user!.id, boardId: opts.boardId, kind: opts.kind, input: input as never, payload: JSON.stringify(plan), total: plan.items.length });
 }
 
@@ -109,22 +121,31 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     const slot = await throttle.take(apiImportThrottleKey(userId), API_IMPORT_START_RULE);
     if (!slot.allowed) tooManyAttempts(reply, slot.retryAfterMs);
   };
+  /** One slot of the user's Trello listings, or a 429 before anything is fetched. */
+  const takeListingSlot = async (reply: FastifyReply, userId: number) => {
+    const slot = await throttle.take(trelloListingThrottleKey(userId), TRELLO_LISTING_RULE);
+    if (!slot.allowed) tooManyAttempts(reply, slot.retryAfterMs);
+  };
 
   app.get('/api/imports/trello/config', { config: { docs: { summary: 'Whether this server imports from Trello’s API, and Trello’s authorize page', tag: 'imports', description: '`{enabled, authorize_url}`; `enabled` is false without a Trello API key on the server (the export file import always works). The app adds `return_url` to the authorize page.' } } }, async (request) => {
     await requireUserId(ctx.db, request);
     return { data: trelloConfig('Cairn') };
   });
 
-  app.post<{ Params: { teamId: string } }>('/api/:teamId/imports/trello/boards', { config: { docs: { summary: 'The Trello member’s boards ', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`: the member’s token from Trello’s authorize page. Read from Trello’s GET /1/members/me/boards. 409 when no Trello API key is configured; 422 when Trello refuses the token.' } } }, async (request) => {
+  app.post<{ Params: { teamId: string } }>('/api/:teamId/imports/trello/boards', { config: { docs: { summary: 'The Trello member’s boards ', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`: the member’s token from Trello’s authorize page. Read from Trello’s GET /1/members/me/boards. 409 when no Trello API key is configured; 422 when Trello refuses the token; 429 `rate_limited` past 30 Trello listings an hour per user (this and a board’s lists together).' } } }, async (request, reply) => {
     const user = await requireUser(ctx.db, request);
     await requireMemberAccess(ctx, user, teamIdParam(request.params.teamId));
-    return { data: await trelloBoards(outboundRule(ctx.config, 'trelloImport'), trelloToken(request)) };
+    const token = trelloToken(request);
+    await takeListingSlot(reply, user.id);
+    return { data: await trelloBoards(outboundRule(ctx.config, 'trelloImport'), token) };
   });
 
-  app.post<TrelloBoardParams>('/api/:teamId/imports/trello/boards/:trelloBoardId', { config: { docs: { summary: 'One Trello board’s lists with their card counts', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`. Read from Trello’s GET /1/boards/{id}; 404 “Trello data loading error” for a board the token does not reach.' } } }, async (request) => {
+  app.post<TrelloBoardParams>('/api/:teamId/imports/trello/boards/:trelloBoardId', { config: { docs: { summary: 'One Trello board’s lists with their card counts', tag: 'imports', body: trelloTokenBody, description: 'Body `{token}`. Read from Trello’s GET /1/boards/{id}; 404 “Trello data loading error” for a board the token does not reach; 429 `rate_limited` past 30 Trello listings an hour per user (this and the boards listing together).' } } }, async (request, reply) => {
     const user = await requireUser(ctx.db, request);
     await requireMemberAccess(ctx, user, teamIdParam(request.params.teamId));
-    const lists = trelloListsOf(await trelloBoard(outboundRule(ctx.config, 'trelloImport'), trelloToken(request), request.params.trelloBoardId));
+    const token = trelloToken(request);
+    await takeListingSlot(reply, user.id);
+    const lists = trelloListsOf(await trelloBoard(outboundRule(ctx.config, 'trelloImport'), token, request.params.trelloBoardId));
     if (!lists) throw new ApiError(502, ImportMessages.trelloLoading, 'bad_gateway');
     return { data: lists };
   });
@@ -144,7 +165,7 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
     const matchPerson = await matcherFor(ctx, teamId);
     const plan = planOrRefuse(() => trelloPlan(asTrelloBoard(source), { listsAs: body.lists_as, listIds: body.list_ids, includeArchived: body.include_archived, matchPerson }));
     if (body.file_name && body.board !== undefined) plan.title = body.file_name.slice(0, 255);
-    const row = await startPlan(ctx, { teamId, boardId, scope, folderChain, kind: TRELLO_IMPORT_KIND, plan, folderId: body.folder_id });
+    const row = await startPlan(ctx, { request, teamId, boardId, scope, folderChain, kind: TRELLO_IMPORT_KIND, plan, folderId: body.folder_id });
     return reply.status(202).send({ data: toWire(row) });
   });
 
@@ -165,7 +186,7 @@ export function trelloGitlabRoutes(app: FastifyInstance, ctx: AppContext): void 
       const issues = await gitlabIssues({ url: body.url!, project: body.project!, token: body.token!, rule: outboundRule(ctx.config, 'gitlabImport') });
       plan = planOrRefuse(() => gitlabPlan(gitlabIssuesFromJson(issues), { title: body.project!, matchPerson }));
     }
-    const row = await startPlan(ctx, { teamId, boardId, scope, folderChain, kind: GITLAB_IMPORT_KIND, plan, folderId: body.folder_id });
+    const row = await startPlan(ctx, { request, teamId, boardId, scope, folderChain, kind: GITLAB_IMPORT_KIND, plan, folderId: body.folder_id });
     return reply.status(202).send({ data: toWire(row) });
   });
 }

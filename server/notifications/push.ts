@@ -1,6 +1,6 @@
 import webPush from 'web-push';
 import { ApiError } from '../http/errors';
-import { outboundFetch, OutboundFailed, TargetRefused, type AddressRule } from '../outbound';
+import { checkTargetForm, outboundFetch, OutboundFailed, TargetRefused, type AddressRule } from '../outbound';
 import type { Db } from '../sync/store';
 import type { Notification } from '../../schema/notifications';
 import { notificationBody, notificationPath, notificationTitle } from './texts';
@@ -9,9 +9,12 @@ import type { Translate } from '../i18n/catalogs';
 
 /**
  * Web Push (RFC 8030/8291/8292): device tokens are the browser's PushSubscription as JSON. The
- * web-push library builds the encrypted, VAPID-signed request; we send it ourselves so the one
- * rule about where the server may send requests lives here (a subscription's endpoint is an
- * address a user chose: only https to a public host name, never a bare IP or a local name).
+ * web-push library builds the encrypted, VAPID-signed request and the outbound client sends it
+ * (decision 0355): a subscription's endpoint is an address a user chose, so the web push feature's
+ * rule of server/outbound judges it, at save by its form (https, no inside address literal, no
+ * local name) and at each send by what its name resolves to. The rule's operator settings are
+ * WEB_PUSH_ALLOW_PRIVATE_TARGETS (or its older name PUSH_ALLOW_INSECURE_ENDPOINTS: also http, for
+ * a local test push service) and WEB_PUSH_ALLOWED_HOSTS.
  */
 
 export interface PushSubscriptionJson {
@@ -19,16 +22,10 @@ export interface PushSubscriptionJson {
   keys: { p256dh: string; auth: string };
 }
 
-/**
- * PUSH_ALLOW_INSECURE_ENDPOINTS=true also allows http and local hosts (a local test push service);
- * it is also the web push feature's allow setting of the outbound client (as WEB_PUSH_ALLOW_PRIVATE_TARGETS).
- */
-const allowInsecure = () => process.env.PUSH_ALLOW_INSECURE_ENDPOINTS === 'true';
-
 const invalidToken = (why: string) => new ApiError(422, `Validation Error: token: ${why}`, 'validation', [`token: ${why}`]);
 
-/** The subscription a token holds; a 422 naming what is wrong otherwise. */
-export function parseDeviceToken(token: string): PushSubscriptionJson {
+/** The subscription a token holds (its endpoint judged by the web push rule when given); a 422 naming what is wrong otherwise. */
+export function parseDeviceToken(token: string, rule?: AddressRule): PushSubscriptionJson {
   let value: unknown;
   try {
     value = JSON.parse(token);
@@ -42,25 +39,18 @@ export function parseDeviceToken(token: string): PushSubscriptionJson {
   }
   // The browser's keys: an uncompressed P-256 point (65 bytes) and a 16-byte auth secret.
   if (!isKey(keys.p256dh, 65) || Buffer.from(keys.p256dh, 'base64url')[0] !== 4 || !isKey(keys.auth, 16)) throw invalidToken('keys.p256dh and keys.auth must be the subscription’s base64url keys');
-  if (!isAllowedEndpoint(sub.endpoint)) throw invalidToken('the endpoint must be an https address of a push service');
+  if (rule) {
+    try {
+      checkTargetForm(sub.endpoint, rule);
+    } catch (error) {
+      if (!(error instanceof TargetRefused)) throw error;
+      throw invalidToken('the endpoint must be an https address of a push service');
+    }
+  }
   return { endpoint: sub.endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } };
 }
 
 const isKey = (value: string, bytes: number) => /^[A-Za-z0-9_-]+={0,2}$/.test(value) && Buffer.from(value, 'base64url').length === bytes;
-
-export function isAllowedEndpoint(endpoint: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    return false;
-  }
-  if (allowInsecure()) return url.protocol === 'https:' || url.protocol === 'http:';
-  if (url.protocol !== 'https:' || url.username || url.password) return false;
-  const host = url.hostname.toLowerCase();
-  const isIp = /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
-  return !isIp && host.includes('.') && !host.endsWith('.local') && !host.endsWith('.localhost') && !host.endsWith('.internal');
-}
 
 /** What the service worker receives: texts to show, where a click leads, and the notification itself. */
 export function pushPayload(n: Notification, l10n?: Translate): string {
@@ -73,8 +63,7 @@ export type PushOutcome = 'sent' | 'gone' | 'failed';
  * Sends one push. 'gone': the push service no longer knows the subscription (404/410), so the
  * caller removes it; 'failed': worth retrying (network, 429, 5xx).
  */
-export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJson, payload: string, rule: AddressRule = { allowPrivate: false }): Promise<{ outcome: PushOutcome; detail?: string }> {
-  if (!isAllowedEndpoint(subscription.endpoint)) return { outcome: 'gone', detail: 'endpoint not allowed' };
+export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJson, payload: string, rule: AddressRule): Promise<{ outcome: PushOutcome; detail?: string }> {
   let request: ReturnType<typeof webPush.generateRequestDetails>;
   try {
     request = webPush.generateRequestDetails(subscription, payload, {
@@ -89,9 +78,9 @@ export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJs
   // fetch sets Content-Length from the body itself (the library's figure is refused when it differs).
   const { 'Content-Length': _length, ...headers } = request.headers as Record<string, string>;
   try {
-    // The endpoint's host is resolved and checked at connection (outbound client): a push service name
-    // that resolves to an inside address is refused like any other target.
-    const response = await outboundFetch({ ...rule, allowPrivate: rule.allowPrivate || allowInsecure() }, request.endpoint, {
+    // The endpoint is judged by the web push rule (https, the host resolved and checked, the socket
+    // pinned to the checked address): a name that resolves inside is refused like any other target.
+    const response = await outboundFetch(rule, request.endpoint, {
       method: request.method,
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, String(v)])),
       body: new Uint8Array(request.body as Buffer),
@@ -104,6 +93,7 @@ export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJs
     if (response.status === 400 || response.status === 403 || response.status === 413) return { outcome: 'gone', detail: `push service refused it (${response.status})` };
     return { outcome: 'failed', detail: `push service answered ${response.status}` };
   } catch (error) {
+    // Refused by the rule: no retry will change that, the subscription is dropped.
     if (error instanceof TargetRefused) return { outcome: 'gone', detail: error.message };
     if (error instanceof OutboundFailed) return { outcome: 'failed', detail: error.message };
     // fetch names the real reason (refused, timed out, TLS) in `cause`.
@@ -114,8 +104,8 @@ export async function sendPush(keys: VapidKeys, subscription: PushSubscriptionJs
 }
 
 /** Saves a device's subscription for this session (a device that changed hands moves to its new user). */
-export async function saveDeviceToken(db: Db, userId: number, sessionId: number | null, token: string, now: Date): Promise<void> {
-  const sub = parseDeviceToken(token);
+export async function saveDeviceToken(db: Db, userId: number, sessionId: number | null, token: string, now: Date, rule: AddressRule): Promise<void> {
+  const sub = parseDeviceToken(token, rule);
   const stored = JSON.stringify(sub);
   await db
     .insertInto('push_subscriptions')

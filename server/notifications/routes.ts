@@ -18,6 +18,7 @@ import {
 import { isFollowing, setFollowing } from './follows';
 import { judgeNames } from './judge-names';
 import { deleteDeviceToken, saveDeviceToken } from './push';
+import { outboundRule } from '../outbound';
 import { loadSettings, saveSettings } from './settings';
 import { listNotifications, markAllRead, markNotifications, unreadCount } from './store';
 import { vapidKeys } from './vapid';
@@ -73,7 +74,7 @@ export function notificationApiRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post('/api/notifications/device-tokens', async (request, reply) => {
     const userId = await requireUserId(ctx.db, request);
     const body = parseBody(deviceTokenBody, request.body);
-    await saveDeviceToken(ctx.db, userId, request.sessionId ?? null, body.token, ctx.now());
+    await saveDeviceToken(ctx.db, userId, request.sessionId ?? null, body.token, ctx.now(), outboundRule(ctx.config, 'webPush'));
     return reply.status(204).send();
   });
 

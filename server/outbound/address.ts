@@ -63,6 +63,8 @@ export interface AddressRule {
   allowedHosts?: readonly string[];
   /** A resolver in place of the system's (tests). */
   resolve?: Resolver;
+  /** Only https addresses (web push: a push service is always https, RFC 8030). */
+  httpsOnly?: boolean;
 }
 
 /** True when the operator allowed this host (by name or by name:port) for the feature. */
@@ -105,9 +107,40 @@ export async function resolveChecked(hostname: string, rule: AddressRule, port?:
   return addresses;
 }
 
+/** Parses a URL under the rule's scheme: a rule for https only refuses http. */
+export function parseRuleUrl(raw: unknown, rule: AddressRule): URL {
+  const url = parseTargetUrl(raw);
+  if (rule.httpsOnly && url.protocol !== 'https:') throw new TargetRefused('The target must be an https address.');
+  return url;
+}
+
 /** Checks a URL without connecting (a hook's or an issuer's save): well formed, allowed addresses only. */
 export async function checkTargetUrl(raw: unknown, rule: AddressRule): Promise<URL> {
-  const url = parseTargetUrl(raw);
+  const url = parseRuleUrl(raw, rule);
   await resolveChecked(bareHost(url), rule, url.port || undefined);
+  return url;
+}
+
+/** Names that are local by definition: localhost (RFC 6761), mDNS .local, .internal, .home.arpa (RFC 8375), one-label names. */
+export function isLocalName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  if (!name.includes('.')) return true;
+  return ['localhost', 'localdomain', 'local', 'internal', 'home.arpa'].some((suffix) => name === suffix || name.endsWith(`.${suffix}`));
+}
+
+/**
+ * Checks a URL's form without resolving it, for an address stored now and fetched later (a push
+ * subscription): the rule's scheme, an IP literal judged by the address rule, and no local name.
+ * The fetch (outboundFetch) resolves and checks the name again when it connects.
+ */
+export function checkTargetForm(raw: unknown, rule: AddressRule): URL {
+  const url = parseRuleUrl(raw, rule);
+  const host = bareHost(url);
+  const port = url.port || undefined;
+  if (rule.allowPrivate || hostAllowed(rule, host, port)) return url;
+  if (ipaddr.isValid(host)) {
+    const reason = refusedAddressReason(host);
+    if (reason) throw new TargetRefused(`The target is not allowed: ${reason}.`);
+  } else if (isLocalName(host)) throw new TargetRefused(`The target is not allowed: ${host} is a local name.`);
   return url;
 }

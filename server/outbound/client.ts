@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type dns from 'node:dns';
-import { bareHost, parseTargetUrl, resolveChecked, TargetRefused, type AddressRule } from './address';
+import { bareHost, parseRuleUrl, resolveChecked, TargetRefused, type AddressRule } from './address';
 
 /**
  * The one outbound HTTP client (issue #26 part 4, decision 0355). Every hop: parse (http/https,
@@ -137,7 +137,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 export async function outboundFetch(rule: AddressRule, target: string | URL, init: OutboundRequest = {}): Promise<Response> {
   const deadline = Date.now() + (init.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const maxRedirects = Math.min(init.maxRedirects ?? 0, REDIRECT_CAP);
-  let url = parseTargetUrl(target);
+  let url = parseRuleUrl(target, rule);
   const origin = url.origin;
   let method = (init.method ?? 'GET').toUpperCase();
   let body = init.body;
@@ -157,7 +157,7 @@ export async function outboundFetch(rule: AddressRule, target: string | URL, ini
     if (hop >= maxRedirects) throw new OutboundFailed(`More than ${maxRedirects} redirects.`);
     let next: URL;
     try {
-      next = parseTargetUrl(new URL(location, url).toString());
+      next = parseRuleUrl(new URL(location, url).toString(), rule);
     } catch {
       throw new TargetRefused(`The redirect to ${location.slice(0, 200)} is not allowed.`);
     }

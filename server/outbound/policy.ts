@@ -10,7 +10,8 @@ import type { AddressRule, Resolver } from './address';
  *
  * Prefixes: WEBHOOKS (hooks and the automation webhook action), GITLAB_IMPORT, TRELLO_IMPORT,
  * SSO (discovery, token, JWKS and userinfo endpoints; SSO_ALLOW_PRIVATE_ISSUERS is its older
- * name and still counts), WEB_PUSH, BOT_CHECK, WHITELABEL_SMTP (a white-label mail server).
+ * name and still counts), WEB_PUSH (push services: https only unless its private setting is on;
+ * PUSH_ALLOW_INSECURE_ENDPOINTS is its older name), BOT_CHECK, WHITELABEL_SMTP (a white-label mail server).
  */
 export const OUTBOUND_FEATURES = {
   webhooks: 'WEBHOOKS',
@@ -45,7 +46,7 @@ const list = (value: string | undefined) =>
 export function loadOutboundConfig(env: NodeJS.ProcessEnv = process.env): OutboundConfig {
   const features: OutboundConfig['features'] = {};
   for (const [feature, prefix] of Object.entries(OUTBOUND_FEATURES) as [OutboundFeature, string][]) {
-    const allowPrivate = isTrue(env[`${prefix}_ALLOW_PRIVATE_TARGETS`]) || (feature === 'sso' && isTrue(env.SSO_ALLOW_PRIVATE_ISSUERS));
+    const allowPrivate = isTrue(env[`${prefix}_ALLOW_PRIVATE_TARGETS`]) || (feature === 'sso' && isTrue(env.SSO_ALLOW_PRIVATE_ISSUERS)) || (feature === 'webPush' && isTrue(env.PUSH_ALLOW_INSECURE_ENDPOINTS));
     features[feature] = { allowPrivate, allowedHosts: list(env[`${prefix}_ALLOWED_HOSTS`]) };
   }
   return { features };
@@ -64,5 +65,8 @@ export function outboundRule(config: OutboundSettings, feature: OutboundFeature)
   let allowPrivate = own.allowPrivate === true;
   if (feature === 'webhooks' && config.webhooks?.allowPrivateTargets) allowPrivate = true;
   if (feature === 'sso' && config.ssoAllowPrivateIssuers) allowPrivate = true;
-  return { allowPrivate, allowedHosts: own.allowedHosts ?? [], resolve: config.outbound?.resolve };
+  // A push service is always https (RFC 8030); the feature's private setting (a local test push
+  // service) also allows http.
+  const httpsOnly = feature === 'webPush' && !allowPrivate;
+  return { allowPrivate, allowedHosts: own.allowedHosts ?? [], resolve: config.outbound?.resolve, httpsOnly };
 }

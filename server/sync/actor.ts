@@ -21,6 +21,26 @@ export interface Actor {
   userId: number;
   /** The author the writes are shown with, when not the actor (Autobot for automations). */
   shownAs?: number;
+  /**
+   * The abilities of the API token the work was started with (issue #26, N8), or null/absent for a
+   * session: a job started through a token does no more than a request with that token, so a save
+   * that sets who may see a folder needs its `admin` ability (server/sync/rules.ts).
+   */
+  tokenAbilities?: readonly string[] | null;
+}
+
+/** Where a board job keeps the abilities of the token it was started with (in its input, on the server). */
+export const TOKEN_ABILITIES_KEY = 'token_abilities';
+
+/** The input fields that carry a request's token abilities into a job (none for a session). */
+export function startedWith(apiToken: { abilities: readonly string[] } | undefined): { token_abilities?: string[] } {
+  return apiToken ? { [TOKEN_ABILITIES_KEY]: [...apiToken.abilities] } : {};
+}
+
+/** The token abilities a job's input carries, or null when a session started it. */
+export function tokenAbilitiesOf(input: unknown): readonly string[] | null {
+  const value = (input as Record<string, unknown> | null)?.[TOKEN_ABILITIES_KEY];
+  return Array.isArray(value) ? value.filter((a): a is string => typeof a === 'string') : null;
 }
 
 export interface ActorScope {
@@ -35,6 +55,7 @@ export async function writeAs(trx: Transaction<Database>, teamId: number, actor:
   const found = await loadTeamAndRole(trx, teamId, actor.userId);
   if (!found) return null;
   const scope = new WriteScope(trx, found.team, { id: actor.userId, role: found.role, teamId: found.team.id }, now, { locked: opts.locked, shownAs: actor.shownAs });
+  scope.tokenAbilities = actor.tokenAbilities ?? null;
   return { scope, team: found.team, role: found.role };
 }
 

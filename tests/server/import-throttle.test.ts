@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { board, folder, teamWithRoles, type TeamFixture } from './sync-fixtures';
-import { API_IMPORT_START_RULE } from '../../server/imports/trello-gitlab-routes';
+import { API_IMPORT_START_RULE, TRELLO_LISTING_RULE } from '../../server/imports/trello-gitlab-routes';
 
 /**
  * Issue #26, N4 "throttle per user": starting an import read through Gitlab's or Trello's API
@@ -89,5 +89,41 @@ describe('API import starts are throttled per user (N4)', () => {
     const later = await gitlabProbe(t.owner.token);
     expect(later.statusCode, later.body).toBe(422);
     expect(hits.length).toBe(before + 2);
+  }, 120_000);
+
+  it('throttles the Trello listings (boards, a board’s lists) per user on their own counter, before any fetch', async () => {
+    const listBoards = (token: string) => api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards`, { token, body: { token: 'probe' } });
+    const listLists = (token: string) => api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards/${TRELLO_BOARD}`, { token, body: { token: 'probe' } });
+    const limit = TRELLO_LISTING_RULE.max;
+    expect(limit).toBe(30);
+    // Both listings share one counter: half each. The full member's import starts are untouched.
+    for (let i = 0; i < limit; i++) {
+      const before = hits.length;
+      const res = i % 2 ? await listLists(t.full.token) : await listBoards(t.full.token);
+      expect(res.statusCode, res.body).toBe(422);
+      expect(hits.length, 'the listing fetched from Trello').toBe(before + 1);
+    }
+    const before = hits.length;
+    for (const res of [await listBoards(t.full.token), await listLists(t.full.token)]) {
+      expect(res.statusCode, res.body).toBe(429);
+      expect(res.json()).toMatchObject({ type: 'rate_limited' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(hits.length, 'no request reached Trello past the limit').toBe(before);
+    // The listings are not import starts: the member may still start one (the stand-in refuses its token).
+    const start = await trelloProbe(t.full.token);
+    expect(start.statusCode, start.body).toBe(422);
+    expect(hits.length).toBe(before + 1);
+    // Another user keeps their own count; an outsider is refused before any slot or fetch.
+    expect((await listBoards(t.restricted.token)).statusCode).toBe(422);
+    expect(hits.length).toBe(before + 2);
+    const outsider = await listBoards(t.stranger.token);
+    expect([403, 404]).toContain(outsider.statusCode);
+    expect((await api(server.app, 'POST', `/api/${t.teamId}/imports/trello/boards`, { body: { token: 'probe' } })).statusCode).toBe(401);
+    expect(hits.length).toBe(before + 2);
+    // An hour later the member may list again.
+    server.advance(TRELLO_LISTING_RULE.windowMs + 1000);
+    expect((await listBoards(t.full.token)).statusCode).toBe(422);
+    expect(hits.length).toBe(before + 3);
   }, 120_000);
 });

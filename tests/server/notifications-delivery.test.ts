@@ -10,7 +10,8 @@ import { addMember, board, createTeam, item, newId, type SignedIn } from './sync
 /**
  * Delivery beyond the app: the batched mail (at most one per user per window, with what happened
  * since, read ones left out, per-type choice respected) with a moved clock; and Web Push to a real
- * HTTP push service on loopback (allowed here by PUSH_ALLOW_INSECURE_ENDPOINTS), whose requests
+ * HTTP push service on loopback (allowed here by the web push feature's private setting of the
+ * outbound client, WEB_PUSH_ALLOW_PRIVATE_TARGETS or PUSH_ALLOW_INSECURE_ENDPOINTS), whose requests
  * are VAPID-signed and aes128gcm-encrypted to the subscription's keys — the test decrypts them as
  * a browser would — and a subscription the push service forgot is removed.
  */
@@ -36,8 +37,7 @@ describe('notification delivery: mail and push', () => {
   }
 
   beforeAll(async () => {
-    process.env.PUSH_ALLOW_INSECURE_ENDPOINTS = 'true';
-    server = await createTestServer({ config: { publicUrl: 'https://cairn.example.com' } });
+    server = await createTestServer({ config: { publicUrl: 'https://cairn.example.com', outbound: { features: { webPush: { allowPrivate: true } } } } });
     // The tests move the clock window by window, 6 windows (an hour) in all: start them at the very
     // beginning of a window, so the minute the run happens to start at changes nothing.
     server.advance(MAIL_WINDOW_MS - (server.ctx.now().getTime() % MAIL_WINDOW_MS));
@@ -50,7 +50,6 @@ describe('notification delivery: mail and push', () => {
     await server.ctx.jobs.drain();
   });
   afterAll(async () => {
-    delete process.env.PUSH_ALLOW_INSECURE_ENDPOINTS;
     await server?.close();
   });
 
