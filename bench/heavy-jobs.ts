@@ -10,7 +10,10 @@
  * The readers run in a worker thread with their own event loop, so a blocked server loop shows up
  * as their latency (not as requests sent late). Prints the readers' floor (3 s with no import), the
  * POST's answer time, the import time and the readers' p50/p95/max during the import, beside the
- * budgets of issue #31. Prints; never fails.
+ * budgets of issue #31. Then the start answer alone for a ~40 MB file (HEAVY_START_MB), as the app
+ * sends it (an upload) and as the older JSON body, each job cancelled at once. Prints; never fails.
+ * HEAVY_FORM=json sends the import itself as the JSON body (the form older clients use);
+ * HEAVY_PGLITE=thread|both runs PGlite in a worker thread of its own (decision 0373).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -19,7 +22,43 @@ import { putBoardWithView, putRecord, seedWorkspace, startBenchServer } from './
 
 const ROWS = Number(process.env.HEAVY_ROWS ?? 100_000);
 const COLUMNS = Math.max(2, Number(process.env.HEAVY_COLUMNS ?? 10));
+const START_MB = Number(process.env.HEAVY_START_MB ?? 40);
+const FORM = process.env.HEAVY_FORM === 'json' ? 'json' : 'upload';
+const load = () => `load ${os.loadavg()[0]!.toFixed(1)}`;
 const KINDS = ['number', 'date', 'label', 'email', 'link', 'text', 'number', 'label', 'date'] as const;
+
+/** POSTs an import as the app does (multipart: options, then the file) or as the JSON body; answers the job id and the ms to the answer. */
+async function postImport(url: string, token: string, body: { board_id: string; folder_id: string; file_name: string; csv: string; delimiter: string; header: boolean; columns: unknown[]; rows: number }, form: 'upload' | 'json'): Promise<{ id: string; ms: number }> {
+  const { csv, rows, ...options } = body;
+  const t0 = performance.now();
+  let res: Response;
+  if (form === 'json') {
+    res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...options, csv }) });
+  } else {
+    const data = new FormData();
+    data.append('options', JSON.stringify({ ...options, rows }));
+    data.append('file', new Blob([csv], { type: 'text/csv' }), options.file_name);
+    res = await fetch(url, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: data });
+  }
+  const ms = performance.now() - t0;
+  if (res.status !== 202) throw new Error(`import: ${res.status} ${await res.text()}`);
+  return { id: ((await res.json()) as { data: { id: string } }).data.id, ms };
+}
+
+/** Rows padded to about `mb` megabytes (a long text column), for the start answer alone. */
+function makeLargeCsv(mb: number): { csv: string; mapping: unknown[]; rows: number } {
+  const pad = 'x'.repeat(300);
+  const lines = ['Name,Notes'];
+  let size = 11;
+  let r = 0;
+  while (size < mb * 1024 * 1024 && r < 100_000) {
+    const line = `Item ${r},${pad} ${r}`;
+    lines.push(line);
+    size += line.length + 1;
+    r++;
+  }
+  return { csv: lines.join('\n'), mapping: [{ to: 'name' }, { to: 'new', name: 'Notes', kind: 'text' }], rows: r };
+}
 
 function makeCsv(rows: number, columns: number): { csv: string; mapping: unknown[] } {
   const kinds = Array.from({ length: columns - 1 }, (_, i) => KINDS[i % KINDS.length]!);
@@ -98,8 +137,8 @@ function printReaders(label: string, figures: Record<string, number[]> | undefin
   }
 }
 
-async function benchOn(databaseUrl: string | null): Promise<void> {
-  const { handle, ctx, app, base } = await startBenchServer({ databaseUrl });
+async function benchOn(databaseUrl: string | null, pgliteThread = false): Promise<void> {
+  const { handle, ctx, app, base } = await startBenchServer({ databaseUrl, pgliteThread });
   await ctx.jobs.prepare();
   ctx.jobs.start();
   try {
@@ -118,7 +157,7 @@ async function benchOn(databaseUrl: string | null): Promise<void> {
     }
 
     const { csv, mapping } = makeCsv(ROWS, COLUMNS);
-    console.log(`\n${handle.kind}: import of ${ROWS} × ${COLUMNS} (${(csv.length / 1024 / 1024).toFixed(1)} MB) beside a second user; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${os.cpus().length} cores`);
+    console.log(`\n${handle.kind}${handle.kind === 'pglite' ? (pgliteThread ? ' (in its own thread)' : ' (on the server thread)') : ''}: import of ${ROWS} × ${COLUMNS} (${(csv.length / 1024 / 1024).toFixed(1)} MB) beside a second user; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}, ${os.cpus().length} cores`);
 
     const worker = new Worker(READER, { eval: true, workerData: { base, token: reader.token, teamId: reader.team.id, boardId: readerBoard, itemIds: itemIds.slice(0, 20) } });
     const done = new Promise<ReaderResult>((resolve, reject) => {
@@ -128,12 +167,10 @@ async function benchOn(databaseUrl: string | null): Promise<void> {
     await new Promise((r) => setTimeout(r, 3000));
     worker.postMessage('import');
 
-    const headers = { authorization: `Bearer ${importer.token}`, 'content-type': 'application/json' };
+    const headers = { authorization: `Bearer ${importer.token}` };
+    const importUrl = `${base}/api/${importer.team.id}/boards/${boardId}/imports/csv`;
     const t0 = performance.now();
-    const started = await fetch(`${base}/api/${importer.team.id}/boards/${boardId}/imports/csv`, { method: 'POST', headers, body: JSON.stringify({ board_id: boardId, folder_id: boardId, file_name: 'heavy.csv', csv, delimiter: ',', header: true, columns: mapping }) });
-    const answered = performance.now() - t0;
-    if (started.status !== 202) throw new Error(`import: ${started.status} ${await started.text()}`);
-    const jobId = ((await started.json()) as { data: { id: string } }).data.id;
+    const { id: jobId, ms: answered } = await postImport(importUrl, importer.token, { board_id: boardId, folder_id: boardId, file_name: 'heavy.csv', csv, delimiter: ',', header: true, columns: mapping, rows: ROWS }, FORM);
     let job = { state: 'queued', done: 0, total: ROWS, error: null as string | null };
     while (!['done', 'failed', 'cancelled'].includes(job.state)) {
       await new Promise((r) => setTimeout(r, 250));
@@ -145,7 +182,7 @@ async function benchOn(databaseUrl: string | null): Promise<void> {
     await worker.terminate();
 
     const budgetS = handle.kind === 'postgres' ? 10 : 30;
-    console.log(`  POST answered 202 in ${answered.toFixed(0)} ms (budget ≤ 300 ms)`);
+    console.log(`  POST (${FORM}) answered 202 in ${answered.toFixed(0)} ms (budget ≤ 300 ms; ${load()})`);
     console.log(`  import ${job.state}${job.error ? ` (${job.error})` : ''} ${job.done}/${job.total} in ${importS.toFixed(1)} s (budget ≤ ${budgetS} s at 100,000 × 10), ${(ROWS / importS).toFixed(0)} rows/s`);
     printReaders('floor', result.out.floor);
     printReaders('import', result.out.import);
@@ -153,7 +190,17 @@ async function benchOn(databaseUrl: string | null): Promise<void> {
     const health = [...(result.out.import?.health ?? [])].sort((a, b) => a - b);
     const readsBudget = handle.kind === 'postgres' ? 50 : 150;
     console.log(`  readers during the import: p95 ${percentile(during, 95).toFixed(0)} ms (budget ≤ ${readsBudget}), max ${(during[during.length - 1] ?? NaN).toFixed(0)} ms${handle.kind === 'pglite' ? ' (budget ≤ 1000)' : ''}; /api/health p95 ${percentile(health, 95).toFixed(0)} ms (budget ≤ 50)`);
-    console.log(`  reader errors: ${result.errors.length}${result.errors.length ? ` (${result.errors.slice(0, 5).join('; ')})` : ''}`);
+    console.log(`  reader errors: ${result.errors.length}${result.errors.length ? ` (${result.errors.slice(0, 5).join('; ')})` : ''}; ${load()} at the end`);
+
+    // The start answer alone for a large file, in both forms; each job is cancelled at once.
+    if (START_MB > 0) {
+      const large = makeLargeCsv(START_MB);
+      for (const form of ['upload', 'json'] as const) {
+        const started = await postImport(importUrl, importer.token, { board_id: boardId, folder_id: boardId, file_name: `large-${form}.csv`, csv: large.csv, delimiter: ',', header: true, columns: large.mapping.map((c, i) => (i === 1 ? { ...(c as object), name: `Notes ${form}` } : c)), rows: large.rows }, form);
+        console.log(`  start of a ${(large.csv.length / 1024 / 1024).toFixed(1)} MB file (${large.rows} rows) as ${form}: 202 in ${started.ms.toFixed(0)} ms (budget ≤ 300 ms; ${load()})`);
+        await fetch(`${base}/api/me/board-jobs/${started.id}/cancel`, { method: 'POST', headers });
+      }
+    }
   } finally {
     await ctx.jobs.stop();
     await app.close();
@@ -161,8 +208,11 @@ async function benchOn(databaseUrl: string | null): Promise<void> {
   }
 }
 
+/** HEAVY_PGLITE: `inline` (PGlite on the server's thread, the default of npm start), `thread` (its own thread) or `both`. */
+const PGLITE_MODES = process.env.HEAVY_PGLITE === 'both' ? [false, true] : process.env.HEAVY_PGLITE === 'thread' ? [true] : [false];
+
 async function main() {
-  await benchOn(null);
+  for (const thread of PGLITE_MODES) await benchOn(null, thread);
   if (process.env.DATABASE_URL) await benchOn(process.env.DATABASE_URL);
   process.exit(0);
 }

@@ -27,12 +27,14 @@ export interface BenchServerOptions {
   broadcaster?: (config: ServerConfig) => Broadcaster;
   /** `polling`: the database's own queue, polled every 50 ms (default); `plain`: the in-process runner with its defaults. */
   jobs?: 'polling' | 'plain';
+  /** PGlite in a worker thread of its own (server/db/pglite-thread.ts) instead of on the server's thread. */
+  pgliteThread?: boolean;
 }
 
 /** A migrated database, the server listening on a free port (jobs not started) and its data folder. */
-export async function startBenchServer({ databaseUrl, env = {}, broadcaster, jobs = 'polling' }: BenchServerOptions) {
+export async function startBenchServer({ databaseUrl, env = {}, broadcaster, jobs = 'polling', pgliteThread = false }: BenchServerOptions) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const handle = await openDatabase(databaseUrl ? { databaseUrl } : { databaseUrl: null, pglite: new PGlite() });
+  const handle = await openDatabase(databaseUrl ? { databaseUrl } : pgliteThread ? { databaseUrl: null, dataDir: null, thread: true } : { databaseUrl: null, pglite: new PGlite() });
   await migrate(handle.db);
   const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex'), ...env }), webDir: path.join(dataDir, 'no-web') };
   const ctx: AppContext = {

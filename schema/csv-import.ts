@@ -61,6 +61,16 @@ export const csvImportBody = z.strictObject({
 });
 export type CsvImportBody = z.infer<typeof csvImportBody>;
 
+/**
+ * The upload form of the same request (issue #31): multipart/form-data with this JSON in the field
+ * `options`, then the CSV's bytes (UTF-8) in the field `file`. `rows`, the count of rows the app
+ * read, is only shown as the job's total until the server has read the file itself.
+ */
+export const csvUploadOptions = csvImportBody.omit({ csv: true }).extend({
+  rows: z.number().int().min(0).optional(),
+});
+export type CsvUploadOptions = z.infer<typeof csvUploadOptions>;
+
 // ── guessing ──────────────────────────────────────────────────────────────────────────────────
 export interface KindGuess {
   kind: ImportKind;

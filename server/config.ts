@@ -58,6 +58,8 @@ export interface ServerConfig {
   ssoAllowPrivateIssuers: boolean;
   /** SECRETS_KEY: seals stored secrets (SSO client secrets, white-label SMTP passwords); unset = generated into DATA_DIR (server/secret-box.ts). */
   secretsKey: string | null;
+  /** BOARD_JOBS_MAX_RUNNING: board jobs (imports, duplicates, moves, PDF exports) running at once on the instance (default 2; server/board-jobs/admission.ts). */
+  boardJobsMaxRunning?: number;
 }
 
 /**
@@ -100,7 +102,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     billing: loadBillingEnabled(env),
     ssoAllowPrivateIssuers: env.SSO_ALLOW_PRIVATE_ISSUERS?.trim().toLowerCase() === 'true',
     secretsKey: env.SECRETS_KEY || null,
+    boardJobsMaxRunning: boardJobsMaxRunning(env),
   };
+}
+
+/** BOARD_JOBS_MAX_RUNNING: a whole number from 1 to 64; unset = 2. */
+function boardJobsMaxRunning(env: NodeJS.ProcessEnv): number {
+  const raw = env.BOARD_JOBS_MAX_RUNNING?.trim();
+  if (!raw) return 2;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new ConfigError(`BOARD_JOBS_MAX_RUNNING must be a whole number from 1 to 64, not "${env.BOARD_JOBS_MAX_RUNNING}".`);
+  return n;
 }
 
 /**

@@ -1,18 +1,21 @@
+import fsp from 'node:fs/promises';
 import { checkValue, isEmptyValue, newLabel, type AttributeLike } from '../../schema/attributes';
 import { collections } from '../../schema/collections';
-import { cellValue, CsvImportMessages, LABEL_MAX_OPTIONS, type ColumnTarget, type DateFormat } from '../../schema/csv-import';
+import { cellValue, CSV_IMPORT_MAX_ROWS, CsvImportMessages, LABEL_MAX_OPTIONS, type ColumnTarget, type DateFormat } from '../../schema/csv-import';
 import type { BoardJobProblem } from '../../schema/board-jobs';
 import { valueIdFor } from '../../schema/records';
 import { ApiError } from '../http/errors';
 import { saveRecord } from '../sync/operations';
 import { boardRecords, type LoggedWrite, type WireRecord } from '../sync/store';
 import { importedWrite, lastItemPosition, openBatchScope, openScope, publishEvents, removeJobRecords, writeImported } from './import-steps';
-import { cachedPayload, forgetPayload, parsedPayload, type ParsedCsv } from './csv-parse';
-import type { BoardJobKind, BoardJobRun } from './runner';
-import { loadBoardJobPayload, type BoardJobRow } from './store';
+import { cachedPayload, forgetPayload, parseCsvOffThread, rememberParsed, type ParsedCsv } from './csv-parse';
+import { removeUpload, uploadFile } from './csv-upload';
+import { JobRefusal, type BoardJobKind, type BoardJobRun } from './runner';
+import { loadBoardJobPayload, saveProgress, type BoardJobRow } from './store';
 
 /**
- * The CSV import job (kind `import.csv`, decision 0161). Step 1 creates the new attributes
+ * The CSV import job (kind `import.csv`, decision 0161). Step 1 reads the file in a worker
+ * thread (phase `parsing`, issue #31; an uploaded file is read only here) and creates the new attributes
  * (through the save path: permissions, duplicate names) and label options; then each step writes
  * a batch of rows as items and values in one transaction with the progress and the cursor, so a
  * retried step writes exactly the rows that did not commit. Ids come from the job id
@@ -45,6 +48,16 @@ export interface CsvImportInput {
   delimiter: string;
   header: boolean;
   columns: ColumnTarget[];
+  /** An uploaded file waiting under DATA_DIR/imports (embedded database; csv-upload.ts); otherwise the text is the job's payload. */
+  upload?: string;
+}
+
+/** What a parsed file must be to be imported: rows, not too many, one target per column. */
+export function problemsOfParsed(parsed: ParsedCsv, targets: number): string[] {
+  if (parsed.rows.length === 0) return [CsvImportMessages.noRows];
+  if (parsed.rows.length > CSV_IMPORT_MAX_ROWS) return [CsvImportMessages.rowLimit(CSV_IMPORT_MAX_ROWS)];
+  if (targets !== parsed.header.length) return [`columns: the file has ${parsed.header.length} columns, ${targets} targets were given`];
+  return [];
 }
 
 /** What a column writes into, once prepared. */
@@ -73,11 +86,36 @@ export const IMPORTABLE_EXISTING = ['primary', 'text', 'long-text', 'number', 'd
 const inputOf = (job: BoardJobRow) => job.input as CsvImportInput;
 const stateOf = (job: BoardJobRow) => (job.state_data ?? {}) as ImportState;
 
-/** The job's CSV, parsed (kept in memory between steps; read from the row after a restart or on another server). */
+/**
+ * The job's CSV, parsed in a worker thread (kept in memory between steps; read again from the
+ * upload or the row after a restart or on another server). While it reads, the job shows the
+ * phase `parsing` and the rows read so far (at most one progress write a half second).
+ */
 async function parsed(run: BoardJobRun): Promise<ParsedCsv> {
-  const input = inputOf(run.job);
-  const opts = { delimiter: input.delimiter, header: input.header };
-  return cachedPayload(run.job.id) ?? parsedPayload(run.job.id, (await loadBoardJobPayload(run.ctx.db, run.job.id)) ?? '', opts);
+  const { ctx, job } = run;
+  const hit = cachedPayload(job.id);
+  if (hit) return hit;
+  const input = inputOf(job);
+  let source: { file: string } | { text: string };
+  if (input.upload) {
+    const file = uploadFile(ctx, input.upload);
+    if (!(await fsp.stat(file).catch(() => null))) throw new JobRefusal('The uploaded file is no longer on the server; start the import again.');
+    source = { file };
+  } else source = { text: (await loadBoardJobPayload(ctx.db, job.id)) ?? '' };
+  // Progress only in the first phase (a server that reads the file again mid-import keeps the writing figures).
+  const first = !stateOf(job).prepared;
+  let saved = 0;
+  let saving: Promise<void> = Promise.resolve();
+  const onRows = (rows: number) => {
+    if (!first || performance.now() - saved < 500) return;
+    saved = performance.now();
+    const done = job.total > 0 ? Math.min(rows, job.total) : 0;
+    saving = saving.then(() => saveProgress(ctx.db, job.id, { phase: 'parsing', done }, ctx.now())).catch(() => undefined);
+  };
+  if (first && job.phase !== 'parsing') await saveProgress(ctx.db, job.id, { phase: 'parsing' }, ctx.now());
+  const csv = await parseCsvOffThread(source, { delimiter: input.delimiter, header: input.header, onRows });
+  await saving;
+  return rememberParsed(job.id, csv);
 }
 
 /** Step 1: the new attributes (with their label options) and where the items go. */
@@ -85,6 +123,9 @@ async function prepare(run: BoardJobRun): Promise<void> {
   const { job } = run;
   const input = inputOf(job);
   const csv = await parsed(run);
+  // An uploaded file is checked here, as the JSON form is before its answer (a failed job with the reason).
+  const problems = problemsOfParsed(csv, input.columns.length);
+  if (problems.length) throw new JobRefusal(problems.join(' '));
   const events = await run.commit(async (trx, report) => {
     const scope = await openScope(run, trx, 'exclusive');
     scope.require('CREATE_ITEM', await scope.chain(job.board_id, input.folder_id), job.user_id);
@@ -117,7 +158,7 @@ async function prepare(run: BoardJobRun): Promise<void> {
     await scope.finish();
     await scope.flushWrites();
     const position0 = await lastItemPosition(trx, job, input.folder_id);
-    report({ phase: 'writing', total: csv.rows.length, stateData: { prepared: true, columns, next: 0, position: position0, created: 0, skipped: 0 } satisfies ImportState });
+    report({ phase: 'writing', done: 0, total: csv.rows.length, stateData: { prepared: true, columns, next: 0, position: position0, created: 0, skipped: 0 } satisfies ImportState });
     return scope.events;
   });
   await publishEvents(run, events);
@@ -245,6 +286,7 @@ function valueOf(column: PreparedColumn, text: string): { ok: true; value: unkno
 async function cleanup(run: BoardJobRun): Promise<void> {
   forgetPayload(run.job.id);
   batchSizes.delete(run.job.id);
+  await removeUpload(run.ctx, inputOf(run.job).upload);
   await removeJobRecords(run, ['value', 'item', 'attribute']);
 }
 
@@ -259,6 +301,7 @@ export const csvImportKind: BoardJobKind = {
     if (outcome === 'done') {
       forgetPayload(run.job.id);
       batchSizes.delete(run.job.id);
+      await removeUpload(run.ctx, inputOf(run.job).upload);
     }
     return outcome;
   },

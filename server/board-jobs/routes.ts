@@ -10,11 +10,12 @@ import { allowed } from '../sync/access';
 import { boardRecords } from '../sync/store';
 import { findDuplicateAttribute } from '../../schema/attributes';
 import { boardJobIdParam, BoardJobMessages } from '../../schema/board-jobs';
-import { CSV_IMPORT_MAX_BYTES, CSV_IMPORT_MAX_ROWS, CsvImportMessages, csvImportBody, type ColumnTarget } from '../../schema/csv-import';
+import { CSV_IMPORT_MAX_BYTES, CSV_IMPORT_MAX_ROWS, CsvImportMessages, csvImportBody, csvUploadOptions, type ColumnTarget, type CsvUploadOptions } from '../../schema/csv-import';
 import { cancelBoardJob, startBoardJob } from './runner';
-import { loadBoardJob, toWire } from './store';
-import { parseCsv } from './csv-parse';
-import { CSV_IMPORT_KIND, IMPORTABLE_EXISTING, type CsvImportInput } from './csv-import';
+import { loadBoardJob, newBoardJobId, toWire } from './store';
+import { parseCsvOffThread, rememberParsed } from './csv-parse';
+import { CSV_IMPORT_KIND, IMPORTABLE_EXISTING, problemsOfParsed, type CsvImportInput } from './csv-import';
+import { receiveUpload, removeUpload } from './csv-upload';
 import { exportView } from './csv-export';
 import { translatedJob } from './texts';
 import { placesOf } from './admission';
@@ -25,7 +26,8 @@ import { localeSettingOf, translator } from '../i18n/catalogs';
  *   GET  /api/me/board-jobs                          the caller's jobs of the last 7 days, active first
  *   GET  /api/me/board-jobs/{jobId}                  one of them
  *   POST /api/me/board-jobs/{jobId}/cancel           asks it to stop; what it wrote is removed
- *   POST /api/{teamId}/boards/{boardId}/imports/csv  starts a CSV import (CREATE_ITEM; MANAGE_ATTRIBUTES for new attributes) → 202 {job}
+ *   POST /api/{teamId}/boards/{boardId}/imports/csv  starts a CSV import (CREATE_ITEM; MANAGE_ATTRIBUTES for new attributes) → 202 {job};
+ *                                                    an upload (multipart: options, file) or the CSV as text in JSON
  *   GET  /api/{teamId}/boards/{boardId}/exports/csv?view_id=  the view as shown, as CSV (EXPORT)
  */
 
@@ -74,24 +76,27 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: toWire((await loadBoardJob(ctx.db, id))!) };
   });
 
-  const importDocs = { summary: 'Starts a CSV import into one folder of the board (a background job)', tag: 'board-jobs', body: csvImportBody, description: `The CSV as text, its delimiter, whether it has a header row, and one target per column (skip, name, a new attribute of a kind, an existing attribute). At most ${CSV_IMPORT_MAX_ROWS} rows. Answers 202 with the job; follow it at GET /api/me/board-jobs/{id}.` };
+  const importDocs = {
+    summary: 'Starts a CSV import into one folder of the board (a background job)',
+    tag: 'board-jobs',
+    body: csvImportBody,
+    description: `Two forms. The upload (what the app sends): multipart/form-data with the field \`options\` (JSON: board_id, folder_id, file_name, delimiter, header, columns, and optionally rows, the row count the app read, shown as the total until the file is read) first, then the field \`file\` (the CSV, UTF-8). The file is stored as it arrives and the answer comes at once; the job reads it as its first phase (\`parsing\`) and fails with the reason when it has no rows, more than ${CSV_IMPORT_MAX_ROWS} rows or another column count than the targets. The JSON form (this body, the CSV as text) is read before the answer and refused with 422 for those reasons. Answers 202 with the job; follow it at GET /api/me/board-jobs/{id}.`,
+  };
   app.post<TeamBoard>('/api/:teamId/boards/:boardId/imports/csv', { bodyLimit: CSV_IMPORT_MAX_BYTES + 1024 * 1024, config: { docs: importDocs } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const boardId = request.params.boardId;
     const scope = await boardWith(ctx, request, teamId, boardId, 'CREATE_ITEM');
+    if (request.isMultipart()) return reply.status(202).send({ data: toWire(await startUploadedImport(ctx, request, scope, teamId, boardId)) });
     const body = parseBody(csvImportBody, request.body);
-    // The folder must be one of this board's that the caller sees ("select one folder").
-    const folderChain = scope.view.chain(body.folder_id);
-    if (!folderChain || !scope.view.canViewIn(body.folder_id, boardId) || !(await isFolderOf(ctx, teamId, boardId, body.folder_id))) throw validation([CsvImportMessages.selectOneFolder]);
-    if (!allowed(scope.view.viewer, 'CREATE_ITEM', folderChain)) throw unauthorized();
-    if (body.columns.some((c) => c.to === 'new') && !allowed(scope.view.viewer, 'MANAGE_ATTRIBUTES', folderChain)) throw unauthorized();
-    const columns = await checkColumns(ctx, teamId, boardId, body.columns);
-    const parsed = parseCsv(body.csv, { delimiter: body.delimiter, header: body.header });
-    if (parsed.rows.length === 0) throw validation([CsvImportMessages.noRows]);
-    if (parsed.rows.length > CSV_IMPORT_MAX_ROWS) throw validation([CsvImportMessages.rowLimit(CSV_IMPORT_MAX_ROWS)]);
-    if (columns.length !== parsed.header.length) throw validation([`columns: the file has ${parsed.header.length} columns, ${columns.length} targets were given`]);
-    const input: CsvImportInput & { title: string } = { title: body.file_name, folder_id: body.folder_id, delimiter: parsed.delimiter, header: body.header, columns };
-    const row = await startBoardJob(ctx, { teamId, userId: scope.user!.id, boardId, kind: CSV_IMPORT_KIND, input: input as never, payload: body.csv, total: parsed.rows.length });
+    const columns = await checkTargets(ctx, scope, teamId, boardId, body);
+    // Read in a worker thread: the answer waits for it, other requests do not (issue #31).
+    const parsed = await parseCsvOffThread({ text: body.csv }, { delimiter: body.delimiter, header: body.header });
+    const problems = problemsOfParsed(parsed, columns.length);
+    if (problems.length) throw validation(problems);
+    const id = newBoardJobId();
+    rememberParsed(id, parsed);
+    const input: CsvImportInput = { title: body.file_name, folder_id: body.folder_id, delimiter: parsed.delimiter, header: body.header, columns };
+    const row = await startBoardJob(ctx, { id, teamId, userId: scope.user!.id, boardId, kind: CSV_IMPORT_KIND, input: input as never, payload: body.csv, total: parsed.rows.length });
     return reply.status(202).send({ data: toWire(row) });
   });
 
@@ -109,6 +114,76 @@ export function boardJobRoutes(app: FastifyInstance, ctx: AppContext): void {
       .header('x-rows', String(exported.rows))
       .send(Readable.from(exported.parts()));
   });
+}
+
+type Scope = Awaited<ReturnType<typeof boardWith>>;
+
+/** The folder is one of this board's that the caller sees and may add items to; the columns are fit (checkColumns). */
+async function checkTargets(ctx: AppContext, scope: Scope, teamId: number, boardId: string, body: { folder_id: string; columns: ColumnTarget[] }): Promise<ColumnTarget[]> {
+  // The folder must be one of this board's that the caller sees ("select one folder").
+  const folderChain = scope.view.chain(body.folder_id);
+  if (!folderChain || !scope.view.canViewIn(body.folder_id, boardId) || !(await isFolderOf(ctx, teamId, boardId, body.folder_id))) throw validation([CsvImportMessages.selectOneFolder]);
+  if (!allowed(scope.view.viewer, 'CREATE_ITEM', folderChain)) throw unauthorized();
+  if (body.columns.some((c) => c.to === 'new') && !allowed(scope.view.viewer, 'MANAGE_ATTRIBUTES', folderChain)) throw unauthorized();
+  return checkColumns(ctx, teamId, boardId, body.columns);
+}
+
+/**
+ * The upload form: the options are checked before the file is read; the file is stored as it
+ * arrives (csv-upload.ts) and the job reads it in its first phase, so the answer does not wait
+ * for the parse (issue #31: 202 within 300 ms for a 40 MB file).
+ */
+async function startUploadedImport(ctx: AppContext, request: FastifyRequest, scope: Scope, teamId: number, boardId: string) {
+  const id = newBoardJobId();
+  let options: CsvUploadOptions | null = null;
+  let columns: ColumnTarget[] = [];
+  let stored: Awaited<ReturnType<typeof receiveUpload>> | null = null;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: CSV_IMPORT_MAX_BYTES, files: 1, fields: 4, fieldSize: 1024 * 1024 } })) {
+      if (part.type === 'field') {
+        if (part.fieldname !== 'options') continue;
+        options = parseBody(csvUploadOptions, parseJson(String(part.value)));
+        columns = await checkTargets(ctx, scope, teamId, boardId, options);
+      } else {
+        if (part.fieldname !== 'file' || stored) {
+          part.file.resume();
+          continue;
+        }
+        if (!options) throw validation(['options: send the options field before the file']);
+        stored = await receiveUpload(ctx, id, part.file);
+        if (part.file.truncated) throw tooLarge();
+      }
+    }
+  } catch (error) {
+    if ('file' in (stored ?? {})) await removeUpload(ctx, (stored as { file: string }).file);
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') throw validation(['file: send one file and the options']);
+    if (error instanceof ApiError) throw error;
+    throw new ApiError(400, 'The upload could not be read.', 'bad_request');
+  }
+  if (!options) throw validation(['options: send the import options as JSON in the field "options"']);
+  if (!stored || stored.bytes === 0) {
+    if (stored && 'file' in stored) await removeUpload(ctx, stored.file);
+    throw validation([`file: ${CsvImportMessages.noRows}`]);
+  }
+  const input: CsvImportInput = { title: options.file_name, folder_id: options.folder_id, delimiter: options.delimiter, header: options.header, columns, ...('file' in stored ? { upload: stored.file } : {}) };
+  try {
+    return await startBoardJob(ctx, { id, teamId, userId: scope.user!.id, boardId, kind: CSV_IMPORT_KIND, input: input as never, payload: 'text' in stored ? stored.text : null, total: Math.min(options.rows ?? 0, CSV_IMPORT_MAX_ROWS), phase: 'parsing' });
+  } catch (error) {
+    if ('file' in stored) await removeUpload(ctx, stored.file);
+    throw error;
+  }
+}
+
+const tooLarge = () => new ApiError(413, CsvImportMessages.tooLarge(CSV_IMPORT_MAX_BYTES / 1024 / 1024), 'too_large');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw validation(['options: not JSON']);
+  }
 }
 
 function withPlace<T extends { id: string }>(job: T, places: Map<string, number>): T & { place?: number } {

@@ -7,7 +7,7 @@ import { isFinishedJob, type BoardJobProblem, type BoardJobState } from '../../s
 import { loadBoardJob, newBoardJobId, saveProgress, type BoardJobRow, type ProgressUpdate } from './store';
 import { notifyBoardJobEnded } from './notify';
 import { ApiError } from '../http/errors';
-import { admitBoardJob } from './admission';
+import { admitBoardJob, maxRunningOf } from './admission';
 
 /**
  * The board job runner (decision 0160): a job of the runner of decision 0110 per step
@@ -50,7 +50,14 @@ export function registerBoardJobKind(kind: BoardJobKind): void {
   kinds.set(kind.kind, kind);
 }
 
+/** A job that cannot be done as asked (the file has no rows, too many, …): it fails at once with this message, without retries. */
+export class JobRefusal extends Error {}
+
 export interface StartBoardJob {
+  /** The job's id when the caller needs it first (newBoardJobId). */
+  id?: string;
+  /** The phase it starts in (default 'queued'). */
+  phase?: string;
   teamId: number;
   userId: number;
   boardId: string;
@@ -65,11 +72,11 @@ export interface StartBoardJob {
 export async function startBoardJob(ctx: AppContext, start: StartBoardJob): Promise<BoardJobRow> {
   if (!kinds.has(start.kind)) throw new Error(`unknown board job kind ${start.kind}`);
   const now = ctx.now();
-  const id = newBoardJobId();
+  const id = start.id ?? newBoardJobId();
   const row = await ctx.db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('board_jobs')
-      .values({ id, team_id: start.teamId, board_id: start.boardId, user_id: start.userId, kind: start.kind, input: JSON.stringify(start.input) as never, payload: start.payload ?? null, total: start.total ?? 0, error: null, result: null, created_at: now, updated_at: now, finished_at: null })
+      .values({ id, ...(start.phase ? { phase: start.phase } : {}), team_id: start.teamId, board_id: start.boardId, user_id: start.userId, kind: start.kind, input: JSON.stringify(start.input) as never, payload: start.payload ?? null, total: start.total ?? 0, error: null, result: null, created_at: now, updated_at: now, finished_at: null })
       .returning(['id'])
       .executeTakeFirstOrThrow();
     await ctx.jobs.enqueue(STEP_JOB, { id, step: 1 } satisfies StepPayload, { key: `${id}:1`, maxAttempts: STEP_ATTEMPTS, db: trx });
@@ -98,23 +105,39 @@ export async function cancelBoardJob(ctx: AppContext, id: string): Promise<Board
 interface StepPayload {
   id: string;
   step: number;
+  /**
+   * A second try of admission for a waiting job: 'slot' when a job ended (wakeWaiting), 'poll'
+   * the slow safety net (ADMISSION_POLL_MS). Either finds the job admitted by another try and
+   * does nothing; one that admits it queues the job's work as its own step, in the same
+   * transaction, so a crash after admission never leaves a running job without a step.
+   */
+  wake?: 'slot' | 'poll';
   /** How many times the job was found over the limits of admission.ts. */
   waits?: number;
 }
-/** How soon a job kept waiting by the limits asks again. */
-const ADMISSION_RETRY_MS = 1000;
+/**
+ * How soon a waiting job asks again by itself. A job that ends wakes the waiting ones at once
+ * (wakeWaiting); this poll only covers a server that stopped before it could, so it is slow.
+ */
+export const ADMISSION_POLL_MS = 30_000;
 interface CleanupPayload {
   id: string;
   outcome: 'failed' | 'cancelled';
 }
 
-function runOf(ctx: AppContext, job: BoardJobRow): BoardJobRun {
+/** A step found its job no longer running when it came to commit (cancelled or failed meanwhile): it stops, writing nothing. */
+class StepStopped extends Error {}
+
+function runOf(ctx: AppContext, job: BoardJobRow, step = false): BoardJobRun {
   return {
     ctx,
     job,
     async commit(work) {
       return ctx.db.transaction().execute(async (trx) => {
-        await loadBoardJob(trx, job.id, { lock: true });
+        const current = await loadBoardJob(trx, job.id, { lock: true });
+        // A step's write commits only while the job runs: a cancel during a long step (reading a
+        // large file) leaves the rest to the cleanup job, which may already have run.
+        if (step && current?.state !== 'running') throw new StepStopped();
         const updates: ProgressUpdate[] = [];
         const result = await work(trx, (u) => updates.push(u));
         const merged = mergeUpdates(updates);
@@ -142,10 +165,17 @@ async function runStep(ctx: AppContext, payload: StepPayload, job: JobContext): 
   if (!row || isFinishedJob(row.state) || row.state === 'cancelling') return; // the cleanup job ends a cancelled one
   const kind = kinds.get(row.kind);
   if (!kind) return failJob(ctx, row, `This kind of job (${row.kind}) is not known to this server.`);
+  if (payload.wake) {
+    // A second try of admission: the work itself goes on in the step it queues.
+    if (row.state !== 'queued') return;
+    const admitted = await admitBoardJob(ctx, row, (trx) => ctx.jobs.enqueue(STEP_JOB, { id: row.id, step: payload.step } satisfies StepPayload, { key: `${row.id}:${payload.step}:admitted`, maxAttempts: STEP_ATTEMPTS, db: trx }));
+    if (admitted) ctx.jobs.kick();
+    else if (payload.wake === 'poll') await pollAdmission(ctx, row.id, payload);
+    return;
+  }
   if (row.state === 'queued' && !(await admitBoardJob(ctx, row))) {
-    // Over the limits (admission.ts): the same step again in a moment, the job still queued.
-    const waits = (payload.waits ?? 0) + 1;
-    await ctx.jobs.enqueue(STEP_JOB, { id: row.id, step: payload.step, waits } satisfies StepPayload, { key: `${row.id}:${payload.step}:w${waits}`, maxAttempts: STEP_ATTEMPTS, runAt: new Date(ctx.now().getTime() + ADMISSION_RETRY_MS) });
+    // Over the limits (admission.ts): woken when a job ends, or by the slow poll.
+    await pollAdmission(ctx, row.id, payload);
     return;
   }
   const started = Date.now();
@@ -154,14 +184,33 @@ async function runStep(ctx: AppContext, payload: StepPayload, job: JobContext): 
     do {
       const fresh = await loadBoardJob(ctx.db, row.id);
       if (!fresh || fresh.state !== 'running') return; // cancelled meanwhile: the cleanup job has it
-      outcome = await kind.step(runOf(ctx, fresh));
+      outcome = await kind.step(runOf(ctx, fresh, true));
     } while (outcome === 'more' && Date.now() - started < boardJobTuning.sliceMs);
     if (outcome === 'done') return finishJob(ctx, row.id, 'done');
     await ctx.jobs.enqueue(STEP_JOB, { id: row.id, step: payload.step + 1 } satisfies StepPayload, { key: `${row.id}:${payload.step + 1}`, maxAttempts: STEP_ATTEMPTS });
   } catch (error) {
+    if (error instanceof StepStopped) return;
+    if (error instanceof JobRefusal) return failJob(ctx, row, error.message);
     if (job.attempt < STEP_ATTEMPTS) throw error; // the runner tries the step again after a pause
     return failJob(ctx, row, reasonOf(error));
   }
+}
+
+/** The slow safety net of a waiting job: admission again after ADMISSION_POLL_MS. */
+async function pollAdmission(ctx: AppContext, id: string, payload: StepPayload): Promise<void> {
+  const waits = (payload.waits ?? 0) + 1;
+  await ctx.jobs.enqueue(STEP_JOB, { id, step: payload.step, wake: 'poll', waits } satisfies StepPayload, { key: `${id}:${payload.step}:w${waits}`, maxAttempts: STEP_ATTEMPTS, runAt: new Date(ctx.now().getTime() + ADMISSION_POLL_MS) });
+}
+
+/**
+ * A job ended: the waiting jobs first in line (as many as could now start) try admission at once,
+ * queued in the ending transaction. A try that finds the limits still full does nothing more
+ * (the poll is still there); two ends waking the same job are two tries, one admits.
+ */
+async function wakeWaiting(ctx: AppContext, trx: Transaction<Database>, endedId: string): Promise<number> {
+  const line = await trx.selectFrom('board_jobs').select('id').where('state', '=', 'queued').where('phase', '=', 'waiting').orderBy('created_at').orderBy('id').limit(maxRunningOf(ctx)).execute();
+  for (const { id } of line) await ctx.jobs.enqueue(STEP_JOB, { id, step: 1, wake: 'slot' } satisfies StepPayload, { key: `${id}:1:after:${endedId}`, maxAttempts: STEP_ATTEMPTS, db: trx });
+  return line.length;
 }
 
 /** A job that cannot go on: says why, and its partial output is removed by the cleanup job. */
@@ -192,6 +241,7 @@ async function finishJob(ctx: AppContext, id: string, state: Extract<BoardJobSta
     if (!current || isFinishedJob(current.state)) return null;
     await saveProgress(trx, id, { state, phase: state, finished: true, clearPayload: true, stateData: {} }, ctx.now());
     const ended = (await loadBoardJob(trx, id))!;
+    await wakeWaiting(ctx, trx, id);
     await notifyBoardJobEnded({ db: trx, jobs: inTransaction(ctx.jobs, trx), now: () => ctx.now() }, ended, kinds.get(ended.kind)?.summary?.(ended) ?? '');
     return ended;
   });

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { PGlitePool } from './pglite-pool';
+import { PGliteThreadPool } from './pglite-thread';
 import type { Database } from './types';
 
 export interface DatabaseHandle {
@@ -12,8 +13,12 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-/** Opens PostgreSQL when a URL is given, otherwise PGlite with its files under `dataDir/pglite`. */
-export async function openDatabase(opts: { databaseUrl: string | null; dataDir?: string; pglite?: PGlite }): Promise<DatabaseHandle> {
+/**
+ * Opens PostgreSQL when a URL is given, otherwise PGlite with its files under `dataDir/pglite`.
+ * `thread`: PGlite runs in a worker thread of its own (pglite-thread.ts, decision 0373); with
+ * `dataDir: null` in memory there (benches). A PGlite instance handed in runs on this thread.
+ */
+export async function openDatabase(opts: { databaseUrl: string | null; dataDir?: string | null; pglite?: PGlite; thread?: boolean }): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 10 });
     // An idle connection the server closes (restart, failover, a dropped test database) emits
@@ -23,6 +28,16 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir?:
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  if (opts.thread && !opts.pglite) {
+    let dir: string | null = null;
+    if (opts.dataDir !== null) {
+      dir = path.join(opts.dataDir ?? 'data', 'pglite');
+      fs.mkdirSync(dir, { recursive: true });
+    }
+    const pool = await PGliteThreadPool.open(dir);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as never }) });
+    return { db, kind: 'pglite', close: () => db.destroy() };
   }
   let pglite = opts.pglite;
   if (!pglite) {

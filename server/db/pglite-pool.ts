@@ -9,9 +9,11 @@ import type { PGlite } from '@electric-sql/pglite';
  *
  * PGlite runs its WASM on this thread and answers without any I/O: a job writing batch after batch
  * would run as one endless chain of promise callbacks, and the event loop would never get to read
- * a socket (a 20,000-row import kept every request waiting for the whole import, issue #31). Every
- * query therefore first lets the event loop take one turn (setImmediate), so requests are read and
- * queue for the database between any two statements.
+ * a socket (a 20,000-row import kept every request waiting for the whole import, issue #31). A
+ * query therefore first lets the event loop take one turn (setImmediate) when the loop has not
+ * turned for more than `pgliteYield.afterMs`, so requests are read and queue for the database
+ * between statements of a long chain. A short request's few statements run without that detour
+ * (yielding before every statement taxed every request by a loop turn per statement).
  */
 export class PGlitePool {
   private tail: Promise<void> = Promise.resolve();
@@ -27,7 +29,7 @@ export class PGlitePool {
     const pg = this.pg;
     return {
       async query(sql: string, params?: readonly unknown[]) {
-        await yieldToEventLoop();
+        if (loopStarved()) await yieldToEventLoop();
         const result = await pg.query(sql, params as unknown[] | undefined);
         return {
           rows: result.rows,
@@ -44,6 +46,27 @@ export class PGlitePool {
   async end() {
     await this.tail;
   }
+}
+
+/** How long a chain of statements may keep the event loop from turning before a statement yields. */
+export const pgliteYield = { afterMs: 10 };
+
+/**
+ * When the loop was last seen waiting to turn: a marker set with a setImmediate that clears it.
+ * While the marker stands, the loop has not turned since `pendingSince`.
+ */
+let pendingSince: number | null = null;
+
+function loopStarved(): boolean {
+  const now = performance.now();
+  if (pendingSince === null) {
+    pendingSince = now;
+    setImmediate(() => {
+      pendingSince = null;
+    });
+    return pgliteYield.afterMs <= 0;
+  }
+  return now - pendingSince >= pgliteYield.afterMs;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -96,15 +96,12 @@ export default function CsvImportDialog({ folder, onClose }: { folder: Folder; o
     }
     setStarting(true);
     try {
-      await startCsvImport(board.teamId, board.boardId, {
-        board_id: board.boardId,
-        folder_id: folderId,
-        file_name: parsed.fileName,
-        csv: parsed.text,
-        delimiter: parsed.analysis.delimiter,
-        header,
-        columns,
-      });
+      await startCsvImport(
+        board.teamId,
+        board.boardId,
+        { board_id: board.boardId, folder_id: folderId, file_name: parsed.fileName, delimiter: parsed.analysis.delimiter, header, columns, rows: parsed.analysis.rowCount },
+        parsed.text,
+      );
       announceJobStarted();
       toast.show(t`Import started: ${parsed.analysis.rowCount} rows. You can keep working; its progress shows in the corner.`, { kind: 'info' });
       onClose();

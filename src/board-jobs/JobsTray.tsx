@@ -96,7 +96,7 @@ function JobCard({ job, expanded, onToggle, onDismiss, onCancel }: { job: BoardJ
   // Words per kind of job (decision 0225): an import writes rows, a duplicate copies items, a move moves them, an export draws a PDF.
   const kind = jobKindOf(job.kind);
   const running: Record<JobKind, string> = {
-    import: job.phase === 'writing' ? t`Writing rows` : t`Preparing`,
+    import: job.phase === 'writing' ? t`Writing rows` : job.phase === 'parsing' ? t`Reading the file` : t`Preparing`,
     duplicate: job.phase === 'writing' ? t`Copying items` : t`Copying the structure`,
     move: job.phase === 'writing' ? t`Moving items` : t`Preparing the move`,
     pdf: job.phase === 'rendering' ? t`Drawing the PDF` : t`Reading the view`,

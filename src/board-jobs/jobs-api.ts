@@ -1,6 +1,6 @@
 import { api, currentToken } from '../api/client';
 import type { BoardJob } from '../../schema/board-jobs';
-import type { CsvImportBody } from '../../schema/csv-import';
+import type { CsvUploadOptions } from '../../schema/csv-import';
 
 /** The board-jobs API (docs/api/board-jobs.md). */
 
@@ -12,8 +12,15 @@ export async function cancelJob(id: string): Promise<BoardJob> {
   return (await api.post<{ data: BoardJob }>(`/api/me/board-jobs/${encodeURIComponent(id)}/cancel`)).data;
 }
 
-export async function startCsvImport(teamId: number, boardId: string, body: CsvImportBody): Promise<BoardJob> {
-  return (await api.post<{ data: BoardJob }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/imports/csv`, body)).data;
+/**
+ * Starts a CSV import as an upload (issue #31): the options, then the decoded text as a UTF-8 file.
+ * The server stores the file as it arrives and answers at once; it reads the file in the job.
+ */
+export async function startCsvImport(teamId: number, boardId: string, options: CsvUploadOptions, text: string): Promise<BoardJob> {
+  const form = new FormData();
+  form.append('options', JSON.stringify(options));
+  form.append('file', new Blob([text], { type: 'text/csv;charset=utf-8' }), options.file_name || 'import.csv');
+  return (await api.post<{ data: BoardJob }>(`/api/${teamId}/boards/${encodeURIComponent(boardId)}/imports/csv`, form)).data;
 }
 
 /** Starts the PDF of a view as shown, a folder's default table or one item (decision 0225); the tray follows it. */

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { board, folder, newId, teamWithRoles, type TeamFixture } from './sync-fixtures';
@@ -26,6 +28,20 @@ describe('board jobs: CSV import and export', () => {
     expect(res.statusCode, res.body).toBe(200);
   };
   const startImport = (body: Record<string, unknown>, token = t.owner.token) => api(server.app, 'POST', `/api/${t.teamId}/boards/${b.id}/imports/csv`, { token, body: { folder_id: target.id, board_id: b.id, file_name: 'people.csv', ...body } });
+  /** The upload form (what the app sends, issue #31): multipart with the options field first, then the file. */
+  const uploadImport = (options: Record<string, unknown>, csv: string | null, token: string | null = t.owner.token, order: 'options-first' | 'file-first' = 'options-first') => {
+    const boundary = '----cairn' + Math.random().toString(16).slice(2);
+    const field = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="options"\r\n\r\n${JSON.stringify({ folder_id: target.id, board_id: b.id, file_name: 'people.csv', ...options })}\r\n`);
+    const file = csv === null ? Buffer.alloc(0) : Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\n`), Buffer.from(csv, 'utf8'), Buffer.from('\r\n')]);
+    const payload = Buffer.concat([...(order === 'options-first' ? [field, file] : [file, field]), Buffer.from(`--${boundary}--\r\n`)]);
+    const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
+    if (token) headers.authorization = `Bearer ${token}`;
+    return server.app.inject({ method: 'POST', url: `/api/${t.teamId}/boards/${b.id}/imports/csv`, payload, headers });
+  };
+  const uploadsLeft = () => {
+    const dir = path.join(server.ctx.config.dataDir, 'imports');
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
   const jobOf = async (id: string, token = t.owner.token): Promise<BoardJob> => {
     const res = await api(server.app, 'GET', `/api/me/board-jobs/${id}`, { token });
     expect(res.statusCode, res.body).toBe(200);
@@ -136,6 +152,53 @@ describe('board jobs: CSV import and export', () => {
     expect(hiddenLines[0]).toBe('Name,Joined,Team');
     expect(hiddenLines.slice(1).map((l) => l.split(',')[0])).toEqual(['Person 20', 'Person 19', 'Person 18', 'Person 17', 'Person 16', 'Person 15', 'Person 14', 'Person 13', 'Person 12', 'Person 11', 'Person 2']);
   });
+
+  it('takes the file as an upload: answers at once in the phase parsing, reads the file in the job, and removes the stored file after (issue #31)', async () => {
+    boardJobTuning.sliceMs = 0; // one piece per step: the parse is the job's first step
+    const csv = `\ufeff${people(40)}\n"Quoted, ""name""\nwith a newline",7,01/04/2024,Blue,q@example.com\n'=1+2,8,02/04/2024,Red,f@example.com\n`;
+    const res = await uploadImport({ delimiter: ',', header: true, rows: 42, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} up` } : c)) }, csv);
+    expect(res.statusCode, res.body).toBe(202);
+    const started: BoardJob = res.json().data;
+    expect(started).toMatchObject({ kind: 'import.csv', state: 'queued', phase: 'parsing', total: 42, done: 0, title: 'people.csv' });
+    expect(uploadsLeft()).toEqual([`${started.id}.csv`]);
+    await pass(); // admission and the parse (with the attributes)
+    const read = await jobOf(started.id);
+    expect(read.total).toBe(42);
+    const job = await untilEnded(started.id);
+    expect(job.state, job.error ?? '').toBe('done');
+    expect(job.result).toMatchObject({ items: 42, skipped: 0 });
+    const names = (await server.ctx.db.selectFrom('records').select('data').where('collection', '=', 'item').where('id', 'like', `${started.id}%`).execute()).map((r) => (r.data as { name: string }).name);
+    expect(names).toContain('Quoted, "name"\nwith a newline');
+    expect(names).toContain('=1+2');
+    expect(names).toContain('Person 40');
+    expect(uploadsLeft()).toEqual([]);
+    boardJobTuning.sliceMs = 2000;
+  }, 120_000);
+
+  it('an upload is refused before it is read when the options are wrong, and its job fails with the reason when the file is (issue #31)', async () => {
+    const columns = [{ to: 'name' }];
+    // No options first, a stranger, a folder of another board: refused before the file is stored.
+    expect((await uploadImport({ delimiter: ',', header: true, columns }, 'Name\na', t.owner.token, 'file-first')).statusCode).toBe(422);
+    expect((await uploadImport({ delimiter: ',', header: true, columns }, 'Name\na', t.stranger.token)).statusCode).toBe(403);
+    const elsewhere = await uploadImport({ folder_id: 'no-such-folder', delimiter: ',', header: true, columns }, 'Name\na');
+    expect(elsewhere.statusCode).toBe(422);
+    expect(elsewhere.body).toContain('select one folder');
+    expect((await uploadImport({ delimiter: ',', header: true, columns }, null)).statusCode).toBe(422);
+    expect((await uploadImport({ delimiter: ',', header: true, columns }, '')).statusCode).toBe(422);
+    expect(uploadsLeft()).toEqual([]);
+    // Read in the job: too many rows, another column count. Each fails with the reason and leaves nothing.
+    const tooMany = ['Name', ...Array.from({ length: CSV_IMPORT_MAX_ROWS + 1 }, (_, i) => `r${i}`)].join('\n');
+    const big = await uploadImport({ delimiter: ',', header: true, columns }, tooMany);
+    const wide = await uploadImport({ delimiter: ',', header: true, columns }, 'Name,Extra\na,b');
+    for (const [res, reason] of [[big, `A CSV import cannot exceed ${CSV_IMPORT_MAX_ROWS} rows.`], [wide, 'columns: the file has 2 columns, 1 targets were given']] as const) {
+      expect(res.statusCode, res.body).toBe(202);
+      const job = await untilEnded(res.json().data.id);
+      expect(job.state).toBe('failed');
+      expect(job.error).toBe(reason);
+      expect(await recordsOfJob(job.id)).toEqual([]);
+    }
+    expect(uploadsLeft()).toEqual([]);
+  }, 180_000);
 
   it('runs one import per workspace at a time: the second waits with its place in line, then runs (issue #31)', async () => {
     boardJobTuning.sliceMs = 0; // one batch per step
