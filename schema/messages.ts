@@ -25,6 +25,15 @@ export const Messages = {
   confirmDefault: 'Are you sure?',
   desktopUpdate: 'A new version of the desktop application is available.',
   noPermissionFor: (type: string) => `there is no permission for ${type}`,
+  // Specific refusals (workspace.md §8: "no permission to create items, create views, update the
+  // workspace, or add or remove reactions"), sent as the 403's message instead of `unauthorized`.
+  noPermissionCreateItems: 'You have no permission to create items.',
+  noPermissionCreateViews: 'You have no permission to create views.',
+  noPermissionUpdateWorkspace: 'You have no permission to update the workspace.',
+  noPermissionReactions: 'You have no permission to add or remove reactions.',
+  // workspace.md §8 validation texts.
+  memberNotInParentFolder: 'A member must be added to the parent folder first.',
+  invitationInvalid: 'Please provide a valid email address and select a role.',
   fileTooLarge: (limitMb: number) => `The file is too large. It must be under ${limitMb} MB.`,
   storageFull: "The workspace's storage is full. Ask the workspace owner to free space or upgrade the plan.",
   // Pro-only views and referral (decision 0260).

@@ -64,8 +64,8 @@ export function memberRoutes(app: FastifyInstance, ctx: AppContext) {
     body.invitations.forEach((entry, index) => {
       const email = invitationEmail.safeParse(entry.email);
       const label = typeof entry.email === 'string' && entry.email.trim() ? entry.email.trim() : `invitations.${index}`;
-      if (!email.success) invalid.push(`${label}: enter a valid email address`);
-      else if (!isAssignableRole(entry.role)) invalid.push(`${label}: select a role (admin, full-member or restricted-member)`);
+      // One text for both faults, in the spec's words (workspace.md §8, W5.11).
+      if (!email.success || !isAssignableRole(entry.role)) invalid.push(`${label}: ${Messages.invitationInvalid}`);
       else valid.push({ email: email.data, role: entry.role });
     });
     const outcome = await inviteMembers(ctx, { team, inviter: user, invitations: valid, boardId: body.boardId ?? null, invalid });

@@ -151,7 +151,8 @@ describe('members', () => {
       expect(body.type).toBe('invitation_partial');
       expect(body.message).toMatch(/^Some invitations were not sent: /);
       expect(body.data.users.map((u: any) => u.email)).toEqual(['good.one@example.test', 'good.two@example.test']);
-      expect(body.data.errors).toEqual(['not-an-email: enter a valid email address', 'bad.role@example.test: select a role (admin, full-member or restricted-member)']);
+      // The spec's words for both faults (W5.11).
+      expect(body.data.errors).toEqual(['not-an-email: Please provide a valid email address and select a role.', 'bad.role@example.test: Please provide a valid email address and select a role.']);
       // The users in the error really were added.
       const pending = (await api(server.app, 'GET', `/api/teams/${teamId}/members/invitations`, { token: owner.token })).json().data;
       expect(pending.map((m: any) => m.email)).toEqual(expect.arrayContaining(['good.one@example.test', 'good.two@example.test']));
