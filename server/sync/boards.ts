@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { collections } from '../../schema/collections';
-import { allowedPermissions } from '../../schema/permissions';
+import { allowedPermissions, permissionFor } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
 import type { AppContext } from '../context';
 import { requireUser } from '../auth/guard';
-import { notFound, parseBody, unauthorized, validation } from '../http/errors';
+import { notFound, parseBody, unauthenticated, unauthorized, validation } from '../http/errors';
+import { registerAccessResolver, type AccessResolver } from '../workspaces/permission-routes';
 import { folderLevel } from './access';
 import { saveRecord } from './operations';
 import { teamIdParam } from './params';
@@ -19,7 +20,38 @@ const boardMembersBody = z.object({
   user_ids: z.array(z.number().int().positive()).max(10_000),
 });
 
+/**
+ * GET /api/{teamId}/permissions/access for a board or a folder (W7.32, S6.6): the caller's allowed
+ * permission names on it, read like any read of its board (401/403/404, board passwords). An id of
+ * the other kind is a 422 naming resource_id; a resource the caller cannot see is refused.
+ */
+function folderAccess(type: 'board' | 'folder'): AccessResolver {
+  const factory = permissionFor(type);
+  return async ({ ctx, request, team, resourceId }) => {
+    if (!resourceId) throw validation(['resource_id: is required']);
+    const row = await ctx.db
+      .selectFrom('records')
+      .select(['data'])
+      .where('team_id', '=', team.id)
+      .where('collection', '=', 'folder')
+      .where('id', '=', resourceId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) throw notFound();
+    const folder = row.data as unknown as FolderRecord;
+    const { view, user } = await readScope(ctx, request, team.id, folder.board_id);
+    if (!view.canViewFolder(resourceId)) throw user ? unauthorized() : unauthenticated();
+    if ((folder.parent_id === null) !== (type === 'board')) throw validation([`resource_id: is not a ${type}`]);
+    const chain = view.chain(resourceId)!;
+    if (factory.viewPermission && !factory.can({ permission: factory.viewPermission, user: view.viewer, chain })) throw unauthorized();
+    return allowedPermissions({ user: view.viewer, chain });
+  };
+}
+
 export function boardRoutes(app: FastifyInstance, ctx: AppContext): void {
+  registerAccessResolver('board', folderAccess('board'));
+  registerAccessResolver('folder', folderAccess('folder'));
+
   /**
    * Sets a board's members: a normal save of the board (version + 1, logged, broadcast); needs
    * MANAGE_BOARD_MEMBERS. The permission is checked before anything else is looked at: an unknown
