@@ -4,7 +4,8 @@ import type { FolderRecord } from '../../schema/records';
 import type { PermissionLevel } from '../../schema/permissions';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { Messages } from '../../schema/messages';
-import { allowed, chainTo, workspaceLevel, type TeamRow, type Viewer } from './access';
+import { allowed, canView, chainTo, workspaceLevel, type TeamRow, type Viewer } from './access';
+import { REFUSAL_MESSAGES } from '../../schema/refusals';
 import { boardRecords, findRecord, findRecordsAndFolders, writeLogged, writeManyLogged, type ChangeKind, type LoggedWrite, type StoredRecord, type WireRecord } from './store';
 import { registerFloor, teamLock } from './cursor';
 import { eventOfWrite } from '../events/record-events';
@@ -218,7 +219,11 @@ export class WriteScope {
 
   /** Throws 403 unless the user may do `permission` on the chain's resource. */
   require(permission: string, chain: PermissionLevel[], createdBy?: number | null): void {
-    if (!allowed(this.viewer, permission, chain, createdBy)) throw unauthorized();
+    if (allowed(this.viewer, permission, chain, createdBy)) return;
+    // The specific words (W8.8) only to someone who sees the board or folder: no hint to others.
+    const specific = REFUSAL_MESSAGES[permission];
+    if (specific && canView(this.viewer, chain)) throw new ApiError(403, specific, 'unauthorized');
+    throw unauthorized();
   }
 
   publish(channel: string, event: string, data: unknown): void {

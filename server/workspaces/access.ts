@@ -3,6 +3,7 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import { ApiError, notFound, unauthorized } from '../http/errors';
 import { can, type PermissionEntries, type PermissionLevel, type PermissionName, type Role, type RoleOrGuest } from '../../schema/permissions';
+import { REFUSAL_MESSAGES } from '../../schema/refusals';
 
 /**
  * Who may act in a workspace. Other modules import these three:
@@ -76,7 +77,11 @@ export function workspaceLevel(team: TeamRow): PermissionLevel {
 /** 403 unless the workspace-level entries allow the permission to this member. */
 export async function requireTeamPermission(ctx: AppContext, user: { id: number }, teamId: number, permission: PermissionName): Promise<TeamAccess> {
   const access = await requireMemberAccess(ctx, user, teamId);
-  if (!can({ permission, user: { id: user.id, role: access.role }, chain: [workspaceLevel(access.team)] })) throw unauthorized();
+  if (!can({ permission, user: { id: user.id, role: access.role }, chain: [workspaceLevel(access.team)] })) {
+    // A member learns which right is missing where the spec words it (W8.8).
+    const specific = REFUSAL_MESSAGES[permission];
+    throw specific ? new ApiError(403, specific, 'unauthorized') : unauthorized();
+  }
   return access;
 }
 

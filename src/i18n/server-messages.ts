@@ -23,6 +23,12 @@ const known = new Map<string, MessageDescriptor>([
   [Messages.referralEmailsInvalid, msg`Enter emails separated by commas, spaces or new lines.`],
   [Messages.referralCodeTaken, msg`This referral code is taken. Choose another.`],
   [Messages.referralCodeUnknown, msg`This referral link is not valid.`],
+  [Messages.noPermissionCreateItems, msg`You have no permission to create items.`],
+  [Messages.noPermissionCreateViews, msg`You have no permission to create views.`],
+  [Messages.noPermissionUpdateWorkspace, msg`You have no permission to update the workspace.`],
+  [Messages.noPermissionReactions, msg`You have no permission to add or remove reactions.`],
+  [Messages.memberNotInParentFolder, msg`A member must be added to the parent folder first.`],
+  [Messages.pushDenied, msg`User denied permissions!`],
 ]);
 
 /** The prefix of 422 messages; the rest (field details from the server) stays as sent. */

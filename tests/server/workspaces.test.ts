@@ -150,7 +150,7 @@ describe('workspaces', () => {
         await addMember(m.user.id, role);
         const res = await api(server.app, 'PUT', `/api/teams/${teamId}`, { token: m.token, body: { name: 'Mine' } });
         expect(res.statusCode).toBe(403);
-        expect(res.json()).toEqual({ message: 'This action is unauthorized.', type: 'unauthorized' });
+        expect(res.json()).toEqual({ message: 'You have no permission to update the workspace.', type: 'unauthorized' });
       }
       const empty = await api(server.app, 'PUT', `/api/teams/${teamId}`, { token: owner.token, body: {} });
       expect(empty.statusCode).toBe(422);

@@ -174,7 +174,7 @@ function CommentView({ comment, item, reactions, commands, members, highlightId,
   const [editing, setEditing] = useState(false);
   const viewerId = board.backend.userId;
   const author = members.find((m) => m.id === comment.created_by);
-  const authorName = author?.name ?? t`Former member`;
+  const authorName = author?.name ?? t`Removed User`;
   const own = viewerId !== null && comment.created_by === viewerId;
   const summaries = summarizeReactions(reactions, viewerId);
   const canReact = viewerId !== null && board.can('ADD_REACTION', item.folder_id);
@@ -252,7 +252,7 @@ function CommentView({ comment, item, reactions, commands, members, highlightId,
       <footer className="comment-foot">
         <ul className="comment-reactions" aria-label={t`Reactions`}>
           {summaries.map((s) => {
-            const names = s.userIds.map((id) => members.find((m) => m.id === id)?.name ?? t`Former member`).join(', ');
+            const names = s.userIds.map((id) => members.find((m) => m.id === id)?.name ?? t`Removed User`).join(', ');
             return (
               <li key={s.reaction}>
                 <button
@@ -260,7 +260,7 @@ function CommentView({ comment, item, reactions, commands, members, highlightId,
                   className="comment-reaction"
                   aria-pressed={s.mine !== null}
                   disabled={!canReact}
-                  title={names}
+                  title={canReact ? names : `${names} · ${t`You have no permission to add or remove reactions.`}`}
                   aria-label={t`${s.reaction} ${s.count}: ${names}`}
                   onClick={() => run(() => commands.toggleReaction(comment.id, s.reaction, s.mine))}
                 >

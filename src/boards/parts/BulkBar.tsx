@@ -35,7 +35,7 @@ export function BulkBar({ items, folder, onDone }: { items: Item[]; folder: Fold
         <FolderInput size={14} aria-hidden="true" />
         <Trans>Move</Trans>
       </Button>
-      <Button size="sm" variant="secondary" disabled={!board.can('CREATE_ITEM', folder.id)} onClick={() =>
+      <Button size="sm" variant="secondary" disabled={!board.can('CREATE_ITEM', folder.id)} title={board.can('CREATE_ITEM', folder.id) ? undefined : t`You have no permission to create items.`} onClick={() =>
           void board.actions.duplicateItems(items, (name) => t`${name} (copy)`).then(() => {
             showUndoToast(board.actions, plural(items.length, { one: '# item duplicated', other: '# items duplicated' }));
             onDone();
