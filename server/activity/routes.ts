@@ -9,6 +9,7 @@ import { toEvent, type EventRowFromDb } from '../events/consumers';
 import type { DomainEvent } from '../events/types';
 import { parseActivityQuery, type ActivityQuery } from './query';
 import { readableEvents } from './read-filter';
+import { AUTOBOT_USER_ID } from '../../schema/automations';
 
 /**
  * GET /api/{teamId}/activity — the activity log (issue #11.7, decision 0110): who changed what and
@@ -17,7 +18,8 @@ import { readableEvents } from './read-filter';
  *              anyone who may read the item.
  *   ?board_id= the whole board: VIEW_ACTIVITY_LOG on the board.
  *   &user_id= (who did it) &from= &to= (ISO times, from inclusive, to exclusive) &after= &limit=
- * → {data: ActivityEntry[], after, has_more}; only events the reader may read (server/sync/reads.ts).
+ * → {data: ActivityEntry[], after, has_more, deleted_user_ids}; only events the reader may read
+ * (server/sync/reads.ts); deleted_user_ids: actors of the page whose account no longer exists.
  */
 
 type ActivityEntry = Omit<DomainEvent, 'team_id'>;
@@ -48,8 +50,19 @@ export function activityRoutes(app: FastifyInstance, ctx: AppContext): void {
       const chain = view.chain(boardId!);
       if (!chain || !allowed(view.viewer, 'VIEW_ACTIVITY_LOG', chain)) throw user ? unauthorized() : unauthenticated();
     }
-    return page(ctx, view, teamId, boardId!, itemId, query);
+    return withUnknownPeople(ctx, await page(ctx, view, teamId, boardId!, itemId, query));
   });
+}
+
+/**
+ * Names the actors of a page whose account the server does not find (W3.3, W8.4): the app shows
+ * them as "Deleted Account", and an actor it knows who is no member as "Removed User".
+ */
+async function withUnknownPeople<P extends { data: ActivityEntry[] }>(ctx: AppContext, answer: P): Promise<P & { deleted_user_ids: number[] }> {
+  const ids = [...new Set(answer.data.map((e) => e.actor_id).filter((id): id is number => typeof id === 'number' && id !== AUTOBOT_USER_ID))];
+  if (ids.length === 0) return { ...answer, deleted_user_ids: [] };
+  const found = new Set((await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+  return { ...answer, deleted_user_ids: ids.filter((id) => !found.has(id)) };
 }
 
 async function removedItemBoard(ctx: AppContext, teamId: number, itemId: string): Promise<string | null> {

@@ -13,6 +13,7 @@ import { exactTime, whenText } from '../comments/when';
 import { ActivityError } from './activity-api';
 import { activityLine, type ActivityFilter, type ActivityLine, type ActivityLookup, type Words } from './activity-format';
 import { useActivity } from './use-activity';
+import { personName } from '../../../schema/special-users';
 import './activity.css';
 
 interface Props {
@@ -29,7 +30,7 @@ interface Props {
  * The activity log of an item or a board: who changed what and when, each edit as before → after,
  * filtered by person and by days, newest first, a page at a time ("Load more"). Online only.
  */
-export function ActivityList({ teamId, scope, lookup, members, itemLink }: Props) {
+export function ActivityList({ teamId, scope, lookup: boardLookup, members, itemLink }: Props) {
   const { t, i18n } = useLingui();
   const online = useOnline();
   const ids = useId();
@@ -38,6 +39,13 @@ export function ActivityList({ teamId, scope, lookup, members, itemLink }: Props
   const [to, setTo] = useState('');
   const filter: ActivityFilter = { ...('itemId' in scope ? { itemId: scope.itemId } : { boardId: scope.boardId }), userId, from: from || null, to: to || null };
   const activity = useActivity(teamId, filter);
+  // Everyone gets a name (W3.3, W8.4): a member's, else "Removed User", or "Deleted Account" when
+  // the server no longer finds the account (the page's deleted_user_ids).
+  const deletedIds = activity.deletedUserIds;
+  const lookup = useMemo<ActivityLookup>(() => {
+    const people = { guest: t`Guest`, removed: t`Removed User`, deleted: t`Deleted Account` };
+    return { ...boardLookup, memberName: (id) => personName(id, boardLookup.memberName, (x) => deletedIds.has(x), people) };
+  }, [boardLookup, deletedIds, t]);
   const words = useMemo<Words>(
     () => ({
       name: t`Name`,
@@ -50,7 +58,7 @@ export function ActivityList({ teamId, scope, lookup, members, itemLink }: Props
       yes: t`Yes`,
       no: t`No`,
       unknown: t`Unknown option`,
-      formerMember: t`Former member`,
+      formerMember: t`Removed User`,
       deleted: t`(deleted)`,
       formatDate: (iso) => (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatDate(`${iso}T00:00:00`, i18n.locale) : formatDate(iso, i18n.locale, { dateStyle: 'medium', timeStyle: 'short' })),
     }),
@@ -132,7 +140,7 @@ function LineView({ line, lookup, itemLink, locale }: { line: ActivityLine; look
   const { t } = useLingui();
   // Autobot's changes name the automation that made them (docs/automations.md).
   const automation = line.automation ?? '';
-  const actor = line.actorId === null ? t`Cairn` : line.actorId === AUTOBOT_USER_ID ? (automation ? t`Autobot (${automation})` : AUTOBOT_NAME) : (lookup.memberName(line.actorId) ?? t`Former member`);
+  const actor = line.actorId === null ? t`Cairn` : line.actorId === AUTOBOT_USER_ID ? (automation ? t`Autobot (${automation})` : AUTOBOT_NAME) : (lookup.memberName(line.actorId) ?? t`Removed User`);
   return (
     <li className="activity-line" data-testid="activity-line" data-type={`${line.subject}.${line.action}`}>
       <Avatar name={actor} size="sm" preview={false} />

@@ -16,12 +16,15 @@ export class ActivityError extends Error {
  * online call (the log is not replicated: it is read rarely and grows without end). Throws
  * offline; the screens show the offline note instead of calling.
  */
-export async function fetchActivity(teamId: number, filter: ActivityFilter, after: string | null, limit = 50): Promise<ActivityPage> {
+/** A page with the actors whose account the server does not find ("Deleted Account"). */
+export type ActivityAnswer = ActivityPage & { deleted_user_ids: number[] };
+
+export async function fetchActivity(teamId: number, filter: ActivityFilter, after: string | null, limit = 50): Promise<ActivityAnswer> {
   const answer = await syncConnection().api.request('get', `/api/${teamId}/activity?${activityQuery(filter, after, limit)}`);
   if (!answer.ok) {
     const body = answer.body as { message?: string } | null;
     throw new ActivityError(answer.status, body?.message ?? `HTTP ${answer.status}`);
   }
-  const page = answer.body as Partial<ActivityPage>;
-  return { data: page.data ?? [], after: page.after ?? null, has_more: Boolean(page.has_more) };
+  const page = answer.body as Partial<ActivityAnswer>;
+  return { data: page.data ?? [], after: page.after ?? null, has_more: Boolean(page.has_more), deleted_user_ids: page.deleted_user_ids ?? [] };
 }

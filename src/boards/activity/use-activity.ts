@@ -8,6 +8,8 @@ export interface ActivityState {
   hasMore: boolean;
   loading: boolean;
   error: Error | null;
+  /** Actors of the pages read whose account the server does not find ("Deleted Account"). */
+  deletedUserIds: ReadonlySet<number>;
   loadMore(): void;
   reload(): void;
 }
@@ -25,6 +27,7 @@ export function useActivity(teamId: number, filter: ActivityFilter, pageSize = 5
   const [hasMore, setHasMore] = useState(false);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<Error | null>(null);
+  const [deletedUserIds, setDeletedUserIds] = useState<ReadonlySet<number>>(() => new Set());
   const generation = useRef(0);
 
   const load = useCallback(
@@ -37,6 +40,7 @@ export function useActivity(teamId: number, filter: ActivityFilter, pageSize = 5
           if (mine !== generation.current) return;
           setEntries((before) => (after ? [...before, ...page.data.filter((e) => !before.some((b) => b.id === e.id))] : page.data));
           setCursor(page.after);
+          if (page.deleted_user_ids.length > 0) setDeletedUserIds((before) => new Set([...before, ...page.deleted_user_ids]));
           setHasMore(page.has_more);
         })
         .catch((e: Error) => mine === generation.current && setError(e))
@@ -57,6 +61,7 @@ export function useActivity(teamId: number, filter: ActivityFilter, pageSize = 5
     hasMore,
     loading,
     error,
+    deletedUserIds,
     loadMore: () => {
       if (!loading && hasMore && cursor) load(cursor);
     },

@@ -197,7 +197,7 @@ function RecentActivity({ teamId, boardIds, boardNames }: { teamId: number; boar
   return (
     <ol className="overview-activity-list" data-testid="overview-activity">
       {lines.map((line) => {
-        const who = line.actorId === null ? t`Cairn` : (members.get(line.actorId)?.name ?? t`Former member`);
+        const who = line.actorId === null ? t`Cairn` : (members.get(line.actorId)?.name ?? t`Removed User`);
         const what = line.subject ?? t`an item`;
         const where = line.boardId ? (boardNames.get(line.boardId) ?? '') : '';
         const text = {
