@@ -24,6 +24,7 @@ import type { ConflictEntry, DraftEntry, SyncRecord, TokenRecord } from './types
 import type { ConflictChoice, InboxEntry } from '../schema/sync-conflicts';
 import type { ConnectionStatus } from './connection';
 import type { FailedRequestSummary } from './events';
+import type { UnsyncedExport } from './unsynced-export';
 
 export type SyncListener = <K extends EventName>(event: K, payload: EngineEvents[K]) => void;
 
@@ -54,6 +55,8 @@ export interface SyncWorkerApi {
   conflictInbox(): Promise<InboxEntry[]>;
   /** 'mine' re-applies my value as a new edit over the current copy; 'theirs' drops the row. Every tab gets the 'conflicts' event. */
   resolveConflict(seq: number, choice: ConflictChoice): Promise<'resolved' | 'gone' | 'missing'>;
+  /** The unsynced work as one file's content (issue #30 part 7): queue, drafts, conflicts, refused edits, schema; no token. */
+  exportUnsynced(): Promise<UnsyncedExport>;
   failedRequests(): Promise<FailedRequestSummary[]>;
   /** Edits the server refused for good, kept whole (decision 0094): list, retry, discard. */
   notSaved(): Promise<RefusedEditView[]>;
@@ -251,6 +254,11 @@ export class SyncRuntime implements SyncWorkerApi {
 
   async resolveConflict(seq: number, choice: ConflictChoice): Promise<'resolved' | 'gone' | 'missing'> {
     return (await this.engine()).resolveConflict(seq, choice);
+  }
+
+  async exportUnsynced(): Promise<UnsyncedExport> {
+    const engine = await this.engine();
+    return engine.exportUnsynced(this.session!.userId);
   }
 
   async failedRequests(): Promise<FailedRequestSummary[]> {

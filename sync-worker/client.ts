@@ -10,6 +10,7 @@ export type { SyncWorkerApi, SyncListener, SignOutOptions } from './api';
 export type { RefusedEditView, RefusedLabel } from './refused';
 export { refusedEditText } from './refused';
 export type { EngineEvents, EventName, FailedRequestSummary } from './events';
+export type { UnsyncedExport } from './unsynced-export';
 export type { SyncRecord, StoredRecord, ConflictEntry, DraftEntry, TokenRecord } from './types';
 // The conflict inbox (issue 30, decision 0345): row shapes, the per-reason words, the change event.
 export type { ConflictRecord, ConflictKind, ConflictChoice, ConflictsChanged, InboxEntry, InboxLabel, NamedConflict, RefusedReason } from '../schema/sync-conflicts';

@@ -16,7 +16,8 @@ import type { Clock, Random } from './clock';
 import { Collection, type IndexAnswer } from './collection';
 import { streamIndex, type HeadFetcher, type PageFetcher } from './stream';
 import { Connection } from './connection';
-import { isQuotaError, type UserDb } from './db';
+import { isQuotaError, latestSchema, schemaHash, type UserDb } from './db';
+import { buildUnsyncedExport, recordKeysOf, type UnsyncedExport } from './unsynced-export';
 import { WRITTEN_SHOWN, type Emitter } from './events';
 import type { HttpClient } from './http';
 import { planDelete, planSave } from './merge';
@@ -534,6 +535,44 @@ export class SyncEngine {
     this.opts.events.emit('conflicts', { count: await this.db.relaxed.conflicts.count(), added: [], removed: [seq] });
     if (choice === 'mine') this.afterWrite();
     return result;
+  }
+
+  /**
+   * The user's unsynced work as one file (issue #30 part 7, decision 0350): queue, drafts,
+   * conflicts, refused edits, their local copies and the replica's schema, read in one
+   * transaction. Never the session's token (unsynced-export.ts keeps meta out and strips secrets).
+   */
+  async exportUnsynced(userId: number): Promise<UnsyncedExport> {
+    const t = this.db.relaxed;
+    return t.transaction('r', [t.failedRequests, t.drafts, t.conflicts, t.refusedEdits, t.records, t.meta], async () => {
+      const [queue, drafts, conflicts, refused, server] = await Promise.all([
+        t.failedRequests.orderBy('seq').toArray(),
+        t.drafts.toArray(),
+        t.conflicts.toArray(),
+        t.refusedEdits.toArray(),
+        t.meta.get(SERVER_META_KEY),
+      ]);
+      const keys = recordKeysOf(queue, drafts, conflicts, refused);
+      const found = await t.records.bulkGet(keys);
+      const records = keys.flatMap(([collection], i) => {
+        const record = fromStored(found[i]);
+        return record ? [{ collection, record }] : [];
+      });
+      const schema = latestSchema();
+      return buildUnsyncedExport({
+        userId,
+        database: this.db.name,
+        schemaVersion: schema.version,
+        schemaHash: schemaHash(),
+        serverId: typeof server?.value === 'string' ? server.value : null,
+        queue,
+        drafts,
+        conflicts,
+        refused,
+        records,
+        now: this.opts.clock.now(),
+      });
+    });
   }
 
   /** Drops a refused edit for good: the local copy stays what the server holds. */

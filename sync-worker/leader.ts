@@ -41,7 +41,7 @@ export interface ForwarderOptions {
 
 const FORWARDED: (keyof SyncWorkerApi)[] = [
   'signIn', 'signOut', 'currentUser', 'openBoard', 'refresh', 'save', 'delete', 'addDraft', 'discardDraft', 'flushDraft',
-  'drafts', 'conflicts', 'dismissConflict', 'conflictInbox', 'resolveConflict', 'failedRequests', 'notSaved', 'retryNotSaved', 'discardNotSaved', 'retryFailed', 'setQueueing', 'flush',
+  'drafts', 'conflicts', 'dismissConflict', 'conflictInbox', 'resolveConflict', 'exportUnsynced', 'failedRequests', 'notSaved', 'retryNotSaved', 'discardNotSaved', 'retryFailed', 'setQueueing', 'flush',
   'setPassword', 'connectionStatus', 'reportOnline', 'reportServerReach', 'request', 'notificationCount', 'markNotifications', 'markAllNotificationsRead',
 ];
 

@@ -26,8 +26,9 @@ export interface World {
   close(): Promise<void>;
 }
 
-export async function createWorld(): Promise<World> {
-  const server = await createTestServer();
+/** A server, a workspace and a board; `server` to build it on a server made by the caller. */
+export async function createWorld(given?: TestServer): Promise<World> {
+  const server = given ?? (await createTestServer());
   const url = await server.listen();
   const owner = await createUserWithToken(server.ctx, { name: 'Engine Owner' });
   const team = await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Engine team' } });

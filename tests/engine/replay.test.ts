@@ -4,10 +4,10 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { nanoid } from 'nanoid';
 import { api } from '../helpers/test-server';
 import { valueIdFor } from '../../schema/records';
-import type { FetchLike } from '../../sync-worker/http';
 import type { SyncRecord } from '../../sync-worker/types';
 import { holdsFields, recordsDiffer } from '../../sync-worker/merge';
 import { addMember, createClient, createWorld, type Client, type World } from './harness';
+import { faultyNetwork, mulberry32, type Fault } from './faults';
 
 /**
  * Replay suite (DESIGN.md §7): several devices record queues offline, then replay them against the
@@ -24,69 +24,6 @@ import { addMember, createClient, createWorld, type Client, type World } from '.
 const SEEDS = process.env.REPLAY_SEED ? [Number(process.env.REPLAY_SEED)] : Array.from({ length: Number(process.env.REPLAY_SEEDS ?? 12) }, (_, i) => 1000 + i * 7919);
 const OPS_PER_DEVICE = 18;
 const FAULTY_ROUNDS = 6;
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Fault = 'none' | '500' | 'drop' | 'lost-after-commit' | 'duplicate' | 'timeout-race' | 'delay';
-
-/** The network between one device and the server: real HTTP with injected faults. */
-function faultyNetwork(rand: () => number, log: Fault[]) {
-  const state = { faulty: true };
-  const pick = (): Fault => {
-    if (!state.faulty) return 'none';
-    const r = rand();
-    if (r < 0.12) return '500';
-    if (r < 0.22) return 'drop';
-    if (r < 0.34) return 'lost-after-commit';
-    if (r < 0.42) return 'duplicate';
-    if (r < 0.48) return 'timeout-race';
-    if (r < 0.68) return 'delay';
-    return 'none';
-  };
-  const fetchImpl: FetchLike = async (input, init) => {
-    // Reads stay clean so the final comparison sees the truth; writes get the faults.
-    const fault = init.method === 'GET' ? 'none' : pick();
-    log.push(fault);
-    switch (fault) {
-      case '500':
-        return new Response(JSON.stringify({ message: 'Injected failure' }), { status: 500, headers: { 'content-type': 'application/json' } });
-      case 'drop':
-        throw new TypeError('fetch failed (connection reset before the request)');
-      case 'lost-after-commit': {
-        const res = await fetch(input, init);
-        await res.text();
-        throw new TypeError('fetch failed (response lost)');
-      }
-      case 'duplicate': {
-        const first = await fetch(input, init);
-        await first.text();
-        return fetch(input, init);
-      }
-      case 'timeout-race': {
-        // The request goes out; the client gives up before the answer and will retry meanwhile.
-        const pending = fetch(input, init).then((r) => r.text()).catch(() => undefined);
-        await new Promise((r) => setTimeout(r, 2));
-        void pending;
-        throw new TypeError('fetch failed (timed out)');
-      }
-      case 'delay':
-        await new Promise((r) => setTimeout(r, Math.floor(rand() * 25)));
-        return fetch(input, init);
-      default:
-        return fetch(input, init);
-    }
-  };
-  return { fetch: fetchImpl, state };
-}
 
 interface Device {
   name: string;

@@ -7,6 +7,7 @@ import { loadConfig, type ServerConfig } from '../../server/config';
 import { createMailer, readOutbox } from '../../server/mail/mailer';
 import { silentBroadcaster, type AppContext, type Broadcaster } from '../../server/context';
 import { freshDatabase } from './test-db';
+import type { DatabaseHandle } from '../../server/db/index';
 import { createBroadcaster, type RealtimeTuning } from '../../server/realtime/broadcaster';
 import { createJobs } from '../../server/jobs/index';
 import { addLogSource, LineBuffer } from './trail';
@@ -26,8 +27,9 @@ export interface TestServer {
 }
 
 /** A real server on a fresh database, for one test file (call in beforeAll). */
-export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster; realtime?: boolean | RealtimeTuning } = {}): Promise<TestServer> {
-  const handle = await freshDatabase();
+export async function createTestServer(opts: { config?: Partial<ServerConfig>; broadcaster?: Broadcaster; realtime?: boolean | RealtimeTuning; database?: DatabaseHandle } = {}): Promise<TestServer> {
+  // `database`: a migrated database the caller opened (e.g. PGlite in a folder, for a CLI to read after); closed with the server.
+  const handle = opts.database ?? (await freshDatabase());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
   const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: TEST_REALTIME_SECRET, TRUST_PROXY: 'true' /* tests act as the proxy: X-Forwarded-For picks the client address */ }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
   let offset = 0;
