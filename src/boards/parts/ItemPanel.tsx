@@ -134,10 +134,9 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
                       attribute={attribute}
                       value={value}
                       item={item}
-                      onCommit={async (v, how) => {
+                      onCommit={async (v) => {
                         await board.actions.setValue(item, attribute, v);
-                        // A pick in the people picker saves and leaves it open for the next one.
-                        if (how !== 'stay') setEditing(null);
+                        setEditing(null);
                       }}
                       onCancel={() => setEditing(null)}
                     />

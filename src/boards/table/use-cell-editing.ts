@@ -5,21 +5,15 @@ import { useBoard } from '../BoardContext';
 import type { Attribute, Item } from '../store/live';
 import { ValueError } from '../store/actions';
 import type { Cell } from '../model/grid-keys';
-import { READ_ONLY_KINDS, type CommitHow } from '../parts/values';
-
-/** The edited cell, and what the user typed to start editing it (type-to-edit). */
-export interface EditingCell extends Cell {
-  initialText?: string;
-}
+import { READ_ONLY_KINDS } from '../parts/values';
 
 /**
  * Inline editing of cells: which cell is being edited, who may edit which item, and committing a
- * value (checked first: invalid input stays in the editor with its message). `onClosed` hears how
- * the editor closed, so the table can move down after Enter as a spreadsheet does.
+ * value (checked first: invalid input stays in the editor with its message).
  */
-export function useCellEditing(onClosed: (cell: Cell | null, how: CommitHow | 'cancel') => void) {
+export function useCellEditing(onClosed: () => void) {
   const board = useBoard();
-  const [editing, setEditing] = useState<EditingCell | null>(null);
+  const [editing, setEditing] = useState<Cell | null>(null);
   // The permission chain is merged on every call; rows ask on every render (each scrolled frame),
   // so answers are kept per folder and creator until the board state changes.
   const editRights = useMemo(() => new Map<string, boolean>(), [board]);
@@ -31,17 +25,14 @@ export function useCellEditing(onClosed: (cell: Cell | null, how: CommitHow | 'c
   };
   const canEditCell = (item: Item, attribute: Attribute | undefined) => !!attribute && !READ_ONLY_KINDS.has(attribute.kind) && canEditItem(item);
 
-  const commit = async (item: Item, attribute: Attribute, value: unknown, how?: CommitHow) => {
+  const commit = async (item: Item, attribute: Attribute, value: unknown) => {
     // Valid input closes the editor at once: setValue shows the new value before its first await
     // (store/pending.ts), so the cell shows it in the same frame instead of after the round trip.
-    // A pick in a multi-value picker ('stay') saves the same way and leaves the picker open.
     const checked = checkValue(attribute, value);
     if (!checked.ok) throw new ValueError(checked.message);
     const saving = board.actions.setValue(item, attribute, value);
-    if (how !== 'stay') {
-      setEditing(null);
-      onClosed(editing, how);
-    }
+    setEditing(null);
+    onClosed();
     try {
       await saving;
     } catch (err) {
@@ -51,10 +42,10 @@ export function useCellEditing(onClosed: (cell: Cell | null, how: CommitHow | 'c
 
   return {
     editing,
-    startEditing: (cell: Cell, initialText?: string) => setEditing({ ...cell, initialText }),
+    startEditing: setEditing,
     cancel() {
       setEditing(null);
-      onClosed(editing, 'cancel');
+      onClosed();
     },
     canEditItem,
     canEditCell,
