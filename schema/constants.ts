@@ -42,6 +42,9 @@ export const TOOLTIP_DISTANCE = 5;
 export const TOOLTIP_DISPOSE_MS = 150;
 export const TOOLTIP_SHOW_DELAY_MS = 200;
 export const MENU_HIDE_DELAY_MS = 400;
+/** The custom-tooltip theme (rich content): shows at once, hides 200 ms after the pointer leaves. */
+export const CUSTOM_TOOLTIP_SHOW_MS = 0;
+export const CUSTOM_TOOLTIP_HIDE_MS = 200;
 
 export const SW_CACHE_NAME = 'runtime-api-v1';
 export const SW_CHANNEL = 'SW_CHANNEL';

@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { TOOLTIP_DISPOSE_MS, TOOLTIP_DISTANCE, TOOLTIP_SHOW_DELAY_MS } from '../../schema/constants';
+import { MENU_HIDE_DELAY_MS, TOOLTIP_DISTANCE, TOOLTIP_SHOW_DELAY_MS } from '../../schema/constants';
 import { avatarColorIndex, initialsOf } from './avatar-identity';
 import { floatingStyle, useFloating } from './use-floating';
 import { useHoverIntent } from './use-hover-intent';
@@ -23,7 +23,8 @@ export interface AvatarProps {
 export function Avatar({ name, photoUrl, size = 'md', subtitle, preview, className }: AvatarProps) {
   const anchor = useRef<HTMLSpanElement>(null);
   const card = useRef<HTMLDivElement>(null);
-  const { open, enter, leave } = useHoverIntent(TOOLTIP_SHOW_DELAY_MS, TOOLTIP_DISPOSE_MS);
+  // The card is a hover menu the pointer moves into: it stays the menu hide delay (400 ms) after leaving.
+  const { open, enter, leave } = useHoverIntent(TOOLTIP_SHOW_DELAY_MS, MENU_HIDE_DELAY_MS);
   const withPreview = preview !== false;
   const position = useFloating(withPreview && open, anchor, card, { side: 'bottom', align: 'start' }, { distance: TOOLTIP_DISTANCE });
 

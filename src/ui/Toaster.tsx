@@ -26,12 +26,14 @@ function ToastView({ item, store }: { item: Toast; store: ToastStore }) {
   const { t } = useLingui();
   const [swipe, setSwipe] = useState<SwipeState | null>(null);
   const pointer = useRef<number | null>(null);
+  const swipeStartedAt = useRef(0);
 
   const onPointerDown = (event: ReactPointerEvent<HTMLDivElement>) => {
     if ((event.target as Element).closest('button')) return; // buttons keep their click
     pointer.current = event.pointerId;
     event.currentTarget.setPointerCapture(event.pointerId);
     setSwipe(startSwipe(event.clientX, event.clientY));
+    swipeStartedAt.current = event.timeStamp;
     store.pause(item.id);
   };
   const onPointerMove = (event: ReactPointerEvent<HTMLDivElement>) => {
@@ -43,7 +45,7 @@ function ToastView({ item, store }: { item: Toast; store: ToastStore }) {
     pointer.current = null;
     const final = swipe ? moveSwipe(swipe, event.clientX, event.clientY) : null;
     setSwipe(null);
-    if (final && shouldDismiss(final)) store.dismiss(item.id);
+    if (final && shouldDismiss(final, undefined, event.timeStamp - swipeStartedAt.current)) store.dismiss(item.id);
     else store.resume(item.id);
   };
 

@@ -1,6 +1,6 @@
 import { cloneElement, isValidElement, useEffect, useId, useRef, type ReactElement, type ReactNode, type Ref } from 'react';
 import { createPortal } from 'react-dom';
-import { TOOLTIP_DISPOSE_MS, TOOLTIP_DISTANCE, TOOLTIP_SHOW_DELAY_MS } from '../../schema/constants';
+import { CUSTOM_TOOLTIP_HIDE_MS, CUSTOM_TOOLTIP_SHOW_MS, TOOLTIP_DISPOSE_MS, TOOLTIP_DISTANCE, TOOLTIP_SHOW_DELAY_MS } from '../../schema/constants';
 import { onRouteChange } from './navigation-events';
 import type { Side } from './position';
 import { floatingStyle, useFloating } from './use-floating';
@@ -11,19 +11,29 @@ export interface TooltipProps {
   /** One element that accepts a ref and mouse/focus handlers (a button, link, span). */
   children: ReactElement<Record<string, unknown>>;
   side?: Side;
-  /** Shows only this long after the pointer rests (shell.md §9: 200 ms). */
+  /** Shows only this long after the pointer rests (shell.md §9: 200 ms; the custom theme: 0). */
   delay?: number;
+  /** `custom`: the spec's custom-tooltip theme, shown at once and hidden 200 ms after leaving. */
+  theme?: TooltipTheme;
+}
+
+export type TooltipTheme = 'default' | 'custom';
+
+/** Show and hide delays of a theme (shell.md §9: 200/150 ms; custom 0/200 ms). */
+export function tooltipTiming(theme: TooltipTheme = 'default'): { show: number; hide: number } {
+  return theme === 'custom' ? { show: CUSTOM_TOOLTIP_SHOW_MS, hide: CUSTOM_TOOLTIP_HIDE_MS } : { show: TOOLTIP_SHOW_DELAY_MS, hide: TOOLTIP_DISPOSE_MS };
 }
 
 /**
  * Short text shown above (or below) an element on hover and keyboard focus, after 200 ms, 5 px
  * away. Linked with aria-describedby; Escape or a route change hides it.
  */
-export function Tooltip({ content, children, side = 'top', delay = TOOLTIP_SHOW_DELAY_MS }: TooltipProps) {
+export function Tooltip({ content, children, side = 'top', delay, theme = 'default' }: TooltipProps) {
   const id = useId();
   const anchor = useRef<HTMLElement | null>(null);
   const floating = useRef<HTMLDivElement>(null);
-  const { open, enter, leave, close } = useHoverIntent(delay, TOOLTIP_DISPOSE_MS);
+  const timing = tooltipTiming(theme);
+  const { open, enter, leave, close } = useHoverIntent(delay ?? timing.show, timing.hide);
   const position = useFloating(open, anchor, floating, { side, align: 'center' }, { distance: TOOLTIP_DISTANCE });
 
   useEffect(() => {

@@ -3,6 +3,7 @@
  * feeds pointer positions and renders the returned offset.
  */
 import { TOAST_SWIPE_THRESHOLD_PX } from '../../schema/constants';
+import { classifyGesture } from './gesture';
 
 export interface SwipeState {
   startX: number;
@@ -28,9 +29,15 @@ export function moveSwipe(state: SwipeState, x: number, y: number): SwipeState {
   return { ...state, offset: dx };
 }
 
-/** Released beyond the threshold (either direction) dismisses; otherwise the toast springs back. */
-export function shouldDismiss(state: SwipeState, threshold = TOAST_SWIPE_THRESHOLD_PX): boolean {
-  return !state.cancelled && Math.abs(state.offset) > threshold;
+/**
+ * Released beyond the threshold (either direction) dismisses, and so does a quick flick shorter
+ * than it (a swipe by the spec's gesture velocity, 0.3 px/ms) when the time it took is given;
+ * otherwise the toast springs back.
+ */
+export function shouldDismiss(state: SwipeState, threshold = TOAST_SWIPE_THRESHOLD_PX, elapsedMs?: number): boolean {
+  if (state.cancelled) return false;
+  if (Math.abs(state.offset) > threshold) return true;
+  return elapsedMs !== undefined && classifyGesture({ dx: state.offset, dy: 0, ms: elapsedMs }) === 'swipe';
 }
 
 /** Fades as it nears the threshold, so the user sees the release point coming. */

@@ -1,9 +1,10 @@
 import { DndContext, type CollisionDetection, type DragCancelEvent, type DragEndEvent, type DragMoveEvent, type DragOverEvent, type DragStartEvent, type KeyboardCoordinateGetter } from '@dnd-kit/core';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { DRAG_SCROLL_SPEED } from '../../../schema/constants';
 import { useDragAccessibility } from './announcements';
 import { onlyAccepting } from './data';
 import { useDragSensors } from './sensors';
+import { edgeThreshold, scrollContainerSize } from './scroll-edge';
 
 export interface DragAreaProps {
   children: ReactNode;
@@ -20,18 +21,26 @@ export interface DragAreaProps {
 
 /**
  * The one drag-and-drop setup of the app (decision 0104): dnd-kit with the app's sensors (mouse,
- * touch, keyboard), translated announcements, and scrolling at the edges at the spec's speed.
+ * touch, keyboard), translated announcements, and scrolling within 20 px of an edge at the spec's speed.
  */
 export function DragArea({ children, collision, keyboard, ...handlers }: DragAreaProps) {
   const sensors = useDragSensors(keyboard);
   const accessibility = useDragAccessibility();
+  // The scroll edge is 20 px of the container the drag starts in (shell.md §9), as dnd-kit's share.
+  const [threshold, setThreshold] = useState(() => edgeThreshold({ width: window.innerWidth, height: window.innerHeight }));
+  const onDragStart = (event: DragStartEvent) => {
+    const target = event.activatorEvent?.target;
+    setThreshold(edgeThreshold(scrollContainerSize(target instanceof Element ? target : null)));
+    handlers.onDragStart?.(event);
+  };
   return (
     <DndContext
       sensors={sensors}
       collisionDetection={onlyAccepting(collision)}
       accessibility={accessibility}
-      autoScroll={{ acceleration: DRAG_SCROLL_SPEED }}
+      autoScroll={{ acceleration: DRAG_SCROLL_SPEED, threshold }}
       {...handlers}
+      onDragStart={onDragStart}
     >
       {children}
     </DndContext>
