@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { openDatabase } from '../../db/index';
+import { openDatabase, type DatabaseHandle } from '../../db/index';
 import { migrate } from '../../db/migrate';
 
 /**
@@ -14,7 +14,11 @@ import { migrate } from '../../db/migrate';
 
 const usage = 'usage: coupons list | create <CODE> <percent 1-100> | disable <CODE>';
 
-export async function runCouponCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void): Promise<number> {
+/**
+ * Runs one command. `database`, when given, is used (and left open) instead of opening the one the
+ * environment names: tests run several commands on one database without booting it for each.
+ */
+export async function runCouponCli(argv: string[], env: NodeJS.ProcessEnv, out: (line: string) => void, database?: DatabaseHandle): Promise<number> {
   const [command, code, percentText] = argv;
   if (!command || !['list', 'create', 'disable'].includes(command) || (command !== 'list' && !code)) {
     out(usage);
@@ -30,7 +34,7 @@ export async function runCouponCli(argv: string[], env: NodeJS.ProcessEnv, out: 
     out('percent: must be a whole number from 1 to 100');
     return 1;
   }
-  const handle = await openDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir: path.resolve(env.DATA_DIR ?? 'data') });
+  const handle = database ?? (await openDatabase({ databaseUrl: env.DATABASE_URL || null, dataDir: path.resolve(env.DATA_DIR ?? 'data') }));
   try {
     await migrate(handle.db);
     if (command === 'list') {
@@ -61,7 +65,7 @@ export async function runCouponCli(argv: string[], env: NodeJS.ProcessEnv, out: 
     out(`disabled coupon ${normalized}`);
     return 0;
   } finally {
-    await handle.close();
+    if (!database) await handle.close();
   }
 }
 
