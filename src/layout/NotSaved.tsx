@@ -1,13 +1,10 @@
 import { useState } from 'react';
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
 import { refusedEditText, type RefusedEditView } from '../../sync-worker/client';
-import { notSaved, useNotSaved } from '../connectivity/not-saved';
+import { useNotSaved } from '../connectivity/not-saved';
 import { translateMessage } from '../i18n/server-messages';
-import { BusyButton } from '../ui/BusyButton';
-import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
-import { confirm } from '../ui/confirm-store';
-import { toast } from '../ui/toast-store';
+import { RefusedEditActions } from './RefusedEditActions';
 import './not-saved.css';
 
 /**
@@ -63,23 +60,6 @@ function NotSavedRow({ entry }: { entry: RefusedEditView }) {
   const { item, attribute, value } = entry.label;
   const kind = kindName(entry.collection, t);
   const when = i18n.date(new Date(entry.refused_at), { dateStyle: 'medium', timeStyle: 'short' });
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(refusedEditText(entry));
-      toast.show(t`Copied to the clipboard.`, { kind: 'success', id: 'not-saved-copy' });
-    } catch {
-      toast.show(t`The browser did not allow copying.`, { kind: 'error', id: 'not-saved-copy' });
-    }
-  };
-  const discard = async () => {
-    const yes = await confirm({
-      title: t`Discard this change?`,
-      message: t`It will be gone for good; the record keeps what the server has.`,
-      confirmLabel: t`Discard`,
-      danger: true,
-    });
-    if (yes) await notSaved.discard(entry);
-  };
   return (
     <li className="not-saved-row" data-testid="not-saved-row">
       <div className="not-saved-row__what">
@@ -96,17 +76,7 @@ function NotSavedRow({ entry }: { entry: RefusedEditView }) {
       <p className="not-saved-row__message">
         <bdi>{translateMessage(entry.message)}</bdi> <span className="not-saved-row__when">({when})</span>
       </p>
-      <div className="not-saved-row__actions">
-        <BusyButton size="sm" variant="primary" onClick={() => notSaved.retry(entry)}>
-          <Trans>Retry</Trans>
-        </BusyButton>
-        <Button size="sm" onClick={() => void copy()}>
-          <Trans>Copy</Trans>
-        </Button>
-        <Button size="sm" variant="danger" onClick={() => void discard()}>
-          <Trans>Discard</Trans>
-        </Button>
-      </div>
+      <RefusedEditActions entry={entry} copyText={refusedEditText(entry)} />
     </li>
   );
 }
