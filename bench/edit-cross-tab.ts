@@ -2,8 +2,9 @@
  * Value edit → visible, in the same tab and in another tab of the same browser, with where the
  * time goes (issue #10, decision 0295), in Chromium against the real server and the built app:
  *
- *   WEB_DIR=/tmp/dist npx tsx bench/edit-cross-tab.ts [items=10000] [attributes=5] [edits=20]
+ *   WEB_DIR=/tmp/dist npx tsx bench/edit-cross-tab.ts [items=10000] [attributes=5] [edits=20] [--pg]
  *
+ * `--pg` runs on PostgreSQL (bench/board-bench.ts), else on PGlite as `npm start` does.
  * Seeds a board straight into a fresh data directory (BENCH_DATA_DIR keeps and reuses it), signs
  * the demo owner in, opens the board in tab A and tab B (one SharedWorker) and edits a cell of the
  * first row in tab A by keyboard, as a user does. Prints one line per figure with its budget:
@@ -18,11 +19,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchBrowser, startServer } from '../e2e/helpers';
+import { benchDatabase, loadAverage, positional, type BenchDatabase } from './board-bench';
 import { seedBoardsSql, type SeededBoard } from './seed-sql';
 
-const ITEMS = Number(process.argv[2] ?? 10_000);
-const ATTRIBUTES = Number(process.argv[3] ?? 5);
-const EDITS = Number(process.argv[4] ?? 20);
+const ARGS = positional();
+const ITEMS = Number(ARGS[0] ?? 10_000);
+const ATTRIBUTES = Number(ARGS[1] ?? 5);
+const EDITS = Number(ARGS[2] ?? 20);
 const ONLY_OTHER = process.env.BENCH_ONLY === 'other';
 const EMAIL = 'demo@cairn.local';
 const PASSWORD = 'demo-password';
@@ -35,13 +38,13 @@ const pct = (xs: number[], p: number) => {
 const figure = (label: string, xs: number[], budget?: number) =>
   line(label, `${pct(xs, 50).toFixed(1)} ms p50`, `p95 ${pct(xs, 95).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (n=${xs.length})${budget === undefined ? '' : `; budget p95 ≤ ${budget} ms: ${pct(xs, 95) <= budget ? 'within' : 'OVER'}`}`);
 
-async function seed(): Promise<{ dataDir: string; big: SeededBoard }> {
-  const keep = process.env.BENCH_DATA_DIR;
+async function seed(database: BenchDatabase): Promise<{ dataDir: string; big: SeededBoard }> {
+  const keep = database.databaseUrl ? undefined : process.env.BENCH_DATA_DIR;
   const dataDir = keep ? path.join(keep, `crosstab-${ITEMS}x${ATTRIBUTES}`) : fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-crosstab-'));
   const marker = path.join(dataDir, 'bench-boards.json');
   if (fs.existsSync(marker)) return { dataDir, big: JSON.parse(fs.readFileSync(marker, 'utf8')) };
   fs.mkdirSync(dataDir, { recursive: true });
-  const { boards } = await seedBoardsSql(dataDir, [{ name: `Bench ${ITEMS}`, items: ITEMS, attributes: ATTRIBUTES }]);
+  const { boards } = await seedBoardsSql({ dataDir, databaseUrl: database.databaseUrl }, [{ name: `Bench ${ITEMS}`, items: ITEMS, attributes: ATTRIBUTES }]);
   fs.writeFileSync(marker, JSON.stringify(boards[0]));
   return { dataDir, big: boards[0]! };
 }
@@ -94,8 +97,10 @@ function watch(page: Page, index: number, text: string): Promise<{ visible: numb
 }
 
 async function main() {
-  const { dataDir, big } = await seed();
-  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir });
+  const database = await benchDatabase();
+  const { dataDir, big } = await seed(database);
+  const server = await startServer({ WEB_DIR: process.env.WEB_DIR ?? 'dist', DATA_DIR: dataDir, ...database.serverEnv });
+  console.log(`${ITEMS} items × ${ATTRIBUTES} attributes on ${database.label}; load average ${loadAverage()}`);
   const browser = await launchBrowser();
   try {
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -231,7 +236,8 @@ async function main() {
   } finally {
     await browser.close();
     await server.stop();
-    if (!process.env.BENCH_DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+    await database.close();
+    if (!process.env.BENCH_DATA_DIR || database.databaseUrl) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

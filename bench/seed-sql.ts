@@ -7,6 +7,9 @@
  *
  * The records are what a save would store (server-owned fields set). No change-log rows: a client
  * meets these boards through index loads, which read the records table.
+ *
+ * The target is a data directory (PGlite) or, with `databaseUrl`, a PostgreSQL database (a
+ * scratch one: the demo data and the boards are added to it).
  */
 import { sql } from 'kysely';
 import { openDatabase } from '../server/db/index';
@@ -37,17 +40,43 @@ const VALUE_SQL: Record<string, string> = {
   notes: `to_jsonb('Notes for item ' || i || ': a longer text that wraps.')`,
 };
 
+/** `numbers`: every attribute but the primary is a number (keys n1, n2, …), as a board of figures. */
+export type BoardShape = 'mixed' | 'numbers';
+
+export interface BoardSpec {
+  name: string;
+  items: number;
+  /** Attributes, the primary one included (mixed: ATTRIBUTE_SPECS in order; numbers: the primary and attributes − 1 numbers). */
+  attributes: number;
+  shape?: BoardShape;
+}
+
+type AttributeSpec = { key: string; name: string; kind: string; settings: unknown };
+
+function attributesOf(spec: BoardSpec): AttributeSpec[] {
+  if (spec.shape !== 'numbers') return ATTRIBUTE_SPECS.slice(0, spec.attributes);
+  const numbers = Array.from({ length: Math.max(0, spec.attributes - 1) }, (_, k) => ({ key: `n${k + 1}`, name: `Figure ${k + 1}`, kind: 'number', settings: {} }));
+  return [ATTRIBUTE_SPECS[0], ...numbers];
+}
+
+function valueSql(key: string): string {
+  const figure = /^n(\d+)$/.exec(key);
+  return figure ? `to_jsonb((i * ${Number(figure[1]) * 7 + 3}) % 1000)` : VALUE_SQL[key]!;
+}
+
 /**
- * Opens the data directory's database (PGlite; the server must not be running on it), applies the
- * migrations and the demo data, and adds the boards: `items` items and `attributes` attributes
- * (the first is the primary one; each other holds a value on every item).
+ * Opens the database (the data directory's PGlite, or `databaseUrl`; the server must not be running
+ * on a PGlite directory), applies the migrations and the demo data, and adds the boards: `items`
+ * items and `attributes` attributes (the first is the primary one; each other holds a value on
+ * every item).
  */
-export async function seedBoardsSql(dataDir: string, boards: { name: string; items: number; attributes: number }[]): Promise<{ teamId: number; boards: SeededBoard[] }> {
-  const handle = await openDatabase({ databaseUrl: null, dataDir });
+export async function seedBoardsSql(target: string | { dataDir: string; databaseUrl?: string | null; analyze?: boolean }, boards: BoardSpec[]): Promise<{ teamId: number; boards: SeededBoard[] }> {
+  const { dataDir, databaseUrl = null, analyze = true } = typeof target === 'string' ? { dataDir: target } : target;
+  const handle = await openDatabase({ databaseUrl, dataDir });
   try {
     const db = handle.db;
     await migrate(db);
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir });
+    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
     const ctx = { db, config, broadcaster: silentBroadcaster, now: () => new Date() } as unknown as AppContext;
     const user = await db.selectFrom('users').select('id').where('email', '=', DEMO_EMAIL).executeTakeFirst();
     if (!user) await seedDemo(ctx);
@@ -63,7 +92,7 @@ export async function seedBoardsSql(dataDir: string, boards: { name: string; ite
             select collection, id, ${teamId}, ${boardId}, 1, data, ${owner}, now(), now(), null from (${rows}) as r`.execute(db);
       await insert(sql`select 'folder' as collection, ${boardId}::text as id,
         jsonb_build_object('id', ${boardId}::text, 'parent_id', null, 'name', ${spec.name}::text, 'position', 0, 'created_by', ${owner}::int, 'deleted_at', null, ${common}) as data`);
-      const attrs = ATTRIBUTE_SPECS.slice(0, spec.attributes);
+      const attrs = attributesOf(spec);
       for (const [position, a] of attrs.entries()) {
         await insert(sql`select 'attribute' as collection, ${boardId + a.key}::text as id,
           jsonb_build_object('id', ${boardId + a.key}::text, 'folder_id', ${boardId}::text, 'name', ${a.name}::text, 'kind', ${a.kind}::text,
@@ -82,14 +111,16 @@ export async function seedBoardsSql(dataDir: string, boards: { name: string; ite
           const attributeId = boardId + a.key;
           await insert(sql`select 'value' as collection, ${boardId}::text || 'i' || i || '.' || ${attributeId}::text as id,
             jsonb_build_object('id', ${boardId}::text || 'i' || i || '.' || ${attributeId}::text, 'item_id', ${boardId}::text || 'i' || i,
-              'attribute_id', ${attributeId}::text, 'value', ${sql.raw(VALUE_SQL[a.key]!)}, ${common}) as data
+              'attribute_id', ${attributeId}::text, 'value', ${sql.raw(valueSql(a.key))}, ${common}) as data
             from generate_series(${from}::int, ${to}::int) as i`);
         }
       }
       const valued = attrs.filter((a) => a.kind !== 'primary').length;
       seeded.push({ boardId, name: spec.name, items: spec.items, attributes: attrs.length, records: 1 + attrs.length + spec.items * (1 + valued) });
     }
-    await sql`analyze records`.execute(db);
+    // `analyze: false` leaves the planner's statistics as the app leaves them: PGlite runs no
+    // autovacuum, so a board made in the app on the embedded default is never analysed.
+    if (analyze) await sql`analyze records`.execute(db);
     return { teamId, boards: seeded };
   } finally {
     await handle.close();
