@@ -8,7 +8,7 @@ import { z } from 'zod';
  * records let a body plant a `folder_id` on a value or comment that the permission check then
  * believed, and let any junk ride into every replica (docs/decisions/0091-permissions-from-stored-records.md).
  * A new display field is added here first. Free-form maps (an attribute's or a view's `settings`)
- * stay maps, bounded in size. Fields the server owns (team_id, created_by, created_at, updated_at, deleted_at,
+ * stay maps, bounded in size. Fields the server owns (team_id, created_by, created_at, updated_at, updated_by, deleted_at,
  * user_id of a reaction) are accepted and overwritten by the server on save whatever the client
  * sends, so a client may send back the copy it read.
  */
@@ -43,6 +43,8 @@ export const baseRecord = z.strictObject(
     row_version: z.number().int().min(0),
     created_at: isoTime.optional(),
     updated_at: isoTime.nullable().optional(),
+    /** Server-owned: who saved this version (the write's author; decision 0346). Additive to the spec's generic record. */
+    updated_by: z.number().int().positive().nullable().optional(),
     team_id: z.number().int().positive().optional(),
     /** Server-owned: set by the trash on collections that have one, dropped on the others. */
     deleted_at: isoTime.nullable().optional(),

@@ -47,7 +47,45 @@ export interface ConflictRecord {
   local: Record<string, unknown> | null;
   /** The whole server copy as the 409 carried it. */
   remote: Record<string, unknown> | null;
+  /**
+   * The row's name on the server's list of this user's conflicts (decision 0346): the same on every
+   * device of the user, so a conflict settled on one device leaves the others. Set when the row is
+   * first reported; absent on rows from before.
+   */
+  key?: string;
+  /** True once the server holds the row (reported from this device, or pulled from the server). */
+  reported?: boolean;
 }
+
+/**
+ * A conflict as the server keeps it for its user (POST /api/{teamId}/conflicts, GET
+ * /api/me/conflicts; decision 0346): the row's fields that mean something on another device. The
+ * whole local copy is not sent (it can be large and is this device's), `remote` neither.
+ */
+export const CONFLICT_KEY_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+export interface ServerConflict {
+  key: string;
+  team_id: number;
+  kind: ConflictKind;
+  collection: string;
+  id: string;
+  item_id: string | null;
+  attribute_id: string | null;
+  field: string | null;
+  text: boolean;
+  mine: unknown;
+  theirs: unknown;
+  base: unknown;
+  theirs_by: number | null;
+  theirs_at: string | null;
+  theirs_row_version: number | null;
+  /** When the losing device recorded it (ISO). */
+  created_at: string;
+}
+
+/** The realtime event on the user's channel (private-App.User.{id}) when their server-side conflict list changed. */
+export const CONFLICTS_CHANGED_EVENT = 'ConflictsChanged';
 
 /** How a conflict is settled: mine is re-applied as a new edit over the current copy; theirs drops the row. */
 export type ConflictChoice = 'mine' | 'theirs';
@@ -81,6 +119,10 @@ export interface InboxLabel {
   item: string | null;
   /** The field in words: the attribute's name for a value, else the field name ('name', 'position'). */
   field: string | null;
+  /** A value's attribute as the replica holds it (its kind and options), so the inbox shows option names, not ids. */
+  attribute?: { id: string; name: string; kind: string; settings: unknown } | null;
+  /** Names of the items a reference value points at (id → name), from the replica. */
+  items?: Record<string, string>;
 }
 
 /** One row of the conflict inbox as the engine lists it (conflicts first by time, then refused edits). */

@@ -17,19 +17,40 @@ export function namesWanted(conflicts: ConflictRecord[], refused: RefusedEdit[])
   for (const c of conflicts) {
     add('item', c.item_id);
     add('attribute', c.attribute_id);
+    // A reference value names other items: their names are looked up too (ids that are not items find nothing).
+    if (c.collection === 'value') for (const id of idsIn(c.mine, c.theirs)) add('item', id);
   }
   for (const r of refused) {
     const record = r.item ?? r.old;
     add('item', itemIdOf(r.collection, record, r.id));
     if (typeof record?.attribute_id === 'string') add('attribute', record.attribute_id);
+    if (r.collection === 'value') for (const id of idsIn(record?.value)) add('item', id);
   }
   return [...wanted.values()];
 }
 
-function labelOf(collection: string, itemId: string | null, attributeId: string | null, field: string | null, own: SyncRecord | null, lookup: RecordLookup): InboxLabel {
+/** String ids inside a value or a list of them (a reference value's items), at most 50. */
+function idsIn(...values: unknown[]): string[] {
+  const out: string[] = [];
+  for (const v of values) for (const id of Array.isArray(v) ? v : [v]) if (typeof id === 'string' && id.length <= 64 && out.length < 50) out.push(id);
+  return out;
+}
+
+function labelOf(collection: string, itemId: string | null, attributeId: string | null, field: string | null, own: SyncRecord | null, lookup: RecordLookup, values: unknown[] = []): InboxLabel {
   const item = collection === 'item' ? nameOf(lookup('item', itemId ?? '')) ?? nameOf(own) : itemId ? nameOf(lookup('item', itemId)) : null;
-  const attribute = attributeId ? nameOf(lookup('attribute', attributeId)) : null;
-  return { item, field: attribute ?? (collection === 'value' ? attributeId : field) };
+  const attributeRecord = attributeId ? lookup('attribute', attributeId) : null;
+  const attribute = nameOf(attributeRecord);
+  const label: InboxLabel = { item, field: attribute ?? (collection === 'value' ? attributeId : field) };
+  if (attributeRecord && attributeId) label.attribute = { id: attributeId, name: attribute ?? '', kind: String(attributeRecord.kind ?? ''), settings: attributeRecord.settings ?? null };
+  if (attributeRecord?.kind === 'reference') {
+    const items: Record<string, string> = {};
+    for (const id of idsIn(...values)) {
+      const name = nameOf(lookup('item', id));
+      if (name) items[id] = name;
+    }
+    label.items = items;
+  }
+  return label;
 }
 
 /** Conflicts first (oldest first), then refused edits (oldest first). */
@@ -37,7 +58,7 @@ export function inboxEntries(conflicts: ConflictRecord[], refused: RefusedEdit[]
   const out: InboxEntry[] = [];
   for (const c of [...conflicts].sort((a, b) => a.time - b.time)) {
     const own = (c.local ?? c.remote) as SyncRecord | null;
-    out.push({ ...c, type: 'conflict', seq: c.seq ?? 0, label: labelOf(c.collection, c.item_id, c.attribute_id, c.field, own, lookup) });
+    out.push({ ...c, type: 'conflict', seq: c.seq ?? 0, label: labelOf(c.collection, c.item_id, c.attribute_id, c.field, own, lookup, [c.mine, c.theirs]) });
   }
   for (const r of [...refused].sort((a, b) => a.refused_at - b.refused_at)) {
     const record = r.item ?? r.old;
@@ -55,7 +76,7 @@ export function inboxEntries(conflicts: ConflictRecord[], refused: RefusedEdit[]
       reason: refusedReasonOf(r.status, r.message),
       item: r.item,
       time: r.refused_at,
-      label: labelOf(r.collection, itemId, attributeId, null, record, lookup),
+      label: labelOf(r.collection, itemId, attributeId, null, record, lookup, [record?.value]),
     });
   }
   return out;

@@ -26,7 +26,7 @@ export interface EventRow {
 const PREFIX: Record<string, string> = { comment_reaction: 'reaction', folder_view: 'view' };
 
 /** Bookkeeping every save changes; never "what changed" on its own. */
-const NOISE = new Set(['row_version', 'updated_at']);
+const NOISE = new Set(['row_version', 'updated_at', 'updated_by']);
 
 export type RecordChange = 'saved' | 'trashed' | 'restored' | 'deleted';
 

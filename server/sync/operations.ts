@@ -216,6 +216,8 @@ export async function saveRecord(scope: WriteScope, def: CollectionDefinition, i
 
 /** Writes an accepted record: row, change log, cache and the `saved` event. */
 export async function storeSaved(scope: WriteScope, def: CollectionDefinition, record: WireRecord, existing: StoredRecord | null): Promise<WireRecord> {
+  // Who changed it last (decision 0346): the author stamped on the write, whatever the body said.
+  record.updated_by = scope.userId;
   const createdBy = existing ? existing.created_by : scope.userId;
   if (!(await scope.writeLogged(def.name, record, createdBy, null, 'saved'))) throw await lostRace(scope, def, record.id);
   scope.remember(def.name, record.id, { collection: def.name, id: record.id, team_id: scope.team.id, board_id: record.board_id, row_version: record.row_version, data: record, created_by: createdBy, deleted_at: null });
@@ -254,7 +256,7 @@ export async function deleteRecord(scope: WriteScope, def: CollectionDefinition,
 
   if (def.trash && !opts.permanent) {
     if (stored.deleted_at) return stored.data; // already in the trash: deleting again changes nothing
-    const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: scope.now.toISOString(), updated_at: scope.now.toISOString() };
+    const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: scope.now.toISOString(), updated_at: scope.now.toISOString(), updated_by: scope.userId };
     const event = await eventOfWrite(scope, def.name, record, 'trashed');
     if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, scope.now, scope.now, 'trashed', event))) throw await lostRace(scope, def, id);
     scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: scope.now });
@@ -302,7 +304,7 @@ export async function restoreRecord(scope: WriteScope, def: CollectionDefinition
     if (error instanceof ApiError && error.status === 404) throw validation(['the folder this record was in is in the trash; restore it first']);
     throw error;
   }
-  const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: null, updated_at: scope.now.toISOString() };
+  const record: WireRecord = { ...stored.data, row_version: stored.row_version + 1, deleted_at: null, updated_at: scope.now.toISOString(), updated_by: scope.userId };
   const event = await eventOfWrite(scope, def.name, record, 'restored');
   if (!(await writeLogged(scope.trx, def.name, scope.team.id, record, stored.created_by, null, scope.now, 'restored', event))) throw await lostRace(scope, def, id);
   scope.remember(def.name, id, { ...stored, row_version: record.row_version, data: record, deleted_at: null });

@@ -5,21 +5,14 @@ import { conflictInbox, useConflicts } from '../connectivity/conflicts';
 import { Modal } from '../ui/Modal';
 import { Button } from '../ui/Button';
 import { toast } from '../ui/toast-store';
+import { useSession } from '../api/session';
+import { useWorkspaceInfo } from '../boards/store/workspace-info';
+import { useInboxWords, type InboxWords } from './inbox-words';
+import { RefusedEditActions } from './RefusedEditActions';
 import './conflict-inbox.css';
 
 type ConflictRow = Extract<InboxEntry, { type: 'conflict' }>;
 type RefusedRow = Extract<InboxEntry, { type: 'refused' }>;
-
-/** A value as the inbox shows it: text as typed, empty as a word, anything else as JSON. */
-function useShowValue() {
-  const { t } = useLingui();
-  return (value: unknown): string => {
-    if (value === null || value === undefined || value === '') return t`(empty)`;
-    if (typeof value === 'string') return value;
-    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-    return JSON.stringify(value);
-  };
-}
 
 /**
  * The conflict inbox (issue #30 part 2): each field another user's save won over mine, with my
@@ -30,6 +23,11 @@ function useShowValue() {
 export function ConflictInboxPanel() {
   const { t } = useLingui();
   const { entries, open } = useConflicts();
+  const userId = useSession().user?.id ?? null;
+  const words = useInboxWords(userId);
+  const firstTeam = entries.find((e): e is ConflictRow => e.type === 'conflict' && e.team_id !== undefined)?.team_id ?? null;
+  // Loads (and remembers) the members of the workspace the first conflict is in, so names are fresh.
+  useWorkspaceInfo(open ? firstTeam : null, userId);
   if (!open) return null;
   const conflicts = entries.filter((e): e is ConflictRow => e.type === 'conflict');
   const refused = entries.filter((e): e is RefusedRow => e.type === 'refused');
@@ -47,7 +45,7 @@ export function ConflictInboxPanel() {
           </p>
           <ul className="conflict-list" data-testid="conflict-list">
             {conflicts.map((entry) => (
-              <ConflictItem key={entry.seq} entry={entry} />
+              <ConflictItem key={entry.seq} entry={entry} words={words} />
             ))}
           </ul>
         </>
@@ -59,7 +57,7 @@ export function ConflictInboxPanel() {
           </h3>
           <ul className="conflict-list" data-testid="refused-list">
             {refused.map((entry) => (
-              <RefusedItem key={`${entry.collection}:${entry.id}`} entry={entry} />
+              <RefusedItem key={`${entry.collection}:${entry.id}`} entry={entry} words={words} />
             ))}
           </ul>
         </>
@@ -68,14 +66,14 @@ export function ConflictInboxPanel() {
   );
 }
 
-function ConflictItem({ entry }: { entry: ConflictRow }) {
+function ConflictItem({ entry, words }: { entry: ConflictRow; words: InboxWords }) {
   const { t, i18n } = useLingui();
-  const show = useShowValue();
+  const show = (value: unknown) => (entry.text && typeof value === 'string' ? value || t`(empty)` : words.value(entry.label, value, entry.team_id));
   const [busy, setBusy] = useState(false);
   const item = entry.label.item ?? t`An item`;
   const field = entry.label.field ?? entry.field ?? t`the record`;
   const when = entry.theirs_at ? i18n.date(new Date(entry.theirs_at), { dateStyle: 'medium', timeStyle: 'short' }) : i18n.date(new Date(entry.time), { dateStyle: 'medium', timeStyle: 'short' });
-  const who = entry.theirs_by === null || entry.theirs_by === undefined ? t`another user` : t`user ${String(entry.theirs_by)}`;
+  const who = words.person(entry.theirs_by, entry.team_id) ?? t`another user`;
   const choose = async (choice: 'mine' | 'theirs') => {
     setBusy(true);
     try {
@@ -124,9 +122,10 @@ function ConflictItem({ entry }: { entry: ConflictRow }) {
   );
 }
 
-function RefusedItem({ entry }: { entry: RefusedRow }) {
+function RefusedItem({ entry, words }: { entry: RefusedRow; words: InboxWords }) {
   const { t, i18n } = useLingui();
-  const show = useShowValue();
+  const teamId = typeof entry.item?.team_id === 'number' ? entry.item.team_id : undefined;
+  const show = (value: unknown) => words.value(entry.label, value, teamId);
   const reasons: Record<RefusedReason, string> = {
     permission: t`You no longer have permission to make this change.`,
     deleted: t`The item was deleted before your change reached the server.`,
@@ -148,8 +147,9 @@ function RefusedItem({ entry }: { entry: RefusedRow }) {
         <span className="conflict-value__label">
           <Trans>Your value, kept</Trans>
         </span>
-        <span>{kept}</span>
+        <span data-testid="refused-kept">{kept}</span>
       </div>
+      <RefusedEditActions entry={entry} />
     </li>
   );
 }

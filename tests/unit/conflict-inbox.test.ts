@@ -30,6 +30,20 @@ describe('conflict inbox', () => {
     expect(list[2]).toMatchObject({ reason: 'permission', item_id: 'i1', item: { name: 'Mine' }, label: { item: 'Café supplies' } });
   });
 
+  it('carries the attribute of a value (kind and options) and the names of the items a reference points at (decision 0346)', () => {
+    const more: Record<string, SyncRecord> = {
+      ...names,
+      'attribute:s1': { id: 's1', row_version: 1, name: 'Status', kind: 'status', settings: { options: [{ id: 'wip', name: 'Working' }] } },
+      'attribute:r1': { id: 'r1', row_version: 1, name: 'Depends on', kind: 'reference', settings: {} },
+      'item:i2': { id: 'i2', row_version: 1, name: 'Order boxes' },
+    };
+    const find = (collection: string, id: string) => more[`${collection}:${id}`];
+    const list = inboxEntries([conflict({ id: 'i1.s1', attribute_id: 's1', mine: 'wip', theirs: 'done' }), conflict({ seq: 3, id: 'i1.r1', attribute_id: 'r1', mine: ['i2'], theirs: ['gone'] })], [], find);
+    expect(list[0]).toMatchObject({ label: { field: 'Status', attribute: { id: 's1', kind: 'status', settings: { options: [{ id: 'wip', name: 'Working' }] } } } });
+    expect(list[0]!.label.items).toBeUndefined();
+    expect(list[1]).toMatchObject({ label: { field: 'Depends on', attribute: { kind: 'reference' }, items: { i2: 'Order boxes' } } });
+  });
+
   it('says why an edit was refused in one of a few plain reasons', () => {
     expect(refusedReasonOf(403)).toBe('permission');
     expect(refusedReasonOf(404)).toBe('deleted');

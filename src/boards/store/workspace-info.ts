@@ -19,6 +19,11 @@ export interface WorkspaceInfo {
 
 const key = (teamId: number, userId: number | null) => `boards.workspace.${teamId}.${userId ?? 'guest'}`;
 
+/** The members of a workspace as this device last loaded them (empty when never loaded): names for ids offline too. */
+export function rememberedMembers(teamId: number, userId: number | null): Member[] {
+  return store.get<WorkspaceInfo | null>(key(teamId, userId), null)?.members ?? [];
+}
+
 async function load(teamId: number, userId: number | null): Promise<WorkspaceInfo> {
   if (userId === null) return { workspace: { id: teamId, owner_id: null, permissions: {} }, viewer: { id: null, role: 'guest' }, members: [] };
   const team = await Workspaces.get(teamId).catch(() => null);
