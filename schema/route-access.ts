@@ -123,6 +123,8 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'DELETE /api/me/two-factor': signedIn,
   'GET /api/me/time-tracking': signedIn,
   'GET /api/me/workspaces': signedIn,
+  'GET /api/me/conflicts': signedIn, // the user's own open conflicts (decision 0346)
+  'POST /api/me/conflicts/:key/resolve': signedIn, // only the user's own rows are touched
   'GET /api/me/hooks': signedIn, // the caller's own webhooks across workspaces (docs/api/hooks.md)
 
   // Workspaces, members, invitations (docs/api/workspaces.md)
@@ -199,6 +201,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   ...(Object.fromEntries(collectionList.flatMap(collectionRoutes)) as Record<RouteKey, RouteAccess>),
   // Each request of a batch is judged like the direct call (the record routes above).
   'POST /api/:teamId/batch': signedIn,
+  'POST /api/:teamId/conflicts': member, // report a conflict of the user's own edit (decision 0346); the record must be one they read
   // The workspace-wide feed is for members; a guest catches up per board (docs/permissions.md).
   'GET /api/:teamId/changes': { caller: 'member', query: '?after=0' },
   // The trash is the workspace's, not a visitor's: members who may view the board.

@@ -6,6 +6,7 @@ import { filesRoutes } from './files/routes';
 import { realtimeRoutes } from './realtime/routes';
 import { workspacesRoutes } from './workspaces/routes';
 import { syncRoutes } from './sync/routes';
+import { conflictRoutes } from './sync/conflicts';
 import { boardAccessRoutes } from './board-access/routes';
 import { notificationsModule } from './notifications/module';
 import { serverIdentityRoutes } from './sync/identity';
@@ -56,6 +57,8 @@ export const modules: Module[] = [
   // Storage warnings at 80 % / 100 % of the plan, from upload events (decision 0260).
   limitsModule,
   syncRoutes,
+  // Each user's conflicts on the server: report, list, resolve (decision 0346).
+  conflictRoutes,
   boardAccessRoutes,
   notificationsModule,
   // Automations: run log and usage, the consumer, run and clock jobs (decision 0150).

@@ -8,6 +8,7 @@ import { SyncRuntime } from './api';
 import { systemClock } from './clock';
 import { createWorkerRealtime } from './realtime/worker';
 import { attachRealtime } from './worker-realtime';
+import { attachConflictSync } from './conflict-sync';
 
 export function createBrowserRuntime(scope: WorkerGlobalScope = self as unknown as WorkerGlobalScope): SyncRuntime {
   const runtime = new SyncRuntime({
@@ -24,6 +25,8 @@ export function createBrowserRuntime(scope: WorkerGlobalScope = self as unknown 
   scope.addEventListener('offline', () => void runtime.reportOnline(false));
   void requestPersistence(scope.navigator);
   attachRealtime(runtime, createWorkerRealtime);
+  // The user's conflicts kept in step with their other devices (decision 0346).
+  attachConflictSync(runtime, () => nanoid());
   // The last signed-in user's session comes back without a new sign-in (calls wait for it).
   void runtime.resume().catch(() => false);
   return runtime;

@@ -8,6 +8,8 @@ import type { SyncRuntime, Session } from './api';
 import type { EngineEvents } from './events';
 import type { Realtime, RealtimeOptions } from './realtime';
 import type { SyncRecord } from './types';
+import { CONFLICTS_CHANGED_EVENT } from '../schema/sync-conflicts';
+import { conflictSyncOf } from './conflict-sync';
 
 export type RealtimeFactory = (opts: Omit<RealtimeOptions, 'Pusher'>) => Realtime;
 
@@ -52,7 +54,10 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
         }
         // private-App.User.{id}: "notification saved", "all notifications read" (notifications.ts).
         if (event.scope === 'user') {
-          if (event.userId === session.userId) session.notifications.onRealtime(event.event, event.data);
+          if (event.userId !== session.userId) return;
+          // ConflictsChanged: another device of the user reported or settled a conflict (conflict-sync.ts).
+          if (event.event === CONFLICTS_CHANGED_EVENT) void conflictSyncOf(session)?.sync();
+          else session.notifications.onRealtime(event.event, event.data);
           return;
         }
         // team.{id}.users / team.{id}.permissions: members, roles, the workspace and its permission

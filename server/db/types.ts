@@ -24,8 +24,9 @@ import type { SsoTables } from './tables/sso';
 import type { ReferralTables } from './tables/referral';
 import type { BillingExtraTables } from './tables/billing-extras';
 import type { WhitelabelTables } from './tables/whitelabel';
+import type { SyncConflictTables } from './tables/sync-conflicts';
 
-export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables, BoardJobTables, TemplateTables, ShellTables, BillingTables, PaymentTables, BillingExtraTables, ReferralTables, WhitelabelTables, SsoTables {}
+export interface Database extends AccountTables, WorkspaceTables, SyncTables, RealtimeTables, BoardAccessTables, FilesTables, NotificationTables, EventsTables, AutomationTables, HookTables, DeveloperTables, BoardJobTables, TemplateTables, ShellTables, BillingTables, PaymentTables, BillingExtraTables, ReferralTables, WhitelabelTables, SsoTables, SyncConflictTables {}
 
 export type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 export type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

@@ -10,7 +10,9 @@ import type { JobQueue } from '../jobs/types';
  *
  * Synced records: `{prefix}.{verb}` where prefix is the collection name, except comment_reaction →
  * `reaction` and folder_view → `view`; verbs: created, updated, trashed (into the trash),
- * restored (out of it), deleted (removed for good, cascades included).
+ * restored (out of it), deleted (removed for good, cascades included), conflicted (a user's offline
+ * edit of one field was replaced by another user's save: actor_id is whose edit lost, before
+ * {field, value} their value, after {field, value, by, at} the value that stayed; server/sync/conflicts.ts).
  * Members: member.added, member.updated (role), member.removed.
  * Templates: template.shared (team_id = the workspace it was shared with, record_id = the template).
  * Storage: storage.changed (an upload counted against a workspace; before/after {used, limit} in
@@ -18,7 +20,7 @@ import type { JobQueue } from '../jobs/types';
  * Billing: invoice.paid (after: {invoice_id, user_id, subscription_id, amount, currency}).
  */
 type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click' | 'doc_update';
-type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
+type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted' | 'conflicted';
 export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed' | 'template.shared' | 'storage.changed' | 'invoice.paid';
 
 export interface DomainEvent {

@@ -3,6 +3,7 @@ import { m0270_sso } from './0270_sso';
 import { m0271_sso_enforce } from './0271_sso_enforce';
 import { m0272_sso_links } from './0272_sso_links';
 import { m0273_referral_holds } from './0273_referral_holds';
+import { m0346_sync_conflicts } from './0346_sync_conflicts';
 import { m0030_sync } from './0030_sync';
 import { m0031_sync_child_indexes } from './0031_sync_child_indexes';
 import { m0070_board_passwords } from './0070_board_passwords';
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   m0271_sso_enforce,
   m0272_sso_links,
   m0273_referral_holds,
+  m0346_sync_conflicts,
 ];

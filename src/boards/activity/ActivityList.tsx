@@ -146,10 +146,14 @@ function LineView({ line, lookup, itemLink, locale }: { line: ActivityLine; look
       <Avatar name={actor} size="sm" preview={false} />
       <div className="activity-line-main">
         <p className="activity-line-text">
-          <strong>{actor}</strong> <Sentence line={line} />
+          {line.action === 'conflicted' ? <ConflictSentence line={line} actor={actor} lookup={lookup} /> : (
+            <>
+              <strong>{actor}</strong> <Sentence line={line} />
+            </>
+          )}
           {itemLink && line.itemId && line.itemName && line.subject !== 'member' && <> · {itemLink(line.itemId, line.itemName)}</>}
         </p>
-        {line.changes.length > 0 && (
+        {line.changes.length > 0 && line.action !== 'conflicted' && (
           <ul className="activity-changes">
             {line.changes.map((change, i) => (
               <li key={i}>
@@ -169,6 +173,18 @@ function LineView({ line, lookup, itemLink, locale }: { line: ActivityLine; look
       </div>
     </li>
   );
+}
+
+/** A conflict: "X's offline change to Budget (90) was replaced by Y's (120)" (decision 0346). */
+function ConflictSentence({ line, actor, lookup }: { line: ActivityLine; actor: string; lookup: ActivityLookup }) {
+  const { t } = useLingui();
+  const change = line.changes[0];
+  const field = change?.field ?? '';
+  const mine = change?.before ?? t`(empty)`;
+  const theirs = change?.after ?? t`(empty)`;
+  const by = line.replacedBy;
+  const other = by === null || by === undefined ? t`another user` : by === AUTOBOT_USER_ID ? AUTOBOT_NAME : (lookup.memberName(by) ?? t`Removed User`);
+  return <span data-testid="activity-conflict">{t`${actor}’s offline change to ${field} (${mine}) was replaced by ${other}’s (${theirs})`}</span>;
 }
 
 /** What the actor did, as a sentence in the user's language (the item is named beside it). */

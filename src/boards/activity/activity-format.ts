@@ -29,7 +29,7 @@ export interface ActivityPage {
   has_more: boolean;
 }
 
-export type ActivityAction = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted';
+export type ActivityAction = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted' | 'conflicted';
 export type ActivitySubject = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'member';
 
 export interface FieldChange {
@@ -53,6 +53,8 @@ export interface ActivityLine {
   /** The thing itself when it is not the item: a folder's, attribute's or view's name; a comment's words; a reaction. */
   target: string | null;
   changes: FieldChange[];
+  /** A conflict (`conflicted`): whose save stayed (the actor's offline change was replaced by it; decision 0346). */
+  replacedBy?: number | null;
 }
 
 export interface AttributeInfo {
@@ -184,8 +186,9 @@ export function activityLine(entry: ActivityEntry, lookup: ActivityLookup, words
   const subject = SUBJECTS[prefix];
   // Members are added and removed (member.added, member.removed); read as created and deleted.
   const verb = rawVerb === 'added' ? 'created' : rawVerb === 'removed' ? 'deleted' : rawVerb;
-  const action = (['created', 'updated', 'trashed', 'restored', 'deleted'] as const).find((a) => a === verb);
+  const action = (['created', 'updated', 'trashed', 'restored', 'deleted', 'conflicted'] as const).find((a) => a === verb);
   if (!subject || !action) return null;
+  if (action === 'conflicted') return conflictLine(entry, subject, lookup, words);
   const record = { ...(entry.before ?? {}), ...(entry.after ?? {}) };
   const itemId = entry.item_id ?? (subject === 'item' ? entry.record_id : null);
   const itemName = itemId ? (lookup.itemName(itemId) ?? (subject === 'item' && typeof record.name === 'string' ? record.name : null) ?? words.deleted) : null;
@@ -222,6 +225,30 @@ export function activityLine(entry: ActivityEntry, lookup: ActivityLookup, words
     if (line.changes.length === 0) return null;
   }
   return line;
+}
+
+/**
+ * "X's offline change to Budget (90) was replaced by Y's (120)" (event `{prefix}.conflicted`,
+ * server/sync/conflicts.ts): the actor is whose edit lost, `after.by` whose save stayed; the one
+ * change holds the field in words, mine as before and theirs as after.
+ */
+function conflictLine(entry: ActivityEntry, subject: ActivitySubject, lookup: ActivityLookup, words: Words): ActivityLine {
+  const itemId = entry.item_id ?? (subject === 'item' ? entry.record_id : null);
+  const itemName = itemId ? (lookup.itemName(itemId) ?? words.deleted) : null;
+  const rawField = typeof entry.before?.field === 'string' ? entry.before.field : '';
+  const mine = entry.before?.value;
+  const theirs = entry.after?.value;
+  let change: FieldChange;
+  if (subject === 'value') {
+    const attributeId = attributeIdOf(entry);
+    const attribute = attributeId ? lookup.attribute(attributeId) : undefined;
+    change = { field: attribute?.name ?? words.deleted, before: valueWords(attribute, mine, lookup, words), after: valueWords(attribute, theirs, lookup, words) };
+  } else {
+    const word = FIELD_WORD[rawField];
+    change = { field: word ? (words[word] as string) : rawField, before: plainField(rawField, mine, lookup, words), after: plainField(rawField, theirs, lookup, words) };
+  }
+  const by = entry.after?.by;
+  return { id: entry.id, actorId: entry.actor_id, at: entry.created_at, action: 'conflicted', subject, itemId, itemName, target: change.field, changes: [change], replacedBy: typeof by === 'number' ? by : null };
 }
 
 /** The query string of an activity request (only the filters that are set). */
