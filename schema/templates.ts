@@ -28,7 +28,7 @@ export const TEMPLATE_MAX_ITEMS = 5_000;
 const key = z.string().min(1).max(80);
 const settings = z.record(z.string(), z.json());
 
-/** Who may see a folder copied within its workspace (a duplicate; a template leaves it out): its hidden flag and lists. */
+/** Who may see a folder copied within its workspace (a duplicate); a template keeps only `hidden` (decision 0359). */
 export const folderAccess = z.object({ hidden: z.boolean(), user_ids: z.array(z.number().int()).max(10_000), permissions: z.record(z.string(), z.string()), final_permissions: z.array(z.string()) }).partial();
 export const templateFolder = z.object({ id: key, parent_id: key.nullable(), name: z.string().trim().min(1).max(255), position: z.number().finite(), access: folderAccess.optional() });
 export const templateAttribute = z.object({ id: key, folder_id: key, name: z.string().trim().min(1).max(255), kind: z.string().min(1).max(64), position: z.number().finite(), hidden: z.boolean().optional(), settings });

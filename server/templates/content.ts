@@ -98,7 +98,7 @@ export async function snapshotFolder(db: Db, view: ReadView, teamId: number, boa
   const renameKeys = (settings: unknown) => (primary ? replaceStrings(settings ?? {}, new Map([[primary.id, PRIMARY_KEY]])) : (settings ?? {}));
   return {
     root_id: root.id,
-    folders: subtree.map((f) => ({ id: f.id, parent_id: f.id === root.id ? null : String(f.parent_id), name: String(f.name), position: f.id === root.id ? 0 : position(f), ...(opts.sameWorkspace ? accessOf(f) : {}) })),
+    folders: subtree.map((f) => ({ id: f.id, parent_id: f.id === root.id ? null : String(f.parent_id), name: String(f.name), position: f.id === root.id ? 0 : position(f), ...(opts.sameWorkspace ? accessOf(f) : f.id !== root.id ? templateAccessOf(f) : {}) })),
     attributes: ownAttributes.map((a) => ({ id: a.id, folder_id: inTree.has(String(a.folder_id)) ? String(a.folder_id) : root.id, name: String(a.name), kind: String(a.kind), position: position(a), ...(a.hidden ? { hidden: true } : {}), settings: (a.settings ?? {}) as Record<string, never> })),
     views: views.map((v) => ({ id: v.id, folder_id: String(v.folder_id), name: String(v.name), kind: String(v.kind), position: position(v), settings: renameKeys(v.settings) as Record<string, never> })),
     items: items.map((item) => ({ id: item.id, folder_id: String(item.folder_id), name: String(item.name ?? ''), position: position(item), values: (valuesByItem.get(item.id) ?? {}) as Record<string, never> })),
@@ -118,6 +118,23 @@ function accessOf(f: Rec): { access?: TemplateContent['folders'][number]['access
   if (f.permissions && typeof f.permissions === 'object' && Object.keys(f.permissions).length) access.permissions = f.permissions as Record<string, string>;
   if (Array.isArray(f.final_permissions) && f.final_permissions.length) access.final_permissions = f.final_permissions as string[];
   return Object.keys(access).length ? { access } : {};
+}
+
+/**
+ * What a template keeps of a folder's access (decision 0359): only that it is hidden. Its people
+ * and entries belong to the workspace it was saved in; a template may be used in another one.
+ */
+function templateAccessOf(f: Rec): { access?: TemplateContent['folders'][number]['access'] } {
+  return f.hidden ? { access: { hidden: true } } : {};
+}
+
+/**
+ * A template's folder as written into the new board (decision 0359): a hidden folder stays
+ * hidden, with its user as its only member (the template's people are of another workspace);
+ * who else sees it is then the new board's permission rules (the owner, and whom the user adds).
+ */
+function templateFolderAccess(access: TemplateContent['folders'][number]['access'], userId: number): Record<string, unknown> {
+  return access?.hidden ? { hidden: true, user_ids: [userId] } : {};
 }
 
 /** The board's automations as the reader sees them (decision 0226), the board's name attribute as the key `primary`. */
@@ -201,7 +218,7 @@ export async function instantiate(scope: WriteScope, content: TemplateContent, o
       const index = rest.findIndex((f) => f.parent_id !== null && written.has(f.parent_id));
       if (index < 0) break; // an orphan: a broken content; skip what cannot be placed
       const folder = rest.splice(index, 1)[0]!;
-      await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position, ...(opts.sameWorkspace ? folder.access : {}) });
+      await save(collections.folder, { id: idOf(folder.id), parent_id: idOf(folder.parent_id!), name: folder.name, position: folder.position, ...(opts.sameWorkspace ? folder.access : templateFolderAccess(folder.access, scope.viewer.id)) });
       written.add(folder.id);
     }
     for (const attribute of content.attributes) {

@@ -28,6 +28,9 @@ export default function ShortcutSheet({ onClose }: { onClose(): void }) {
       keys: [
         ['↑ ↓ ← →', t`Move between cells`],
         ['Enter / E', t`Edit the cell`],
+        ['A–Z 0–9', t`Start editing a text or number cell with what you type`],
+        ['Enter', t`While editing: save and move down a row`],
+        ['Space', t`Check or uncheck a checkbox cell`],
         ['Esc', t`Stop editing, or clear the selection`],
         ['X', t`Select the row`],
         ['Shift Space', t`Select the row`],

@@ -76,11 +76,12 @@ describe('authorisation matrix: board jobs, form answers and template use as bac
     w = await buildWorld(server.app, server.ctx);
     const inside = await createUserWithToken(server.ctx);
     await addMember(server.ctx, w.teamId, inside.user.id, 'full-member');
-    const hidden = await folderData(w.hidden.folderId);
-    await setHiddenMembers(w.hidden.folderId, [...hidden.user_ids, inside.user.id]);
+    // The board first: a folder's members must be on its parent's list (W5.25).
     const boardRow = await folderData(w.boardId);
     const members = await api(server.app, 'PUT', '/api/users', { token: w.users.owner.token, body: { board_id: w.boardId, user_ids: [...(boardRow.user_ids ?? []), inside.user.id] } });
     expect(members.statusCode, members.body).toBe(200);
+    const hidden = await folderData(w.hidden.folderId);
+    await setHiddenMembers(w.hidden.folderId, [...hidden.user_ids, inside.user.id]);
     who = { owner: w.users.owner, admin: w.users.admin, 'full-member': w.users['full-member'], 'full-member-in-hidden': inside, 'restricted-member': w.users['restricted-member'], guest: w.users.guest };
     await put(w, 'items', { id: 'it' + nanoid(12), board_id: w.boardId, folder_id: w.hidden.folderId, name: SECRET, row_version: 1 }, who.owner.token);
     await put(w, 'items', { id: 'it' + nanoid(12), board_id: w.boardId, folder_id: w.folderId, name: 'Open row', row_version: 1 }, who.owner.token);
@@ -273,12 +274,16 @@ describe('authorisation matrix: board jobs, form answers and template use as bac
       const boardId = used.json().data.board_id as string;
       const items = await itemNames(boardId);
       expect(items, where).toContain('Open row');
-      const hiddenCopies = (await server.ctx.db.selectFrom('records').select(['data']).where('collection', '=', 'folder').where('board_id', '=', boardId).execute()).map((f) => f.data as { name: string; hidden?: boolean }).filter((f) => f.name === 'Hidden');
+      const hiddenCopies = (await server.ctx.db.selectFrom('records').select(['data']).where('collection', '=', 'folder').where('board_id', '=', boardId).execute()).map((f) => f.data as { name: string; hidden?: boolean; user_ids?: number[] }).filter((f) => f.name === 'Hidden');
       if (IN_HIDDEN.has(role)) {
-        // A template leaves a folder's access out (it may be used in another workspace): its maker
-        // chose to take what they may read along. The copy is theirs to share (not asserted here).
+        // A template keeps only that a folder is hidden (decision 0359: its people are of the
+        // workspace it was saved in): the new board's copy is hidden, its user its only member.
         expect(items, where).toContain(SECRET);
-        expect(hiddenCopies.length, where).toBe(1);
+        expect(hiddenCopies.map((f) => [f.hidden, f.user_ids]), where).toEqual([[true, [who[role].user.id]]]);
+        // Opened to the whole workspace, the board shows the others its open row and not the hidden one.
+        await put(w, 'folders', { ...(await folderData(boardId)), user_ids: [], row_version: (await server.ctx.db.selectFrom('records').select('row_version').where('id', '=', boardId).executeTakeFirstOrThrow()).row_version + 1 } as never, who.owner.token);
+        expect(await readsOn(boardId, 'full-member'), `${where}: the board is read by a full member`).toContain('Open row');
+        for (const outside of ROLES.filter((r) => r !== role && r !== 'owner' && r !== 'admin')) expect(await readsOn(boardId, outside), `${where}: read by ${outside}`).not.toContain(SECRET);
       } else {
         expect(items, where).not.toContain(SECRET);
         expect(hiddenCopies, where).toEqual([]);

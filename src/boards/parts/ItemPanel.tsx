@@ -134,9 +134,10 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
                       attribute={attribute}
                       value={value}
                       item={item}
-                      onCommit={async (v) => {
+                      onCommit={async (v, how) => {
                         await board.actions.setValue(item, attribute, v);
-                        setEditing(null);
+                        // A pick in the people picker saves and leaves it open for the next one.
+                        if (how !== 'stay') setEditing(null);
                       }}
                       onCancel={() => setEditing(null)}
                     />

@@ -3,9 +3,9 @@ import { useLingui } from '@lingui/react/macro';
 import { checkValue, customIdText, hasSafeScheme, settingsOf, type Attachment, type DateRange, type LinkValue } from '../../../schema/attributes';
 import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
 import { ReferenceEditor, ReferenceNames } from './ReferenceEditor';
+import { PeopleDisplay, PeoplePicker } from './PeoplePicker';
 import { TimerControl } from '../time/TimerControl';
 import { ButtonControl } from '../automations/ButtonControl';
-import { useBoard } from '../BoardContext';
 import type { Attribute, Item } from '../store/live';
 
 /**
@@ -19,7 +19,6 @@ import type { Attribute, Item } from '../store/live';
  * it), and the cells whose attribute, value and item did not change need not render again.
  */
 export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item, ordinal }: { attribute: Attribute; value: unknown; item: Item; ordinal?: number }) {
-  const board = useBoard();
   const { t } = useLingui();
   switch (attribute.kind) {
     case 'primary':
@@ -53,10 +52,8 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
         </span>
       );
     }
-    case 'members': {
-      const members = board.info?.members ?? [];
-      return <span className="value-text">{(value as number[]).map((id) => members.find((m) => m.id === id)?.name ?? t`Removed User`).join(', ')}</span>;
-    }
+    case 'members':
+      return <PeopleDisplay ids={value as number[]} />;
     case 'link': {
       const link = value as LinkValue;
       if (!hasSafeScheme(link.url)) return <span className="value-text">{link.text ?? link.url}</span>;
@@ -95,14 +92,25 @@ export const ValueDisplay = memo(function ValueDisplay({ attribute, value, item,
   }
 });
 
+/**
+ * How an editor committed: 'enter' (the Table moves down a row, as a spreadsheet does), 'stay'
+ * (a pick in a multi-value picker: saved, the picker stays open), or by blur/button (undefined).
+ */
+export type CommitHow = 'enter' | 'stay' | undefined;
+
 export interface EditorProps {
   attribute: Attribute;
   value: unknown;
   item: Item;
   /** Saves; throws with the message to show when the value is invalid. */
-  onCommit: (value: unknown) => Promise<void>;
+  onCommit: (value: unknown, how?: CommitHow) => Promise<void>;
   onCancel: () => void;
+  /** Typing on a selected cell starts its editor with what was typed, replacing the value. */
+  initialText?: string;
 }
+
+/** Kinds whose editor is a text field: typing on their cell starts editing with that character. */
+export const TYPE_TO_EDIT_KINDS = new Set(['primary', 'text', 'long-text', 'number', 'email', 'link']);
 
 /** Kinds with no editor (derived or action-only). */
 export const READ_ONLY_KINDS = new Set(['custom-id', 'button', 'time-tracking']);
@@ -114,7 +122,7 @@ export function ValueEditor(props: EditorProps) {
     case 'label':
       return <OptionEditor {...props} />;
     case 'members':
-      return <MembersEditor {...props} />;
+      return <PeoplePicker {...props} />;
     case 'date-range':
       return <RangeEditor {...props} />;
     case 'checkbox':
@@ -132,11 +140,13 @@ export function ValueEditor(props: EditorProps) {
 function useCommit({ onCommit, onCancel }: EditorProps) {
   const [error, setError] = useState<string | null>(null);
   const busy = useRef(false);
-  const commit = async (value: unknown) => {
+  // Escape closes without saving: the blur that follows (focus goes back to the grid) saves nothing.
+  const cancelled = useRef(false);
+  const commit = async (value: unknown, how?: CommitHow) => {
     if (busy.current) return;
     busy.current = true;
     try {
-      await onCommit(value);
+      await onCommit(value, how);
       setError(null);
     } catch (err) {
       setError((err as Error).message);
@@ -146,13 +156,16 @@ function useCommit({ onCommit, onCancel }: EditorProps) {
   };
   const onKeyDown = (event: KeyboardEvent, value: () => unknown) => {
     event.stopPropagation();
-    if (event.key === 'Escape') onCancel();
+    if (event.key === 'Escape') {
+      cancelled.current = true;
+      onCancel();
+    }
     if (event.key === 'Enter' && !event.shiftKey) {
       event.preventDefault();
-      void commit(value());
+      void commit(value(), 'enter');
     }
   };
-  return { error, commit, onKeyDown, setError };
+  return { error, commit, onKeyDown, setError, cancelled };
 }
 
 function ErrorLine({ error }: { error: string | null }) {
@@ -167,8 +180,19 @@ function TextEditor(props: EditorProps) {
   const { t } = useLingui();
   const { attribute, value, item } = props;
   const initial = attribute.kind === 'primary' ? item.name : attribute.kind === 'link' ? ((value as LinkValue | null)?.url ?? '') : value === null || value === undefined ? '' : String(value);
-  const [text, setText] = useState(initial);
-  const { error, commit, onKeyDown, setError } = useCommit(props);
+  const [text, setText] = useState(props.initialText ?? initial);
+  const { error, commit, onKeyDown, setError, cancelled } = useCommit(props);
+  const field = useRef<HTMLInputElement & HTMLTextAreaElement>(null);
+  // Started by typing: the caret goes after the typed character (not before it, nor selecting it).
+  useEffect(() => {
+    const el = field.current;
+    if (!el || props.initialText === undefined) return;
+    try {
+      el.setSelectionRange(el.value.length, el.value.length);
+    } catch {
+      // email inputs have no selection API; their caret is at the end already.
+    }
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const type = attribute.kind === 'date' ? (settingsOf('date', attribute.settings).withTime ? 'datetime-local' : 'date') : attribute.kind === 'number' ? 'text' : attribute.kind === 'email' ? 'email' : attribute.kind === 'link' ? 'url' : 'text';
   const toValue = () => (attribute.kind === 'link' && text.trim() ? { url: text.trim() } : text);
   const live = (next: string) => {
@@ -178,12 +202,13 @@ function TextEditor(props: EditorProps) {
     setError(checked.ok ? null : checked.message);
   };
   const common = {
+    ref: field,
     autoFocus: true,
     'aria-label': t`Edit ${attribute.name}`,
     'aria-invalid': error ? true : undefined,
     className: 'value-input',
     value: text,
-    onBlur: () => (text === initial ? props.onCancel() : void commit(toValue())),
+    onBlur: () => (cancelled.current ? undefined : text === initial ? props.onCancel() : void commit(toValue())),
   };
   return (
     <span className="value-editor">
@@ -269,30 +294,3 @@ function OptionEditor(props: EditorProps) {
   );
 }
 
-function MembersEditor(props: EditorProps) {
-  const { t } = useLingui();
-  const board = useBoard();
-  const current = (props.value as number[] | null) ?? [];
-  const { commit, error } = useCommit(props);
-  const members = board.info?.members ?? [];
-  return (
-    <span className="value-editor value-options" onKeyDown={(e) => e.key === 'Escape' && (e.stopPropagation(), props.onCancel())}>
-      {members.length === 0 && <span className="hint">{t`No members to choose from.`}</span>}
-      {members.map((m, i) => (
-        <label key={m.id} className="inline-field">
-          <input
-            type="checkbox"
-            autoFocus={i === 0}
-            checked={current.includes(m.id)}
-            onChange={(e) => void commit(e.target.checked ? [...current, m.id] : current.filter((id) => id !== m.id))}
-          />
-          {m.name}
-        </label>
-      ))}
-      <button type="button" onClick={props.onCancel}>
-        {t`Done`}
-      </button>
-      <ErrorLine error={error} />
-    </span>
-  );
-}

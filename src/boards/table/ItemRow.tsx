@@ -2,7 +2,7 @@ import { memo, type CSSProperties } from 'react';
 import { useDraggable } from '@dnd-kit/core';
 import { useLingui } from '@lingui/react/macro';
 import type { Attribute, Item } from '../store/live';
-import { ValueDisplay, ValueEditor, READ_ONLY_KINDS } from '../parts/values';
+import { ValueDisplay, ValueEditor, READ_ONLY_KINDS, type CommitHow } from '../parts/values';
 import type { DragData } from '../../ui/drag/data';
 import { ROW_HEIGHT, SELECT_WIDTH, type VirtualCol } from './use-table-virtual';
 import { ConflictMarker } from '../parts/ConflictMarker';
@@ -29,12 +29,14 @@ export interface ItemRowProps {
   virtualCols: VirtualCol[];
   active: number;
   editingCol: number;
+  /** The character that started the edit (type-to-edit). */
+  initialText?: string;
   selected: boolean;
   ordinal?: number;
   editable: boolean;
   onToggle(id: string): void;
   onActivate(rowIndex: number, col: number, edit: boolean): void;
-  onCommit(item: Item, attribute: Attribute, value: unknown): Promise<void>;
+  onCommit(item: Item, attribute: Attribute, value: unknown, how?: CommitHow): Promise<void>;
   onCancel(): void;
   onOpen(item: Item): void;
 }
@@ -49,7 +51,7 @@ interface DragProps {
  * One item's row (its values come from the window's one query). Memoised: every prop is stable
  * unless this row's item, values, place, focus or selection changed, so an edit renders one row.
  */
-export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, columns, virtualCols, active, editingCol, selected, ordinal, editable, onToggle, onActivate, onCommit, onCancel, onOpen, rowRef, listeners, dragging }: ItemRowProps & DragProps) {
+export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, width, columns, virtualCols, active, editingCol, initialText, selected, ordinal, editable, onToggle, onActivate, onCommit, onCancel, onOpen, rowRef, listeners, dragging }: ItemRowProps & DragProps) {
   const { t } = useLingui();
   return (
     <div
@@ -78,13 +80,21 @@ export const ItemRow = memo(function ItemRow({ item, values, rowIndex, top, widt
             aria-readonly={!editable || READ_ONLY_KINDS.has(attribute.kind) || undefined}
             className={`table-cell${active === col ? ' is-active' : ''}${isEditing ? ' is-editing' : ''}${pinned(attribute, vc) ? ' is-pinned' : ''}`}
             style={cellStyle(attribute, vc)}
-            // A status or single label opens its picker on one click (issue #17 part 3).
-            onClick={() => onActivate(rowIndex, col, ONE_CLICK_KINDS.has(attribute.kind) && !isEditing)}
-            onDoubleClick={() => onActivate(rowIndex, col, true)}
+            // A status or single label opens its picker on one click (issue #17 part 3); a
+            // checkbox flips on one click, with no editor (issue #30 part 6).
+            onClick={() => {
+              if (attribute.kind !== 'checkbox') return onActivate(rowIndex, col, ONE_CLICK_KINDS.has(attribute.kind) && !isEditing);
+              onActivate(rowIndex, col, false);
+              if (editable) void onCommit(item, attribute, value !== true).catch(() => undefined);
+            }}
+            onDoubleClick={() => attribute.kind !== 'checkbox' && onActivate(rowIndex, col, true)}
             data-attribute-id={attribute.id}
           >
             {isEditing ? (
-              <ValueEditor attribute={attribute} value={value} item={item} onCommit={(v) => onCommit(item, attribute, v)} onCancel={onCancel} />
+              <ValueEditor attribute={attribute} value={value} item={item} initialText={initialText} onCommit={(v, how) => onCommit(item, attribute, v, how)} onCancel={onCancel} />
+            ) : attribute.kind === 'checkbox' ? (
+              // A real box, empty when unchecked; the cell takes the click (pointer-events: none here).
+              <input type="checkbox" className="cell-check" tabIndex={-1} readOnly checked={value === true} disabled={!editable} aria-label={value === true ? t`${attribute.name}: checked` : t`${attribute.name}: unchecked`} />
             ) : (
               <>
                 <ValueDisplay attribute={attribute} value={value} item={item} ordinal={ordinal} />

@@ -25,6 +25,7 @@ import { DraggableItemRow, ItemRow } from './ItemRow';
 import { GroupRow } from './GroupRow';
 import { NewItemRow } from './NewItemRow';
 import { trashWithUndo } from '../keys/trash-with-undo';
+import type { CommitHow } from '../parts/values';
 import './table-drag.css';
 import './table-pinned.css';
 
@@ -57,12 +58,16 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   const ordinals = useOrdinals(columns);
   const selection = useSelection(items, selected, setSelected);
   const focusGrid = () => scrollRef.current?.focus({ preventScroll: true });
-  const editing = useCellEditing(focusGrid);
   const [active, setActive] = useState<Cell>({ row: 0, col: 1 });
   const move = (cell: Cell) => {
     setActive(cell);
     virtual.scrollTo(cell);
   };
+  // Enter commits and moves down a row, as in a spreadsheet; Escape and blur stay on the cell.
+  const editing = useCellEditing((cell, how) => {
+    focusGrid();
+    if (cell && how === 'enter') move({ row: Math.min(cell.row + 1, Math.max(0, rows.length - 1)), col: cell.col });
+  });
 
   const sortBy = (attribute: Attribute) => {
     const id = attribute.kind === 'primary' ? 'name' : attribute.id;
@@ -121,6 +126,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
       toggleSelect: selection.toggle,
       clearSelection: selection.clear,
       startEditing: editing.startEditing,
+      toggleCheck: (item, attribute) => void editing.commit(item, attribute, valuesOf(item.id).get(attribute.id) !== true).catch(() => undefined),
       canEditCell: editing.canEditCell,
       clear: editing.clear,
       openItem: (item) => board.openItem(item.id, item.folder_id),
@@ -162,7 +168,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
   const onSort = useCallback((attribute: Attribute) => latest.current.sortBy(attribute), []);
   const onToggleAll = useCallback(() => latest.current.selection.toggleAll(), []);
   const onToggle = useCallback((id: string) => latest.current.selection.toggle(id), []);
-  const onCommit = useCallback((item: Item, attribute: Attribute, value: unknown) => latest.current.editing.commit(item, attribute, value), []);
+  const onCommit = useCallback((item: Item, attribute: Attribute, value: unknown, how?: CommitHow) => latest.current.editing.commit(item, attribute, value, how), []);
   const onOpen = useCallback((item: Item) => latest.current.openItem(item.id, item.folder_id), []);
   const onCancel = useCallback(() => latest.current.editing.cancel(), []);
   const onActivate = useCallback((rowIndex: number, col: number, edit: boolean) => {
@@ -220,6 +226,7 @@ export function TableView({ view, items, get, selected, setSelected, addItem, ca
                   virtualCols={virtual.virtualCols}
                   active={active.row === vr.index ? active.col : -1}
                   editingCol={editing.editing && editing.editing.row === vr.index ? editing.editing.col : -1}
+                  initialText={editing.editing && editing.editing.row === vr.index ? editing.editing.initialText : undefined}
                   selected={selected.has(row.item.id)}
                   ordinal={ordinals?.get(row.item.id)}
                   editable={editing.canEditItem(row.item)}

@@ -3,6 +3,7 @@ import type { Attribute, Item } from '../store/live';
 import { nextCell, type Cell } from '../model/grid-keys';
 import { inlineStep } from '../../ui/drag/direction';
 import { ROW_HEIGHT } from './use-table-virtual';
+import { TYPE_TO_EDIT_KINDS } from '../parts/values';
 import type { RowSource } from './table-rows';
 
 export interface GridKeyContext {
@@ -17,7 +18,10 @@ export interface GridKeyContext {
   toggleGroup(key: string): void;
   toggleSelect(id: string): void;
   clearSelection(): void;
-  startEditing(cell: Cell): void;
+  /** Starts the editor; `initialText` is the character typed on the cell (type-to-edit). */
+  startEditing(cell: Cell, initialText?: string): void;
+  /** A checkbox cell: flips its value (Space or Enter, as a click does). */
+  toggleCheck?(item: Item, attribute: Attribute): void;
   canEditCell(item: Item, attribute: Attribute | undefined): boolean;
   clear(item: Item, attribute: Attribute): Promise<void>;
   openItem(item: Item): void;
@@ -40,6 +44,8 @@ const plainKey = (event: KeyboardEvent) => !event.ctrlKey && !event.metaKey && !
  * selection column (Shift+Space anywhere) and x anywhere, Delete clears a value (on the selection
  * column, or with rows selected, it moves the rows to the trash), Escape clears the selection; Enter or
  * Space on a group header collapses it; Alt+arrows move rows between groups and columns around.
+ * As in a spreadsheet, typing a character on a text-like cell starts editing it with that
+ * character (so there x and e type themselves), and Space or Enter flips a checkbox cell.
  */
 export async function onGridKey(event: KeyboardEvent, c: GridKeyContext): Promise<void> {
   if (c.editing) return;
@@ -68,9 +74,17 @@ export async function onGridKey(event: KeyboardEvent, c: GridKeyContext): Promis
     return c.toggleGroup(row.group.key);
   }
   if (!item) return;
+  const checkbox = attribute?.kind === 'checkbox' && c.toggleCheck && c.canEditCell(item, attribute);
   if (event.key === ' ' && (c.active.col === 0 || event.shiftKey)) {
     event.preventDefault();
     c.toggleSelect(item.id);
+  } else if (checkbox && (event.key === ' ' || (event.key === 'Enter' && !event.ctrlKey && !event.metaKey))) {
+    event.preventDefault();
+    c.toggleCheck!(item, attribute!);
+  } else if (plainKey(event) && event.key !== ' ' && attribute && TYPE_TO_EDIT_KINDS.has(attribute.kind) && c.canEditCell(item, attribute)) {
+    // Type-to-edit: the key is the editor's first character (not lost, not a shortcut).
+    event.preventDefault();
+    c.startEditing(c.active, event.key);
   } else if ((event.key === 'Enter' || event.key === 'F2') && attribute) {
     event.preventDefault();
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) return c.openItem(item);
