@@ -42,11 +42,16 @@ describe('webhooks', () => {
     await page.goto(`${world.server.url}/profile/developer`);
     await page.getByRole('link', { name: 'Webhooks' }).first().click();
     await page.waitForURL(/\/profile\/developer\/hooks$/);
+    // At once, as a person would: the form shows only once the user's workspaces are known (a hook
+    // made before went to no workspace and was refused, seen as no secret in a loaded CI run).
     await page.getByLabel('Payload URL').fill(target);
     await page.getByRole('checkbox', { name: /comment\.created/ }).check();
     await page.getByRole('button', { name: 'Create webhook' }).click();
     const secretField = page.getByTestId('hook-secret');
-    await secretField.waitFor();
+    await secretField.waitFor({ timeout: 60_000 }).catch(async (error: Error) => {
+      const form = await page.locator('form.developer-form').textContent().catch(() => '(no form)');
+      throw new Error(`the new hook's signing secret (data-testid hook-secret) did not show after Create webhook: ${error.message.split('\n')[0]}\nthe form shows: ${form}`);
+    });
     const secret = await secretField.inputValue();
     expect(secret.length).toBeGreaterThanOrEqual(32);
     await page.locator(`tr[data-hook="${target}"]`).waitFor();

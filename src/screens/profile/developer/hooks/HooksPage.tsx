@@ -6,6 +6,7 @@ import { pathFor } from '../../../../../schema/routes';
 import type { HookEventType } from '../../../../../schema/hooks';
 import { Workspaces } from '../../../../api/endpoints';
 import { OnlineOnly } from '../../../../connectivity/OnlineOnly';
+import { Waiting } from '../../../../connectivity/Waiting';
 import { EmptyState } from '../../../../ui/EmptyState';
 import { Page } from '../../../Page';
 import { Field, SubmitButton, useFormAction } from '../../../forms';
@@ -57,39 +58,43 @@ export default function HooksPage() {
           </p>
         </div>
       )}
-      <OnlineOnly>
-        <form className="developer-form" onSubmit={form.onSubmit} noValidate aria-labelledby="new-hook-heading">
-          <h2 id="new-hook-heading">
-            <Trans>New webhook</Trans>
-          </h2>
-          <div className="field">
-            <label htmlFor="hook-workspace">
-              <Trans>Workspace</Trans>
-            </label>
-            <select id="hook-workspace" value={chosenTeam} onChange={(e) => setTeamId(e.target.value)} required>
-              {(workspaces.data ?? []).map((workspace) => (
-                <option key={workspace.id} value={String(workspace.id)}>
-                  {workspace.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <Field label={t`Payload URL`} hint={t`Where the POST requests go, e.g. https://example.com/cairn-hook`} name="url" type="url" dir="ltr" value={url} maxLength={2000} required onChange={(e) => setUrl(e.target.value)} />
-          <HookEvents value={events} onChange={setEvents} />
-          <FormError message={form.error} />
-          <SubmitButton busy={form.busy}>
-            <Trans>Create webhook</Trans>
-          </SubmitButton>
-        </form>
-      </OnlineOnly>
+      {/* The form comes once the workspaces are known: a hook made before that went to no
+          workspace and was refused (seen as a missing secret in a loaded CI run). */}
+      {workspaces.data === null ? (
+        <Waiting />
+      ) : (
+        <OnlineOnly>
+          <form className="developer-form" onSubmit={form.onSubmit} noValidate aria-labelledby="new-hook-heading">
+            <h2 id="new-hook-heading">
+              <Trans>New webhook</Trans>
+            </h2>
+            <div className="field">
+              <label htmlFor="hook-workspace">
+                <Trans>Workspace</Trans>
+              </label>
+              <select id="hook-workspace" value={chosenTeam} onChange={(e) => setTeamId(e.target.value)} required>
+                {(workspaces.data ?? []).map((workspace) => (
+                  <option key={workspace.id} value={String(workspace.id)}>
+                    {workspace.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Field label={t`Payload URL`} hint={t`Where the POST requests go, e.g. https://example.com/cairn-hook`} name="url" type="url" dir="ltr" value={url} maxLength={2000} required onChange={(e) => setUrl(e.target.value)} />
+            <HookEvents value={events} onChange={setEvents} />
+            <FormError message={form.error} />
+            <SubmitButton busy={form.busy}>
+              <Trans>Create webhook</Trans>
+            </SubmitButton>
+          </form>
+        </OnlineOnly>
+      )}
 
       <h2>
         <Trans>Your webhooks</Trans>
       </h2>
       {hooks.data === null ? (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       ) : hooks.data.length === 0 ? (
         <EmptyState headingLevel={3} title={t`No webhooks yet`} text={t`Webhooks you create in any workspace are listed here.`} />
       ) : (
