@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { PermissionEntries, RoleOrGuest } from '../../../schema/permissions';
-import { api } from '../../api/client';
+import { api, ApiRequestError, OFFLINE_STATUS } from '../../api/client';
 import { Workspaces, type Member } from '../../api/endpoints';
 import { store } from '../../storage/local-store';
 import type { Viewer, Workspace } from '../model/access';
 import { useTeamVersion } from '../../navigation/team-events';
+import { useOnline } from '../../connectivity/use-connectivity';
 
 /**
  * What the client needs of the workspace to answer permission questions and fill member pickers:
@@ -24,30 +25,46 @@ export function rememberedMembers(teamId: number, userId: number | null): Member
   return store.get<WorkspaceInfo | null>(key(teamId, userId), null)?.members ?? [];
 }
 
-async function load(teamId: number, userId: number | null): Promise<WorkspaceInfo> {
+/** No answer from the server (offline, cut off): says nothing about the user's rights. */
+const UNANSWERED = Symbol('unanswered');
+const unanswered = (error: unknown) => error instanceof ApiRequestError && error.status === OFFLINE_STATUS;
+
+/**
+ * The workspace as the server tells it, or null when it did not answer: a call that got no answer
+ * is not a refusal, and taking it for a guest's view (then remembered) left an owner who went
+ * offline while their first board opened without the new-item row for good (e2e offline-truth).
+ */
+async function load(teamId: number, userId: number | null): Promise<WorkspaceInfo | null> {
   if (userId === null) return { workspace: { id: teamId, owner_id: null, permissions: {} }, viewer: { id: null, role: 'guest' }, members: [] };
-  const team = await Workspaces.get(teamId).catch(() => null);
+  const team = await Workspaces.get(teamId).catch((error: unknown) => (unanswered(error) ? UNANSWERED : null));
+  if (team === UNANSWERED) return null;
   if (!team) return { workspace: { id: teamId, owner_id: null, permissions: {} }, viewer: { id: userId, role: 'guest' }, members: [] };
   const [permissions, members] = await Promise.all([
-    api.get<{ data: { permissions: PermissionEntries } }>(`/api/${teamId}/permissions`).then((r) => r.data.permissions ?? {}).catch(() => ({}) as PermissionEntries),
-    Workspaces.members(teamId).catch(() => [] as Member[]),
+    api
+      .get<{ data: { permissions: PermissionEntries } }>(`/api/${teamId}/permissions`)
+      .then((r) => r.data.permissions ?? {})
+      .catch((error: unknown) => (unanswered(error) ? UNANSWERED : ({} as PermissionEntries))),
+    Workspaces.members(teamId).catch((error: unknown) => (unanswered(error) ? UNANSWERED : ([] as Member[]))),
   ]);
+  if (permissions === UNANSWERED || members === UNANSWERED) return null;
   const role = (team.owner_id === userId ? 'owner' : (team.user_role ?? 'guest')) as RoleOrGuest;
   return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role }, members };
 }
 
 export function useWorkspaceInfo(teamId: number | null, userId: number | null): WorkspaceInfo | null {
   const [info, setInfo] = useState<WorkspaceInfo | null>(() => (teamId === null ? null : store.get<WorkspaceInfo | null>(key(teamId, userId), null)));
-  // Live: a role, member or permission change of the workspace (team.{id}.users / .permissions) reloads it.
+  // Live: a role, member or permission change of the workspace (team.{id}.users / .permissions) reloads it,
+  // and so does the network's return (a load that got no answer changed nothing).
   const teamVersion = useTeamVersion(teamId);
+  const online = useOnline();
   useEffect(() => {
     if (teamId === null) return;
     let live = true;
     setInfo(store.get<WorkspaceInfo | null>(key(teamId, userId), null));
     load(teamId, userId)
       .then((loaded) => {
-        if (!live) return;
-        // Offline the calls fail: keep the remembered copy rather than a guest's view.
+        if (!live || loaded === null) return;
+        // A refusal keeps the remembered copy rather than a guest's view.
         if (loaded.viewer.role === 'guest' && userId !== null && store.get(key(teamId, userId), null)) return;
         store.set(key(teamId, userId), loaded);
         setInfo(loaded);
@@ -56,6 +73,6 @@ export function useWorkspaceInfo(teamId: number | null, userId: number | null): 
     return () => {
       live = false;
     };
-  }, [teamId, userId, teamVersion]);
+  }, [teamId, userId, teamVersion, online]);
   return info;
 }

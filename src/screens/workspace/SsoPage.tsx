@@ -2,9 +2,11 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { msg } from '@lingui/core/macro';
 import type { MessageDescriptor } from '@lingui/core';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { ApiRequestError } from '../../api/client';
+import { ApiRequestError, OFFLINE_STATUS } from '../../api/client';
 import { Sso, type DiscoveryResult, type SsoSettings } from '../../api/sso';
 import { OnlineOnly } from '../../connectivity/OnlineOnly';
+import { useOnline } from '../../connectivity/use-connectivity';
+import { Waiting } from '../../connectivity/Waiting';
 import { toast } from '../../ui/toast-store';
 import { confirmStore } from '../../ui/confirm-store';
 import { Page } from '../Page';
@@ -55,18 +57,30 @@ export default function SsoPage() {
   const teamId = useTeamId();
   const [settings, setSettings] = useState<SsoSettings | null>(null);
   const [refused, setRefused] = useState(false);
+  // Opened offline (its code from the service worker): it says it needs the server (Waiting) and
+  // loads by itself when the network returns (issue #30 part 5), as the members screen does.
+  const online = useOnline();
+  const [failedOffline, setFailedOffline] = useState(false);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     let live = true;
     Sso.get(teamId)
       .then((s) => live && setSettings(s))
       .catch((error) => {
-        if (live && error instanceof ApiRequestError && (error.status === 403 || error.status === 404)) setRefused(true);
+        if (!live || !(error instanceof ApiRequestError)) return;
+        if (error.status === 403 || error.status === 404) setRefused(true);
+        else if (error.status === OFFLINE_STATUS) setFailedOffline(true);
       });
     return () => {
       live = false;
     };
-  }, [teamId]);
+  }, [teamId, attempt]);
+  useEffect(() => {
+    if (!online || !failedOffline) return;
+    setFailedOffline(false);
+    setAttempt((n) => n + 1);
+  }, [online, failedOffline]);
 
   if (refused) {
     return (
@@ -86,9 +100,7 @@ export default function SsoPage() {
         </Trans>
       </p>
       {!settings ? (
-        <p role="status">
-          <Trans>Loading…</Trans>
-        </p>
+        <Waiting />
       ) : (
         <OnlineOnly>
           <ProviderDetails settings={settings} />
