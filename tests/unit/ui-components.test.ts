@@ -203,7 +203,7 @@ describe('shared UI in Chromium', () => {
     expect(await pull(100, 400)).toBe(1); // page scrolled: that pull scrolls, no refresh
   });
 
-  it('toast: shown in a polite live region and gone after 0.2 × 3 s (+ 300 ms leave) in test mode', async () => {
+  it('toast: shown in a polite live region and gone by itself, not before 0.2 × 3 s (+ 300 ms leave) in test mode', async () => {
     await openHarness();
     expect(await page.locator('[aria-live=polite]').count()).toBe(1);
     // Timed inside the page, so the test's own round trips do not count. The clock starts at the
@@ -225,8 +225,9 @@ describe('shared UI in Chromium', () => {
     );
     await page.click('#show-toast');
     const ms = await lifetime;
+    // A lower bound only: a busy machine can only make the lifetime longer (no upper wall-clock
+    // bound, issue 32). The exact lifetime per kind is tested with a fake clock (ui-toast-store).
     expect(ms).toBeGreaterThanOrEqual(900);
-    expect(ms).toBeLessThan(3_000);
   });
 
   it('toast: a swipe beyond 80 px dismisses it, a short one does not', async () => {
