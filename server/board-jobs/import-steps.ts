@@ -2,7 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { recordEvent } from '../events/outbox';
 import { ApiError } from '../http/errors';
-import { writeAs } from '../sync/actor';
+import { tokenAbilitiesOf, writeAs } from '../sync/actor';
 import type { WriteScope } from '../sync/scope';
 import { writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
 import type { BoardJobRun } from './runner';
@@ -16,8 +16,9 @@ import type { BoardJobRow } from './store';
 
 /** The job's workspace and its member's role, locked for a step's transaction. */
 export async function openScope(run: BoardJobRun, trx: Transaction<Database>, mode: 'shared' | 'exclusive'): Promise<WriteScope> {
-  // The member who started the job is the actor, with their rights of now (sync/actor.ts).
-  const acting = await writeAs(trx, run.job.team_id, { userId: run.job.user_id }, run.ctx.now());
+  // The member who started the job is the actor, with their rights of now and the abilities of the
+  // token they started it with, if any (sync/actor.ts).
+  const acting = await writeAs(trx, run.job.team_id, { userId: run.job.user_id, tokenAbilities: tokenAbilitiesOf(run.job.input) }, run.ctx.now());
   if (!acting) throw new ApiError(404, 'The workspace is gone.');
   const { scope } = acting;
   await scope.lock(mode);

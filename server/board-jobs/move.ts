@@ -245,11 +245,14 @@ export function moveRoutes(app: FastifyInstance, ctx: AppContext): void {
     summary: 'Moves a board to another workspace (a background job)',
     tag: 'board-jobs',
     body: moveBoardBody,
-    description: `Needs DELETE_BOARD on the board and CREATE_BOARD in the target workspace (the caller must be a member of both); refused (403) when the board holds records the caller may not read, unless the caller owns the workspace. A board or folder whose member list would be left empty keeps the target workspace's owner (it stays private). The source workspace's owner is told. At most ${MOVE_TARGET_MAX_ITEMS} items. People who are not members of the target leave the board's member lists and members values. Answers 202 with the job.`,
+    description: `Needs DELETE_BOARD on the board and CREATE_BOARD in the target workspace (the caller must be a member of both); refused (403) when the board holds records the caller may not read, unless the caller owns the workspace; through an API token it needs the admin ability. A board or folder whose member list would be left empty keeps the target workspace's owner (it stays private). The source workspace's owner is told. At most ${MOVE_TARGET_MAX_ITEMS} items. People who are not members of the target leave the board's member lists and members values. Answers 202 with the job.`,
   };
   app.post<{ Params: { teamId: string; boardId: string } }>('/api/:teamId/boards/:boardId/move', { config: { docs } }, async (request, reply) => {
     const teamId = teamIdParam(request.params.teamId);
     const user = await requireUser(ctx.db, request);
+    // A move takes the board from everyone in this workspace and rewrites its member lists: through
+    // an API token it needs `admin`, like a save that changes members (issue #26, N8).
+    if (request.apiToken && !request.apiToken.abilities.includes('admin')) throw new ApiError(403, 'This token does not have the "admin" ability.', 'unauthorized', { required: 'admin', field: 'team_id' });
     const { view, boardId } = await readScope(ctx, request, teamId, request.params.boardId);
     const chain = view.chain(boardId!);
     const root = await ctx.db.selectFrom('records').select(['data', 'created_by']).where('collection', '=', 'folder').where('id', '=', boardId!).where('team_id', '=', teamId).executeTakeFirst();

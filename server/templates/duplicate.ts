@@ -12,7 +12,7 @@ import { readScope } from '../sync/read-scope';
 import { ReadView } from '../sync/reads';
 import { removeWithChildren, saveRecord } from '../sync/operations';
 import type { WriteScope } from '../sync/scope';
-import { writeAs } from '../sync/actor';
+import { startedWith, tokenAbilitiesOf, writeAs } from '../sync/actor';
 import { boardRecords, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
 import { findDuplicateAttribute, type AttributeLike } from '../../schema/attributes';
 import { recordEvent } from '../events/outbox';
@@ -83,9 +83,10 @@ export function derivedId(jobId: string, key: string): string {
 /** Kinds whose values a duplicate leaves out: they hold no value of their own. */
 const WITHOUT_VALUES = new Set(['button', 'custom-id', 'time-tracking', 'primary']);
 
-async function scopeOf(ctx: AppContext, trx: Transaction<Database>, teamId: number, userId: number) {
-  // The member who started it is the actor, with their rights of now (sync/actor.ts).
-  const acting = await writeAs(trx, teamId, { userId }, ctx.now());
+async function scopeOf(ctx: AppContext, trx: Transaction<Database>, job: { team_id: number; user_id: number; input: unknown }) {
+  // The member who started it is the actor, with their rights of now and the abilities of the token
+  // they started it with, if any: a copy of a hidden folder through a token needs its `admin` (sync/actor.ts).
+  const acting = await writeAs(trx, job.team_id, { userId: job.user_id, tokenAbilities: tokenAbilitiesOf(job.input) }, ctx.now());
   if (!acting) throw new Error('The workspace no longer exists.');
   return acting;
 }
@@ -117,7 +118,7 @@ async function copyStructure(run: BoardJobRun, input: DuplicateInput): Promise<v
   const { ctx, job } = run;
   const newId = (key: string) => derivedId(job.id, key);
   const events = await run.commit(async (trx, report) => {
-    const { team, role, scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
+    const { team, role, scope } = await scopeOf(ctx, trx, job);
     const view = await ReadView.open(trx, team, { id: job.user_id, role });
     const sourceId = input.source_folder_id ?? input.source_board_id;
     if (!view.canViewFolder(sourceId)) throw new Error('You can no longer view the board to duplicate.');
@@ -199,7 +200,7 @@ async function copyItems(run: BoardJobRun, input: DuplicateInput, state: Duplica
   const comments = (state.comments ?? []).filter((c) => inSlice.has(c.item_id));
 
   await run.commit(async (trx, report) => {
-    const { scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
+    const { scope } = await scopeOf(ctx, trx, job);
     await scope.lock('shared');
     // Permissions once per batch, on every folder the batch writes into.
     for (const folder of new Set(slice.map((i) => idOf(i.folder_id)))) scope.require('CREATE_ITEM', await scope.chain(boardId, folder), job.user_id);
@@ -273,7 +274,7 @@ async function cleanup(run: BoardJobRun): Promise<void> {
     if (removed === 0) break;
   }
   const events = await run.commit(async (trx) => {
-    const { scope } = await scopeOf(ctx, trx, job.team_id, job.user_id);
+    const { scope } = await scopeOf(ctx, trx, job);
     await scope.lock('exclusive');
     const root = await scope.record('folder', input.new_board_id);
     if (root) await removeWithChildren(scope, root);
@@ -304,7 +305,7 @@ export function duplicateRoutes(app: FastifyInstance, ctx: AppContext): void {
     const position = await nextBoardPosition(ctx.db, teamId);
     // The new board's id is chosen now and kept in the job's input, so every step and the cleanup name the same board.
     const input: DuplicateInput = { title: body.name, name: body.name, source_board_id: boardId!, new_board_id: newRootId(), with_items: body.with_items, with_values: body.with_values, with_views: body.with_views, with_automations: withAutomations, with_comments: body.with_comments, position };
-    const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: DUPLICATE_KIND, input: input as unknown as Record<string, unknown> & { title: string } });
+    const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: DUPLICATE_KIND, input: { ...input, ...startedWith(request.apiToken) } as unknown as Record<string, unknown> & { title: string } });
     return reply.status(202).send({ data: { job: toWire(job), board_id: input.new_board_id } });
   });
 
@@ -324,7 +325,7 @@ export function duplicateRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (!allowed(view.viewer, 'CREATE_FOLDER', parentChain.length ? parentChain : folderChain)) throw unauthorized();
     if (body.with_items && !allowed(view.viewer, 'CREATE_ITEM', folderChain)) throw unauthorized();
     const input: DuplicateInput = { title: body.name, name: body.name, source_board_id: boardId!, source_folder_id: folderId, new_board_id: newRootId(), with_items: body.with_items, with_values: body.with_values, with_views: body.with_views, with_automations: false, with_comments: body.with_comments, position: 0 };
-    const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: DUPLICATE_FOLDER_KIND, input: input as unknown as Record<string, unknown> & { title: string } });
+    const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: DUPLICATE_FOLDER_KIND, input: { ...input, ...startedWith(request.apiToken) } as unknown as Record<string, unknown> & { title: string } });
     return reply.status(202).send({ data: { job: toWire(job), folder_id: input.new_board_id } });
   });
 }
