@@ -4,7 +4,8 @@ import { entryProblems, type PermissionLevel } from '../../schema/permissions';
 import type { FolderRecord } from '../../schema/records';
 import { isProViewKind, isViewKind, VIEW_KINDS, viewSettingsProblems } from '../../schema/views';
 import { proViewRefused } from '../billing/pro-views';
-import { unauthorized, validation } from '../http/errors';
+import { ApiError, unauthorized, validation } from '../http/errors';
+import { Messages } from '../../schema/messages';
 import { folderLevel } from './access';
 import { chainOf } from './operations';
 import { sanitizeCommentHtml } from './sanitize';
@@ -58,6 +59,28 @@ async function checkNoCycle(scope: WriteScope, folderId: string, boardId: string
   const folders = await scope.folders(boardId);
   for (let current: string | null = parentId; current !== null; current = folders.get(current)?.parent_id ?? null) {
     if (current === folderId) throw validation(['parent_id: a folder cannot move into its own subfolder']);
+  }
+}
+
+/**
+ * A subfolder's members come from its parent (workspace.md §8, W5.25): each id must be on the
+ * member list of the nearest folder above that has one (the board included). With no list above,
+ * every workspace member belongs to the parent, so any id passes; the owner always belongs.
+ */
+async function checkMembersInParent(scope: WriteScope, record: Record<string, unknown>): Promise<void> {
+  const ids = (record.user_ids as number[] | undefined) ?? [];
+  if (record.parent_id === null || ids.length === 0) return;
+  const folders = await scope.folders(String(record.board_id));
+  let parentIds: number[] | null = null;
+  for (let current: string | null = String(record.parent_id); current !== null && parentIds === null; current = folders.get(current)?.parent_id ?? null) {
+    const list = folders.get(current)?.user_ids;
+    if (list && list.length > 0) parentIds = list;
+  }
+  if (parentIds === null) return;
+  const parentMembers = parentIds;
+  const outside = ids.filter((id) => id !== scope.team.owner_id && !parentMembers.includes(id));
+  if (outside.length > 0) {
+    throw new ApiError(422, Messages.memberNotInParentFolder, 'validation', outside.map((id) => `user_ids: ${Messages.memberNotInParentFolder} (${id})`));
   }
 }
 
@@ -118,6 +141,7 @@ const folderRules: CollectionRules = {
         scope.require('EDIT_FOLDER', [...parentChain, folderLevel(stored)], owner);
       }
     }
+    if (!existing || changed(ctx, 'user_ids') || changed(ctx, 'parent_id')) await checkMembersInParent(scope, record);
   },
   afterSave(scope, record, existing) {
     if (!existing && record.parent_id === null) requirePrimaryAttribute(scope, record.id);
