@@ -1,5 +1,6 @@
 import { connectivity } from './instance';
 import { toastSyncing } from './messages';
+import { invalidateNotifications } from '../notifications/invalidation';
 
 /** The two engine events the shell follows (sync-worker/events.ts). */
 type EngineListener = (event: string, payload: unknown) => void;
@@ -18,7 +19,9 @@ export function followEngine(subscribe: (listener: EngineListener) => () => void
       const status = (payload as { status?: string } | null)?.status;
       if (status === 'connected' || status === 'disconnected') connectivity.engineStatus(status);
     } else if (event === 'syncing') {
+      // Syncing shows its toast and invalidates notifications (shell.md §4, S4.5).
       toastSyncing();
+      invalidateNotifications();
     }
   });
   return () => {

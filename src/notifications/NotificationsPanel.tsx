@@ -56,6 +56,8 @@ export default function NotificationsPanel({ anchor, onClose }: { anchor: RefObj
   }, []);
 
   useEffect(() => void load(filter, null), [filter, load]);
+  // The "Syncing" moment (S4.5): the list is read again from the top.
+  useEffect(() => notificationFeed.onInvalidate(() => void load(filter, null)), [filter, load]);
 
   // Live updates from the worker (this tab's marks, other tabs', other devices', new ones).
   useEffect(

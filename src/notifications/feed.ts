@@ -3,6 +3,7 @@ import type { NotificationsEvent, SyncConnection } from '../../sync-worker/clien
 import { workerSignedInAs } from '../api/worker-session';
 import { NotificationsApi } from './api';
 import { previewMode } from '../navigation/preview-instance';
+import { onNotificationsInvalidated } from './invalidation';
 
 /**
  * This tab's view of the worker's notifications (sync-worker/notifications.ts): the unread count
@@ -19,6 +20,8 @@ let stopCurrent: (() => void) | null = null;
 let startedFor: number | null = null;
 const listeners = new Set<Listener>();
 const eventListeners = new Set<EventListener>();
+/** Counts the worker's notifications events, so a count asked before one of them is not applied after it. */
+let eventsHeard = 0;
 
 function setUnread(value: number | null) {
   if (value === unread) return;
@@ -52,6 +55,7 @@ export function followNotifications(userId: number | null): void {
     const off = await conn.subscribe((event, payload) => {
       if (event !== 'notifications' || stopped) return;
       heard = true;
+      eventsHeard++;
       const e = payload as NotificationsEvent;
       setUnread(e.unread);
       for (const listener of eventListeners) listener(e);
@@ -67,6 +71,23 @@ export function followNotifications(userId: number | null): void {
   })();
 }
 
+/**
+ * The "Syncing" moment invalidates notifications (shell.md §4, S4.5; ./invalidation.ts): what
+ * arrived while the tab was away is fetched again, the unread count from the worker here and an
+ * open panel's list by the panel.
+ */
+onNotificationsInvalidated(() => {
+  const conn = connection;
+  if (!conn) return;
+  const before = eventsHeard;
+  void conn.api.notificationCount().then(
+    (count) => {
+      if (connection === conn && eventsHeard === before) setUnread(count);
+    },
+    () => undefined,
+  );
+});
+
 export const notificationFeed = {
   unread: () => unread,
   subscribe(listener: Listener) {
@@ -78,6 +99,8 @@ export const notificationFeed = {
     eventListeners.add(listener);
     return () => void eventListeners.delete(listener);
   },
+  /** Called when notifications are invalidated (the "Syncing" moment): reload what is shown. */
+  onInvalidate: onNotificationsInvalidated,
 };
 
 export function useUnreadCount(): number | null {
