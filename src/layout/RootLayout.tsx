@@ -22,6 +22,7 @@ import { StatusBanner } from './StatusBanner';
 import { brandName, tenantBrand } from '../whitelabel/tenant';
 import { ShellRulesHost } from './ShellRulesHost';
 import { PreviewBadge } from './PreviewBadge';
+import { PullToRefresh } from '../ui/PullToRefresh';
 
 /**
  * The frame around every screen: progress bar, toasts, connectivity, and for signed-in routes of the
@@ -77,7 +78,10 @@ export function RootLayout() {
         {showSidebar && <Sidebar onClose={desktop ? undefined : () => setDrawerOpen(false)} />}
         <main id="main" className="shell-main" tabIndex={-1} data-route={route?.name}>
           <OfflineBanner />
-          <Outlet />
+          {/* Pull-to-refresh on touch (shell.md §4, S4.24): the page's content, on the mobile layout. */}
+          <PullToRefresh className="shell-ptr" disabled={desktop}>
+            <Outlet />
+          </PullToRefresh>
         </main>
       </div>
       <WorkspaceLimitDialog />

@@ -27,7 +27,7 @@ const OFFERED_TEMPLATES = 5;
  * starts from (blank, or one of the first templates of the gallery) and a preview of what it will
  * hold (issue #17 part 4). A blank board works offline (made locally, synced later); a template is
  * made on the server. `template` names a template to start from (src/templates/CreateFromTemplate.tsx);
- * `start=template` points at the gallery first.
+ * `start=template` opens the gallery first (it replaces this page in the history).
  */
 export default function CreateBoardPage() {
   const { t } = useLingui();
@@ -43,6 +43,11 @@ export default function CreateBoardPage() {
   const [chosen, setChosen] = useState<string | null>(null);
   const [details, setDetails] = useState<Record<string, TemplateDetail>>({});
 
+  // `start=template` opens the template gallery first (S2.17); a named template wins over it.
+  const galleryFirst = search.start === 'template' && !search.template;
+  useEffect(() => {
+    if (galleryFirst) void navigate({ href: `${pathFor('templates.home')}?teamId=${teamId}`, replace: true });
+  }, [galleryFirst, navigate, teamId]);
   // The gallery's first templates (built-ins first); offline the page offers a blank board only.
   useEffect(() => {
     if (search.template) return;
@@ -68,6 +73,7 @@ export default function CreateBoardPage() {
     };
   }, [chosen, details]);
 
+  if (galleryFirst) return null;
   if (search.template) {
     return (
       <Page title={t`New board`} narrow>
