@@ -42,6 +42,10 @@ describe('the conflict inbox', () => {
     }, `/b/${boardId}`);
     await page.getByTestId('table-view').waitFor({ timeout: 30_000 });
     await rowByName(page, 'Cafe supplies').waitFor();
+    // The owner's rights come from the server with the board's first open; until they are known the
+    // board shows what a guest may do (no cell opens for editing). Cut only once they are (the
+    // toolbar's New item shows then): cut before, the rename never started (clean-clone CI).
+    await page.getByTestId('new-item').waitFor({ timeout: 30_000 });
 
     proxy.cut();
     await page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
