@@ -114,8 +114,17 @@ function sameValue(value: unknown, wanted: unknown): boolean {
   return value === wanted;
 }
 
+/** Dates are compared by day: a date with a time, a range (its start) and a creation time alike. */
+function dayOf(attribute: AttributeRef, value: unknown): unknown {
+  if (attribute.kind === 'date-range' && value && typeof value === 'object') return (value as DateRange).start.slice(0, 10);
+  if ((attribute.kind === 'date' || attribute.kind === 'date-range') && typeof value === 'string') return value.slice(0, 10);
+  return value;
+}
+
 export function matchesFilter(item: ItemLike, rule: FilterRule, attribute: AttributeRef, get: ValueGetter): boolean {
-  const value = valueFor(item, attribute, get);
+  const dated = attribute.kind === 'date' || attribute.kind === 'date-range';
+  const value = dated ? dayOf(attribute, valueFor(item, attribute, get)) : valueFor(item, attribute, get);
+  if (dated && attribute.kind === 'date-range') attribute = { ...attribute, kind: 'date' };
   const empty = attribute.kind === 'checkbox' ? value !== true : isEmptyValue(value);
   switch (rule.op) {
     case 'empty':
@@ -123,7 +132,7 @@ export function matchesFilter(item: ItemLike, rule: FilterRule, attribute: Attri
     case 'not-empty':
       return !empty;
     case 'is':
-      return attribute.kind === 'checkbox' ? (value === true) === (rule.value === true) : !empty && sameValue(value, rule.value);
+      return attribute.kind === 'checkbox' ? (value === true) === (rule.value === true) : !empty && sameValue(value, dated ? dayOf(attribute, rule.value) : rule.value);
     case 'is-not':
       return attribute.kind === 'checkbox' ? (value === true) !== (rule.value === true) : empty || !sameValue(value, rule.value);
     case 'contains':
@@ -135,8 +144,19 @@ export function matchesFilter(item: ItemLike, rule: FilterRule, attribute: Attri
     case 'gt':
     case 'lt': {
       if (empty || rule.value === undefined || rule.value === null) return false;
-      const c = compareValues(attribute, value, rule.value);
+      const c = compareValues(attribute, value, dated ? dayOf(attribute, rule.value) : rule.value);
       return rule.op === 'gt' ? c > 0 : c < 0;
+    }
+    case 'any-of': {
+      const wanted = Array.isArray(rule.value) ? rule.value : [rule.value];
+      if (empty) return false;
+      return Array.isArray(value) ? value.some((v) => wanted.includes(v)) : wanted.some((w) => sameValue(value, w));
+    }
+    case 'between': {
+      const [from, to] = Array.isArray(rule.value) ? rule.value : [];
+      if (empty || isEmptyValue(from) || isEmptyValue(to)) return false;
+      const day = (v: unknown) => (dated ? dayOf(attribute, v) : v);
+      return compareValues(attribute, value, day(from)) >= 0 && compareValues(attribute, value, day(to)) <= 0;
     }
   }
 }

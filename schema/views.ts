@@ -27,7 +27,12 @@ export const sortRule = z.object({
 });
 export type SortRule = z.infer<typeof sortRule>;
 
-export const FILTER_OPS = ['is', 'is-not', 'contains', 'not-contains', 'empty', 'not-empty', 'gt', 'lt'] as const;
+/**
+ * Filter operators. `any-of` takes a list (the value holds one of them, or shares one with a list
+ * value); `between` takes [from, to], both ends included. On dates gt/lt read "after"/"before" and
+ * every comparison is by whole day (src/boards/model/filter-conditions.ts names them per kind).
+ */
+export const FILTER_OPS = ['is', 'is-not', 'contains', 'not-contains', 'empty', 'not-empty', 'gt', 'lt', 'any-of', 'between'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 export const filterRule = z.object({
   attribute_id: z.string().min(1).max(64),

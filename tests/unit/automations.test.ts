@@ -79,6 +79,8 @@ const conditions: Record<FilterOp, { rule: FilterRule; pass: Record<string, unkn
   'not-empty': { rule: { attribute_id: 'due', op: 'not-empty' }, pass: { due: '2026-01-02' }, fail: {} },
   gt: { rule: { attribute_id: 'points', op: 'gt', value: 3 }, pass: { points: 5 }, fail: { points: 2 } },
   lt: { rule: { attribute_id: 'due', op: 'lt', value: '2026-06-01' }, pass: { due: '2026-05-31' }, fail: { due: '2026-06-02' } },
+  'any-of': { rule: { attribute_id: 'status', op: 'any-of', value: ['done'] }, pass: { status: 'done' }, fail: { status: 'todo' } },
+  between: { rule: { attribute_id: 'points', op: 'between', value: [2, 4] }, pass: { points: 4 }, fail: { points: 5 } },
 };
 
 /** Whether the automation runs for the fact on an item with these values (the runner's two questions). */

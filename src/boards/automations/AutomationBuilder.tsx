@@ -144,7 +144,8 @@ export function AutomationBuilder({ initial, onSave, onCancel }: { initial: Auto
           <div className="automation-row" key={index}>
             <AttributeSelect attributes={board.attributes.filter((a) => !a.deleted_at && !['button', 'time-tracking'].includes(a.kind))} value={condition.attribute_id} onChange={(id) => set({ conditions: draft.conditions.map((c, i) => (i === index ? { ...c, attribute_id: id } : c)) })} />
             <select aria-label={t`Operator`} value={condition.op} onChange={(e) => set({ conditions: draft.conditions.map((c, i) => (i === index ? { ...c, op: e.target.value as never } : c)) })}>
-              {FILTER_OPS.map((op) => (
+              {/* The builder's value input takes one value: list and span operators are the views' filters'. */}
+              {FILTER_OPS.filter((op) => op !== 'any-of' && op !== 'between').map((op) => (
                 <option key={op} value={op}>
                   {opLabel(op, t)}
                 </option>

@@ -26,14 +26,23 @@ import { useProViews } from '../pro-views';
 import { viewValueAttributes } from '../views/view-values';
 import { useToolbarFit } from './toolbar-fit';
 import { viewActor } from './use-change-view';
+import { overlay, personalKeyOf, usePersonalView } from '../views/personal-view';
 import './toolbar.css';
 
 /** A view as shown: a saved folder_view, or the built-in Table when the folder has none yet. */
 export interface ShownView {
   record: FolderView | null;
   kind: ViewKind;
-  /** The shared keys (sort, filters, group_by…); a kind's own keys: resolveViewSettings(kind, record.settings, attributes). */
+  /**
+   * The shared keys (sort, filters, group_by…) as this user sees them: the view's shared settings
+   * with the user's unsaved personal ones over them (views/personal-view.ts); a kind's own keys:
+   * resolveViewSettings(kind, record.settings, attributes).
+   */
   settings: ViewSettings;
+  /** What everyone sees (the saved view). */
+  shared: ViewSettings;
+  /** Where this user's personal settings of the view are kept. */
+  personalKey: string;
 }
 
 /**
@@ -67,12 +76,16 @@ export function FolderPane({ folder, viewId }: { folder: Folder; viewId: string 
   const kind: ViewKind = isViewKind(record?.kind) ? record.kind : 'table';
   // Column and List views group by default (the board's first status…) without saying so in their
   // settings: the grouping is resolved here, once, so the values it needs are read with the rest.
+  // Filters, sorts and groups the user changed are theirs until saved for everyone (decision 0353).
+  const personalKey = personalKeyOf(board.backend.userId ?? null, board.boardId, record?.id ?? null, folder.id);
+  const personal = usePersonalView(personalKey);
+  const sharedSettings = useMemo(() => viewSettingsOf(record?.settings), [record?.settings]);
   const viewSettings = useMemo(() => {
-    const saved = viewSettingsOf(record?.settings);
-    if (kind !== 'column' && kind !== 'list') return saved;
-    return { ...saved, group_by: resolveViewSettings(kind, record?.settings ?? {}, board.attributes).group_by };
-  }, [record?.settings, kind, board.attributes]);
-  const shown: ShownView = { record, kind, settings: viewSettings };
+    const mine = overlay(sharedSettings, personal);
+    if (kind !== 'column' && kind !== 'list') return mine;
+    return { ...mine, group_by: resolveViewSettings(kind, { ...(record?.settings ?? {}), ...(personal ?? {}) }, board.attributes).group_by };
+  }, [sharedSettings, personal, record?.settings, kind, board.attributes]);
+  const shown: ShownView = { record, kind, settings: viewSettings, shared: sharedSettings, personalKey };
   const settings = shown.settings;
 
   // Which folders' items this view shows: the folder, plus its subfolders in an overview.

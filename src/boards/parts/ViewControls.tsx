@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { ArrowUpDown, Columns3, Copy, Download, Ellipsis, FileText, Group, LayoutTemplate, ListFilter, Upload } from 'lucide-react';
 import { useNavigate } from '@tanstack/react-router';
 import { pathFor } from '../../../schema/routes';
-import { FILTER_OPS, type FilterOp, type FilterRule, type SortRule } from '../../../schema/views';
+import { canChangeView, type SortRule } from '../../../schema/views';
 import { Button } from '../../ui/Button';
 import { Popover } from '../../ui/Popover';
 import { PopupMenu } from '../../ui/PopupMenu';
@@ -14,7 +14,9 @@ import type { Folder } from '../store/live';
 import { columnGroupProblem, arrangeGroupsProblem } from '../model/groups';
 import { AttributesDialog } from './AttributesDialog';
 import type { ShownView } from './FolderPane';
-import { useChangeView } from './use-change-view';
+import { useChangeView, useSaveForEveryone, viewActor } from './use-change-view';
+import { FilterDialog } from './FilterDialog';
+import { resetPersonal, unsavedChanges, usePersonalView } from '../views/personal-view';
 import { downloadViewCsv, startPdfExport } from '../../board-jobs/jobs-api';
 import { announceJobStarted } from '../../board-jobs/jobs-flag';
 import { showApiError } from '../../api/handle-error';
@@ -83,6 +85,7 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
   ];
   return (
     <div className="view-controls">
+      <PersonalMarker folder={folder} view={view} />
       <Button ref={sortButton} variant="ghost" size="sm" aria-haspopup="dialog" aria-expanded={panel === 'sort'} onClick={() => setPanel(panel === 'sort' ? null : 'sort')} data-testid="sort-button" aria-pressed={s.sort.length > 0}>
         <ArrowUpDown size={15} aria-hidden="true" />
         <span className="toolbar-label">{s.sort.length ? t`Sort (${s.sort.length})` : t`Sort`}</span>
@@ -128,6 +131,46 @@ export function ViewControls({ folder, view }: { folder: Folder; view: ShownView
   );
 }
 
+/**
+ * Shown while this user's filters, sorts or groups differ from the shared view (decision 0353):
+ * they see the view their way, everyone else as it was saved. "Save for everyone" writes them into
+ * the shared view (for those who may change it); "Reset" drops them.
+ */
+function PersonalMarker({ folder, view }: { folder: Folder; view: ShownView }) {
+  const { t } = useLingui();
+  const board = useBoard();
+  const personal = usePersonalView(view.personalKey);
+  const save = useSaveForEveryone(folder, view);
+  const [saving, setSaving] = useState(false);
+  if (!unsavedChanges(view.shared, personal)) return null;
+  const mayShare = !board.readOnly && (view.record ? canChangeView(view.record, viewActor(board, folder.id)) : board.can('CREATE_VIEW', folder.id));
+  return (
+    <span className="personal-marker" role="status" data-testid="personal-view-marker">
+      <span className="personal-marker__text">{t`Only you see these changes`}</span>
+      {mayShare && (
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={saving}
+          onClick={async () => {
+            setSaving(true);
+            try {
+              if (await save()) toast.show(t`Saved for everyone`);
+            } finally {
+              setSaving(false);
+            }
+          }}
+        >
+          {t`Save for everyone`}
+        </Button>
+      )}
+      <Button variant="ghost" size="sm" onClick={() => resetPersonal(view.personalKey)}>
+        {t`Reset`}
+      </Button>
+    </span>
+  );
+}
+
 function useAttributeOptions() {
   const { t } = useLingui();
   const board = useBoard();
@@ -167,86 +210,6 @@ function SortDialog({ anchor, folder, view, onClose }: { anchor: RefObject<HTMLB
       </ul>
       <Button variant="secondary" size="sm" onClick={() => setRules([...rules, { attribute_id: options[0]!.id, direction: 'asc' }])}>
         {t`Add sort`}
-      </Button>
-    </Popover>
-  );
-}
-
-function FilterDialog({ anchor, folder, view, onClose }: { anchor: RefObject<HTMLButtonElement | null>; folder: Folder; view: ShownView; onClose: () => void }) {
-  const { t } = useLingui();
-  const change = useChangeView(folder, view);
-  const board = useBoard();
-  const options = useAttributeOptions();
-  const [rules, setRules] = useState<FilterRule[]>(view.settings.filters);
-  const [match, setMatch] = useState(view.settings.match);
-  const opLabel: Record<FilterOp, string> = {
-    is: t`is`,
-    'is-not': t`is not`,
-    contains: t`contains`,
-    'not-contains': t`does not contain`,
-    empty: t`is empty`,
-    'not-empty': t`is not empty`,
-    gt: t`is greater than`,
-    lt: t`is less than`,
-  };
-  const valueInput = (rule: FilterRule, i: number) => {
-    if (rule.op === 'empty' || rule.op === 'not-empty') return null;
-    const attribute = board.attributes.find((a) => a.id === rule.attribute_id);
-    const set = (value: unknown) => setRules(rules.map((r, j) => (j === i ? { ...r, value: value as never } : r)));
-    if (attribute && (attribute.kind === 'status' || attribute.kind === 'label') && (rule.op === 'is' || rule.op === 'is-not')) {
-      const opts = ((attribute.settings as { options?: { id: string; name: string }[] }).options ?? []);
-      return (
-        <select aria-label={t`Value`} value={String(rule.value ?? '')} onChange={(e) => set(e.target.value)}>
-          <option value="" />
-          {opts.map((o) => (
-            <option key={o.id} value={o.id}>
-              {o.name}
-            </option>
-          ))}
-        </select>
-      );
-    }
-    if (attribute?.kind === 'checkbox') {
-      return <input type="checkbox" aria-label={t`Checked`} checked={rule.value === true} onChange={(e) => set(e.target.checked)} />;
-    }
-    const numeric = attribute?.kind === 'number';
-    return <input aria-label={t`Value`} value={String(rule.value ?? '')} onChange={(e) => set(numeric && e.target.value !== '' && !Number.isNaN(Number(e.target.value)) ? Number(e.target.value) : e.target.value)} />;
-  };
-  return (
-    <Popover anchor={anchor} open onClose={onClose} title={t`Filter`} footer={<Button onClick={async () => (await change({ filters: rules, match })) && onClose()}>{t`Apply`}</Button>}>
-      <label className="inline-field">
-        {t`Show items that match`}
-        <select value={match} onChange={(e) => setMatch(e.target.value as 'all' | 'any')}>
-          <option value="all">{t`all filters`}</option>
-          <option value="any">{t`any filter`}</option>
-        </select>
-      </label>
-      <ul className="rule-list">
-        {rules.map((rule, i) => (
-          <li key={i}>
-            <select aria-label={t`Attribute`} value={rule.attribute_id} onChange={(e) => setRules(rules.map((r, j) => (j === i ? { ...r, attribute_id: e.target.value, value: undefined } : r)))}>
-              {options.map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </select>
-            <select aria-label={t`Condition`} value={rule.op} onChange={(e) => setRules(rules.map((r, j) => (j === i ? { ...r, op: e.target.value as FilterOp } : r)))}>
-              {FILTER_OPS.map((op) => (
-                <option key={op} value={op}>
-                  {opLabel[op]}
-                </option>
-              ))}
-            </select>
-            {valueInput(rule, i)}
-            <Button variant="ghost" size="sm" onClick={() => setRules(rules.filter((_, j) => j !== i))}>
-              {t`Remove`}
-            </Button>
-          </li>
-        ))}
-      </ul>
-      <Button variant="secondary" size="sm" onClick={() => setRules([...rules, { attribute_id: options[0]!.id, op: 'contains', value: '' }])}>
-        {t`Add filter`}
       </Button>
     </Popover>
   );
