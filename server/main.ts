@@ -12,6 +12,7 @@ import { demoAccountsWithPublishedPassword } from './demo/leftover';
 import { ConfigError, REALTIME_SECRET_FILE } from './secrets';
 import { createJobs } from './jobs/index';
 import { fileStore } from './files/storage';
+import { preloadCommentSanitizer } from './sync/sanitize';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -67,6 +68,9 @@ async function main() {
   // Plain lines a person (and scripts) can read, besides the structured log.
   console.log(`\nCairn is running at ${url}  (database: ${handle.kind}${handle.kind === 'pglite' ? `, ${config.dataDir}` : ''})`);
   if (demo) console.log(`Demo login: ${demo.email} / ${demo.password}\n`);
+  // The comment sanitizer (jsdom) is loaded after the start, not before it (decision 0367); test
+  // servers load it on their first comment only, as most never write one.
+  if (process.env.NODE_ENV !== 'test') setTimeout(preloadCommentSanitizer, 1_000).unref();
 }
 
 main().catch((error) => {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import type { Database } from '../db/types';
 import { PassLoop } from './pass-loop';
 import type { EnqueueOptions, JobHandler, JobInfo, JobState } from './types';
@@ -20,9 +20,12 @@ import type { EnqueueOptions, JobHandler, JobInfo, JobState } from './types';
  * failed into a retry by our passes (at most once a second), not only by pg-boss's maintenance.
  */
 
+// pg-boss is required when a queue on PostgreSQL is made, not when the server's modules load: the
+// embedded database never uses it, and a start (or a test file) need not pay for it (decision 0367).
 const require = createRequire(import.meta.url);
+const pgBoss = () => require('pg-boss') as typeof PgBoss;
 // The statement pg-boss's maintenance runs to time out active jobs (not part of its typed API).
-const plans = require('pg-boss/src/plans.js') as { failJobsByTimeout(schema: string): string };
+const plans = () => require('pg-boss/src/plans.js') as { failJobsByTimeout(schema: string): string };
 
 const SCHEMA = 'pgboss';
 /**
@@ -70,7 +73,7 @@ export class PgBossQueue extends PassLoop {
     super(opts.pollMs ?? 500, opts.onError);
     this.batchSize = opts.batchSize ?? 100;
     this.leaseSeconds = Math.max(1, Math.ceil((opts.leaseMs ?? 5 * 60_000) / 1000));
-    this.boss = new PgBoss({ db: executor(db), schema: SCHEMA, supervise: opts.supervise ?? false, schedule: false, migrate: true, archiveCompletedAfterSeconds: KEY_SECONDS });
+    this.boss = new (pgBoss())({ db: executor(db), schema: SCHEMA, supervise: opts.supervise ?? false, schedule: false, migrate: true, archiveCompletedAfterSeconds: KEY_SECONDS });
     this.boss.on('error', (error) => opts.onError?.(error));
   }
 
@@ -135,7 +138,7 @@ export class PgBossQueue extends PassLoop {
   private async expireOverdue(): Promise<void> {
     if (Date.now() - this.lastExpiry < 1000) return;
     this.lastExpiry = Date.now();
-    await this.db.executeQuery(CompiledQuery.raw(plans.failJobsByTimeout(SCHEMA), []));
+    await this.db.executeQuery(CompiledQuery.raw(plans().failJobsByTimeout(SCHEMA), []));
   }
 
   /** Forces the lease check on the next pass (tests). */

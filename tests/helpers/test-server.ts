@@ -20,6 +20,12 @@ export interface TestServer {
   ctx: AppContext;
   /** Moves the server's clock; `now()` returns the base time plus this offset. */
   advance(ms: number): void;
+  /**
+   * Holds the server's clock where it is (advance() still moves it) until thaw(): a check that a
+   * wait (a backoff) is not over yet then holds however slow the machine is (issue #32).
+   */
+  freeze(): void;
+  thaw(): void;
   outbox(): ReturnType<typeof readOutbox>;
   /** Starts listening on a random loopback port (for real clients: pusher-js, fetch) and returns the base URL. */
   listen(): Promise<string>;
@@ -33,6 +39,8 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-'));
   const config: ServerConfig = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: TEST_REALTIME_SECRET, TRUST_PROXY: 'true' /* tests act as the proxy: X-Forwarded-For picks the client address */ }), webDir: path.join(dataDir, 'no-web'), ...opts.config };
   let offset = 0;
+  let frozenAt: number | null = null;
+  const clock = () => new Date((frozenAt ?? Date.now()) + offset);
   const ctx: AppContext = {
     db: handle.db,
     config,
@@ -40,8 +48,8 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
     // `realtime` attaches the embedded Pusher-protocol server (reach it after listen()).
     broadcaster: opts.broadcaster ?? (opts.realtime ? createBroadcaster(config, opts.realtime === true ? {} : opts.realtime) : silentBroadcaster),
     // Not started: tests run jobs and event consumers with `await ctx.jobs.drain()`.
-    jobs: createJobs(handle.db, { now: () => new Date(Date.now() + offset), kind: handle.kind }),
-    now: () => new Date(Date.now() + offset),
+    jobs: createJobs(handle.db, { now: clock, kind: handle.kind }),
+    now: clock,
   };
   // The server logs each request and every error into a buffer the failure report prints
   // (tests/helpers/failure-report.ts): nothing shows for a passing test.
@@ -53,6 +61,13 @@ export async function createTestServer(opts: { config?: Partial<ServerConfig>; b
     ctx,
     advance(ms) {
       offset += ms;
+    },
+    freeze() {
+      frozenAt = Date.now();
+    },
+    thaw() {
+      if (frozenAt !== null) offset -= Date.now() - frozenAt; // the clock goes on from where it was held
+      frozenAt = null;
     },
     outbox: () => readOutbox(path.join(dataDir, 'outbox')),
     async listen() {

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { pdfDocumentClass } from '../../board-jobs/pdf/libraries';
 import { drawLine, fit, registerFonts } from '../../board-jobs/pdf/text';
 import type { Translate } from '../../i18n/catalogs';
 import type { InvoiceView } from './service';
@@ -55,7 +55,7 @@ export async function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> 
   const date = (iso: string | null | undefined) => (iso ? dateFormat.format(new Date(iso)) : '');
   const title = l10n('Invoice {number}', { number: invoice.number ?? '' });
 
-  const doc = new PDFDocument({ size: 'A4', margin: MARGIN, info: { Title: title, Author: input.seller, Creator: 'Cairn' }, lang: input.locale } as PDFKit.PDFDocumentOptions);
+  const doc = new (pdfDocumentClass())({ size: 'A4', margin: MARGIN, info: { Title: title, Author: input.seller, Creator: 'Cairn' }, lang: input.locale } as PDFKit.PDFDocumentOptions);
   registerFonts(doc);
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));

@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { pdfDocumentClass } from './libraries';
 import { drawLine, drawParagraph, fit, registerFonts, textWidth, wrap, type TextStyle } from './text';
 
 /**
@@ -27,7 +27,7 @@ const RULE = '#d0d7de';
 const MARGIN = 36;
 
 function newDocument(layout: 'portrait' | 'landscape', frame: PdfFrame): PDFKit.PDFDocument {
-  const doc = new PDFDocument({ size: 'A4', layout, margin: MARGIN, bufferPages: true, info: { Title: frame.title, Author: frame.workspace, Creator: 'Cairn' }, lang: frame.rtl ? 'ar' : undefined } as PDFKit.PDFDocumentOptions);
+  const doc = new (pdfDocumentClass())({ size: 'A4', layout, margin: MARGIN, bufferPages: true, info: { Title: frame.title, Author: frame.workspace, Creator: 'Cairn' }, lang: frame.rtl ? 'ar' : undefined } as PDFKit.PDFDocumentOptions);
   registerFonts(doc);
   return doc;
 }

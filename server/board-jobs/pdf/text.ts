@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
-import * as fontkit from 'fontkit';
+import type * as Fontkit from 'fontkit';
+import { fontkit } from './libraries';
 import bidiFactory from 'bidi-js';
 import type PDFKit from 'pdfkit';
 
@@ -39,7 +40,7 @@ interface ChainFont {
   path: string;
   /** The font as plain TrueType, unpacked on first use (the Chinese and Korean files are 1–2 MB each). */
   sfnt?: Buffer;
-  parsed?: fontkit.Font;
+  parsed?: Fontkit.Font;
 }
 
 /**
@@ -110,8 +111,8 @@ function chainOf(weight: Weight): ChainFont[] {
   return chain;
 }
 
-function parsed(font: ChainFont): fontkit.Font {
-  return (font.parsed ??= fontkit.create(sfntOf(font)));
+function parsed(font: ChainFont): Fontkit.Font {
+  return (font.parsed ??= fontkit().create(sfntOf(font)));
 }
 
 /**
