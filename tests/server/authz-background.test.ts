@@ -33,13 +33,14 @@ describe('authorisation matrix: automations as background actors', () => {
     w = await buildWorld(server.app, server.ctx);
     const inside = await createUserWithToken(server.ctx);
     await addMember(server.ctx, w.teamId, inside.user.id, 'full-member');
-    const hidden = (await server.ctx.db.selectFrom('records').select(['data', 'row_version']).where('collection', '=', 'folder').where('id', '=', w.hidden.folderId).executeTakeFirstOrThrow());
-    const data = hidden.data as Record<string, unknown> & { id: string; user_ids: number[] };
-    await put(w, 'folders', { ...data, user_ids: [...data.user_ids, inside.user.id], row_version: hidden.row_version + 1 }, w.users.owner.token);
-    // The board's member list too (the world's board lists its members).
+    // The board's member list first: a folder's members must be members of its parent (W5.25).
     const board = (await server.ctx.db.selectFrom('records').select(['data']).where('collection', '=', 'folder').where('id', '=', w.boardId).executeTakeFirstOrThrow()).data as { user_ids?: number[] };
     const members = await api(server.app, 'PUT', '/api/users', { token: w.users.owner.token, body: { board_id: w.boardId, user_ids: [...(board.user_ids ?? []), inside.user.id] } });
     expect(members.statusCode, members.body).toBe(200);
+    // Then the hidden folder's.
+    const hidden = (await server.ctx.db.selectFrom('records').select(['data', 'row_version']).where('collection', '=', 'folder').where('id', '=', w.hidden.folderId).executeTakeFirstOrThrow());
+    const data = hidden.data as Record<string, unknown> & { id: string; user_ids: number[] };
+    await put(w, 'folders', { ...data, user_ids: [...data.user_ids, inside.user.id], row_version: hidden.row_version + 1 }, w.users.owner.token);
     authorIds = {
       owner: w.users.owner.user.id,
       admin: w.users.admin.user.id,
