@@ -55,14 +55,14 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
         // A new Status starts with To do / In progress / Done / Stuck.
         await expect.poll(() => form.getByLabel('Label name').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(['To do', 'In progress', 'Done', 'Stuck']);
       }
-      await form.getByRole('button', { name: 'Save' }).click();
+      await form.getByRole('button', { name: 'Save', exact: true }).click();
       await page.getByTestId('attribute-form').waitFor({ state: 'detached' });
     }
     await page.getByTestId('new-attribute').click();
     const form = page.getByTestId('attribute-form');
     await form.getByLabel('Name').fill(' contact ');
     await form.getByLabel('Kind').selectOption('email');
-    await form.getByRole('button', { name: 'Save' }).click();
+    await form.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(page.getByTestId('attribute-error'), 'an attribute with the same name and type already exists');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await page.keyboard.press('Escape');
@@ -81,10 +81,10 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await cell('Write the plan', 3).dblclick();
     await page.getByLabel('Start date').fill('2026-05-10');
     await page.getByLabel('End date').fill('2026-05-01');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(page.getByTestId('value-error'), "An item's end date must not be before its start date.");
     await page.getByLabel('End date').fill('2026-05-20');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(cell('Write the plan', 3), '2026-05-10 – 2026-05-20');
 
     // Status: one click opens the picker, one more chooses.
@@ -130,12 +130,12 @@ describe('boards: create, items, attributes, table, folders, trash, undo', () =>
     await page.getByRole('button', { name: 'Folder actions for Roadmap' }).click();
     await page.getByRole('menuitem', { name: 'New subfolder' }).click();
     await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Sprint 1');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(page.locator('.folder-title'), 'Sprint 1');
     await page.getByRole('button', { name: 'Folder actions for Sprint 1' }).click();
     await page.getByRole('menuitem', { name: 'New subfolder' }).click();
     await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('Week 1');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expectText(page.locator('.folder-title'), 'Week 1');
     await page.locator('.folder-row', { hasText: 'Week 1' }).getAttribute('aria-level').then((level) => expect(level).toBe('3'));
 
