@@ -298,6 +298,7 @@ export const ROUTE_ACCESS: Readonly<Record<RouteKey, RouteAccess>> = {
   'POST /api/broadcasting/multi-auth': anyone,
   'POST /apps/:appId/events': { caller: 'app-signature' },
   'POST /apps/:appId/batch_events': { caller: 'app-signature' },
+  'GET /apps/:appId/channels/:channel': { caller: 'app-signature' },
   // The API's own description (docs/api/docs.md): the OpenAPI document and its browsable page.
   'GET /api/docs': anyone,
   'GET /api/docs/openapi.json': anyone,
