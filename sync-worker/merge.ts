@@ -14,8 +14,8 @@
  */
 import type { QueuedRequest, SyncRecord } from './types';
 
-/** Fields that never make two copies "different" (the server stamps them). */
-const IGNORED_FIELDS = new Set(['updated_at', 'created_at']);
+/** Fields that never make two copies "different" (the server stamps them; updated_by is who saved, 2a24ad7). */
+const IGNORED_FIELDS = new Set(['updated_at', 'created_at', 'updated_by']);
 /**
  * Also ignored when comparing a request's item with its old copy: our requests carry the raised
  * row_version, which is not an edit, and `collection` is the local table's tag.
