@@ -67,8 +67,11 @@ describe('shell: first minutes (issue #17)', () => {
     const gap = await pinnedGap(page, 'Offline editing', false);
     expect(Math.abs(gap - 44)).toBeLessThan(3);
 
-    // Inline new item: type, Enter, and the row is ready for the next one. `c` starts it too.
+    // Inline new item: type, Enter, and the row is ready for the next one. `c` on the board starts
+    // it too; inside the grid a letter now types into the active cell, as in a spreadsheet (issue
+    // #30 part 6), so the key is pressed with the focus on the page, not in the table.
     await page.locator('.table-scroll').focus();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('c');
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('new-item-input');
     await page.keyboard.type('Book venue');
