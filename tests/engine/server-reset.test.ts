@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nanoid } from 'nanoid';
 import { api } from '../helpers/test-server';
 import { waitFor } from '../helpers/wait';
+import { HEAVY_TEST_TIMEOUT_MS } from '../helpers/limits';
 import { rotateServerIdentity } from '../../server/sync/identity';
 import type { FetchLike } from '../../sync-worker/http';
 import { rebaseChains } from '../../sync-worker/reset';
@@ -110,7 +111,7 @@ describe('a server that came back on another database', () => {
       client.close();
       await after.close();
     }
-  });
+  }, HEAVY_TEST_TIMEOUT_MS); // it starts a second server on another database: a backstop for a loaded machine (issue #32)
 
   it('keeps and sends an edit the new server can take (its board is there): created from scratch there', async () => {
     const net = switchable(before);
@@ -140,7 +141,7 @@ describe('a server that came back on another database', () => {
       client.close();
       await after.close();
     }
-  });
+  }, HEAVY_TEST_TIMEOUT_MS); // it starts a second server on another database: a backstop for a loaded machine (issue #32)
 
   it('answers from a database behind our cursor (same identity, a restored backup): starts over too', async () => {
     const net = switchable(before);
@@ -177,7 +178,7 @@ describe('a server that came back on another database', () => {
       client.close();
       await restored.close();
     }
-  });
+  }, HEAVY_TEST_TIMEOUT_MS); // it starts a second server on another database: a backstop for a loaded machine (issue #32)
 });
 
 describe('rebaseChains', () => {
