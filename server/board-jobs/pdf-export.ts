@@ -82,6 +82,8 @@ const opWords = (l10n: Translate): Record<FilterOp, string> => ({
   'not-empty': l10n('is not empty'),
   gt: l10n('is greater than'),
   lt: l10n('is less than'),
+  'any-of': l10n('is any of'),
+  between: l10n('is between'),
 });
 
 function attributeName(l10n: Translate, attributes: ReadonlyMap<string, ShownAttribute>, id: string): { attribute: AttributeRef | undefined; name: string } {
