@@ -274,12 +274,16 @@ describe('authorisation matrix: board jobs, form answers and template use as bac
       const boardId = used.json().data.board_id as string;
       const items = await itemNames(boardId);
       expect(items, where).toContain('Open row');
-      const hiddenCopies = (await server.ctx.db.selectFrom('records').select(['data']).where('collection', '=', 'folder').where('board_id', '=', boardId).execute()).map((f) => f.data as { name: string; hidden?: boolean }).filter((f) => f.name === 'Hidden');
+      const hiddenCopies = (await server.ctx.db.selectFrom('records').select(['data']).where('collection', '=', 'folder').where('board_id', '=', boardId).execute()).map((f) => f.data as { name: string; hidden?: boolean; user_ids?: number[] }).filter((f) => f.name === 'Hidden');
       if (IN_HIDDEN.has(role)) {
-        // A template leaves a folder's access out (it may be used in another workspace): its maker
-        // chose to take what they may read along. The copy is theirs to share (not asserted here).
+        // A template keeps only that a folder is hidden (decision 0359: its people are of the
+        // workspace it was saved in): the new board's copy is hidden, its user its only member.
         expect(items, where).toContain(SECRET);
-        expect(hiddenCopies.length, where).toBe(1);
+        expect(hiddenCopies.map((f) => [f.hidden, f.user_ids]), where).toEqual([[true, [who[role].user.id]]]);
+        // Opened to the whole workspace, the board shows the others its open row and not the hidden one.
+        await put(w, 'folders', { ...(await folderData(boardId)), user_ids: [], row_version: (await server.ctx.db.selectFrom('records').select('row_version').where('id', '=', boardId).executeTakeFirstOrThrow()).row_version + 1 } as never, who.owner.token);
+        expect(await readsOn(boardId, 'full-member'), `${where}: the board is read by a full member`).toContain('Open row');
+        for (const outside of ROLES.filter((r) => r !== role && r !== 'owner' && r !== 'admin')) expect(await readsOn(boardId, outside), `${where}: read by ${outside}`).not.toContain(SECRET);
       } else {
         expect(items, where).not.toContain(SECRET);
         expect(hiddenCopies, where).toEqual([]);
