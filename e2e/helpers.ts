@@ -111,6 +111,8 @@ async function madeOnce(dir: string, make: (partial: string) => Promise<void>): 
   if (fs.existsSync(dir)) return dir;
   const partial = `${dir}.${process.pid}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
+  // .cache/ exists when `npm test` made it, not in a fresh clone running one e2e file.
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
   await make(partial);
   try {
     fs.renameSync(partial, dir);
