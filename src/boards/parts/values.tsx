@@ -4,6 +4,7 @@ import { checkValue, customIdText, hasSafeScheme, settingsOf, type Attachment, t
 import { AttachmentsEditor, attachmentHref } from './AttachmentsEditor';
 import { ReferenceEditor, ReferenceNames } from './ReferenceEditor';
 import { PeopleDisplay, PeoplePicker } from './PeoplePicker';
+import { DateEditor, DateRangeEditor } from './DateEditor';
 import { TimerControl } from '../time/TimerControl';
 import { ButtonControl } from '../automations/ButtonControl';
 import type { Attribute, Item } from '../store/live';
@@ -110,7 +111,11 @@ export interface EditorProps {
 }
 
 /** Kinds whose editor is a text field: typing on their cell starts editing with that character. */
-export const TYPE_TO_EDIT_KINDS = new Set(['primary', 'text', 'long-text', 'number', 'email', 'link']);
+export const TYPE_TO_EDIT_KINDS = new Set(['primary', 'text', 'long-text', 'number', 'email', 'link', 'date-range']);
+
+/** Whether typing on a cell of this attribute starts its editor (a date with a time has no text field). */
+export const startsByTyping = (attribute: Attribute) =>
+  TYPE_TO_EDIT_KINDS.has(attribute.kind) || (attribute.kind === 'date' && !settingsOf('date', attribute.settings).withTime);
 
 /** Kinds with no editor (derived or action-only). */
 export const READ_ONLY_KINDS = new Set(['custom-id', 'button', 'time-tracking']);
@@ -123,8 +128,11 @@ export function ValueEditor(props: EditorProps) {
       return <OptionEditor {...props} />;
     case 'members':
       return <PeoplePicker {...props} />;
+    case 'date':
+      // A date with a time keeps the browser's date-time field (decision 0354).
+      return settingsOf('date', attribute.settings).withTime ? <TextEditor {...props} /> : <DateEditor {...props} />;
     case 'date-range':
-      return <RangeEditor {...props} />;
+      return <DateRangeEditor {...props} />;
     case 'checkbox':
       return <CheckboxEditor {...props} />;
     case 'reference':
@@ -217,25 +225,6 @@ function TextEditor(props: EditorProps) {
       ) : (
         <input {...common} type={type} inputMode={attribute.kind === 'number' ? 'decimal' : undefined} onChange={(e) => live(e.target.value)} onKeyDown={(e) => onKeyDown(e, toValue)} />
       )}
-      <ErrorLine error={error} />
-    </span>
-  );
-}
-
-function RangeEditor(props: EditorProps) {
-  const { t } = useLingui();
-  const range = (props.value as DateRange | null) ?? { start: '', end: '' };
-  const [start, setStart] = useState(range.start);
-  const [end, setEnd] = useState(range.end);
-  const { error, commit, onKeyDown } = useCommit(props);
-  const value = () => (start || end ? { start, end } : null);
-  return (
-    <span className="value-editor value-range" onKeyDown={(e) => onKeyDown(e, value)}>
-      <input type="date" autoFocus aria-label={t`Start date`} value={start} onChange={(e) => setStart(e.target.value)} />
-      <input type="date" aria-label={t`End date`} value={end} onChange={(e) => setEnd(e.target.value)} />
-      <button type="button" onClick={() => void commit(value())}>
-        {t`Save`}
-      </button>
       <ErrorLine error={error} />
     </span>
   );

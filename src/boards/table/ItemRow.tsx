@@ -9,8 +9,8 @@ import { ConflictMarker } from '../parts/ConflictMarker';
 
 type Listeners = ReturnType<typeof useDraggable>['listeners'];
 
-/** Kinds whose editor is a picker: one click opens it. */
-const ONE_CLICK_KINDS = new Set(['status', 'label']);
+/** Kinds whose editor is a picker or a calendar: one click opens it. */
+const ONE_CLICK_KINDS = new Set(['status', 'label', 'date', 'date-range']);
 
 /** The name column sticks beside the selection column (both in the row's flow, so `sticky` holds). */
 export const pinned = (attribute: Attribute, vc: VirtualCol) => vc.index === 0 && attribute.kind === 'primary';

@@ -3,7 +3,7 @@ import type { Attribute, Item } from '../store/live';
 import { nextCell, type Cell } from '../model/grid-keys';
 import { inlineStep } from '../../ui/drag/direction';
 import { ROW_HEIGHT } from './use-table-virtual';
-import { TYPE_TO_EDIT_KINDS } from '../parts/values';
+import { startsByTyping } from '../parts/values';
 import type { RowSource } from './table-rows';
 
 export interface GridKeyContext {
@@ -81,7 +81,7 @@ export async function onGridKey(event: KeyboardEvent, c: GridKeyContext): Promis
   } else if (checkbox && (event.key === ' ' || (event.key === 'Enter' && !event.ctrlKey && !event.metaKey))) {
     event.preventDefault();
     c.toggleCheck!(item, attribute!);
-  } else if (plainKey(event) && event.key !== ' ' && attribute && TYPE_TO_EDIT_KINDS.has(attribute.kind) && c.canEditCell(item, attribute)) {
+  } else if (plainKey(event) && event.key !== ' ' && attribute && startsByTyping(attribute) && c.canEditCell(item, attribute)) {
     // Type-to-edit: the key is the editor's first character (not lost, not a shortcut).
     event.preventDefault();
     c.startEditing(c.active, event.key);
