@@ -13,7 +13,7 @@ import type { Clock, Random } from './clock';
 import { CairnDexie, DirectoryDexie, dbNameFor, openUserDb, type IdbFactories, type UserDb } from './db';
 import type { RefusedEditView } from './refused';
 import { Emitter, type EngineEvents, type EventName } from './events';
-import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
+import { SyncEngine, type ApplyOptions, type OpenBoardOptions, type WriteOptions } from './engine';
 import type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
 import { HttpClient, type FetchLike } from './http';
 import { WorkspaceMembership } from './membership';
@@ -38,7 +38,8 @@ export interface SyncWorkerApi {
    */
   signOut(options?: SignOutOptions): Promise<void>;
   currentUser(): Promise<number | null>;
-  openBoard(teamId: number, boardId: string): Promise<void>;
+  /** With `firstScreen`, answers once what the board's first screen draws is stored (engine.ts). */
+  openBoard(teamId: number, boardId: string, options?: OpenBoardOptions): Promise<void>;
   refresh(teamId: number, collection: string, boardId: string | null): Promise<void>;
   /** One user action: a named mutator, one transaction, one request (decision 0100). */
   apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: ApplyOptions): Promise<ApplyResult>;
@@ -204,8 +205,8 @@ export class SyncRuntime implements SyncWorkerApi {
     return this.session?.userId ?? null;
   }
 
-  async openBoard(teamId: number, boardId: string): Promise<void> {
-    await (await this.engine()).openBoard(teamId, boardId);
+  async openBoard(teamId: number, boardId: string, options?: OpenBoardOptions): Promise<void> {
+    await (await this.engine()).openBoard(teamId, boardId, options);
   }
 
   async refresh(teamId: number, collection: string, boardId: string | null): Promise<void> {

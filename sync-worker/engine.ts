@@ -64,6 +64,14 @@ export const MAX_TRANSACTION_REQUESTS = DEFAULT_BATCH_SIZE;
 /** How long a cold open's stream waits after the first pages are stored (decision 0101). */
 export const STREAM_AFTER_OPEN_MS = 250;
 
+/** What a board's first screen draws: its collections are loaded before the others on a cold open. */
+export const FIRST_SCREEN: ReadonlySet<string> = new Set(['folder', 'folder_view', 'attribute', 'item', 'value']);
+
+export interface OpenBoardOptions {
+  /** Answer once the first screen's collections are stored; the others load behind (a tab's open). */
+  firstScreen?: boolean;
+}
+
 /** Edits the quota refused are tried again this often (and on every successful write). */
 export const OVERFLOW_RETRY_MS = 10_000;
 
@@ -602,9 +610,13 @@ export class SyncEngine {
    * open held IndexedDB for seconds, and reads and the user's own writes queued behind it.
    * Otherwise every collection's index is loaded, streaming (decision 0101): this answers once
    * the first page of each is stored, so the board shows while the rest streams in behind it
-   * (`boardComplete` answers when it is all in).
+   * (`boardComplete` answers when it is all in). The collections a board's first screen draws
+   * (FIRST_SCREEN) are asked first and the others once those answered: the server (PGlite, one
+   * connection) answers them one after another, and the first screen waited on the last of
+   * twelve. With `firstScreen` (a tab opening the board) this answers once those are stored;
+   * the others' first pages join the stream behind them (decision 0364).
    */
-  async openBoard(teamId: number, boardId: string): Promise<void> {
+  async openBoard(teamId: number, boardId: string, options: OpenBoardOptions = {}): Promise<void> {
     this.openRef = { teamId, boardId };
     const collections = collectionList.map((def) => this.collection(teamId, def.name, boardId));
     const key = await this.cursorKey(teamId, boardId);
@@ -624,19 +636,24 @@ export class SyncEngine {
       // (real time, not the engine's clock: scheduling only, nothing waits on it in logic).
       setTimeout(letStreamsGo, STREAM_AFTER_OPEN_MS);
     };
-    const answers = await Promise.all(collections.map((c) => c.init())).finally(release);
+    const first = collections.filter((c) => FIRST_SCREEN.has(c.name));
+    const firstAnswers = await Promise.all(first.map((c) => c.init())).finally(release);
+    const others = () => Promise.all(collections.filter((c) => !FIRST_SCREEN.has(c.name)).map((c) => c.init()));
+    // The others' first pages, unless the caller waits only for the first screen.
+    const laterAnswers = options.firstScreen ? null : await others();
     // The first page's cursor: every later page was read after it, so /changes from it misses nothing.
-    const cursors = answers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
+    const cursors = firstAnswers.map((a) => a.cursor).filter((c): c is number => typeof c === 'number');
     if (!known && cursors.length) await this.db.relaxed.meta.put({ key, value: Math.min(...cursors) });
     this.opts.events.emit('loaded', { teamId, boardId });
     const finish = async () => {
+      const answers = [...firstAnswers, ...(laterAnswers ?? (await others()))];
       await Promise.all(answers.map((a) => a.complete));
       // Only with a cursor (the team's, or this board's for a reader outside the workspace) does
       // /changes cover what happens to this board from now on; only a complete load counts.
       if (known || cursors.length) await this.db.relaxed.meta.put({ key: loadedKey, value: this.opts.clock.now() });
       if (known) await this.catchUp(teamId, boardId);
     };
-    if (answers.every((a) => a.done)) return finish();
+    if (laterAnswers && [...firstAnswers, ...laterAnswers].every((a) => a.done)) return finish();
     const streaming = finish();
     this.streams.set(`${teamId}:${boardId}`, streaming);
     streaming

@@ -19,7 +19,7 @@ import { collectionList } from '../schema/collections';
 import { Messages } from '../schema/messages';
 import { systemClock, type Clock } from './clock';
 import { dbNameFor, openUserDb, type IdbFactories, type UserDb } from './db';
-import { SyncEngine, type ApplyOptions, type WriteOptions } from './engine';
+import { SyncEngine, type ApplyOptions, type OpenBoardOptions, type WriteOptions } from './engine';
 import { Emitter, type EngineEvents, type EventName } from './events';
 import { HttpClient, type FetchLike } from './http';
 import type { ApplyResult, MutatorArgs, MutatorName } from './mutators';
@@ -67,7 +67,7 @@ export interface InTabEngine {
   apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: ApplyOptions): Promise<ApplyResult>;
   save(collection: string, record: SyncRecord, options?: WriteOptions): Promise<SyncRecord | null>;
   delete(collection: string, id: string, options?: WriteOptions): Promise<void>;
-  openBoard(teamId: number, boardId: string): Promise<void>;
+  openBoard(teamId: number, boardId: string, options?: OpenBoardOptions): Promise<void>;
   /**
    * Preview only: copies the board's records from the user's replica into the preview database,
    * once per board, keeping what the preview already holds. Nothing without `preview.seedFrom`.
@@ -147,10 +147,10 @@ export async function createInTabEngine(options: InTabEngineOptions): Promise<In
     apply: (name, args, applyOptions) => (syncToken(), sync.apply(name, args, applyOptions ?? {})),
     save: (collection, record, writeOptions) => (syncToken(), sync.save(collection, record, writeOptions ?? {})),
     delete: (collection, id, writeOptions) => (syncToken(), sync.delete(collection, id, writeOptions ?? {})),
-    async openBoard(teamId, boardId) {
+    async openBoard(teamId, boardId, openOptions) {
       syncToken();
       await seedBoard(boardId);
-      return sync.openBoard(teamId, boardId);
+      return sync.openBoard(teamId, boardId, openOptions);
     },
     seedBoard,
     async request(method, path, body) {

@@ -177,6 +177,48 @@ describe('a cold open streams', () => {
     client.close();
   }, 120_000);
 
+  it('a tab’s open (firstScreen) answers once what the first screen draws is stored: the other collections are asked after, behind it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const asked: { path: string; at: number }[] = [];
+    const answered: { path: string; at: number }[] = [];
+    let tick = 0;
+    const fetchLike: FetchLike = async (input, init) => {
+      const path = new URL(input).pathname.split('/').pop()!;
+      const index = /[?&]board_id=/.test(input) && /[?&](limit|head)=/.test(input);
+      if (index) asked.push({ path, at: tick++ });
+      // The comments' first page is held back on the wire until the test lets it go.
+      if (index && path === 'comments') await held;
+      const response = await fetch(input, init);
+      if (index) answered.push({ path, at: tick++ });
+      return response;
+    };
+    const client = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id, fetch: fetchLike });
+    await client.engine.openBoard(world.teamId, world.boardId, { firstScreen: true });
+    // Answered while the comments' page is still held: the first screen is in the replica.
+    const screen = ['folders', 'folder-views', 'attributes', 'items', 'values'];
+    for (const path of screen) expect(answered.some((a) => a.path === path), path).toBe(true);
+    expect(await client.db.relaxed.records.where('[collection+board_id]').equals(['item', world.boardId]).count()).toBeGreaterThan(0);
+    expect(answered.some((a) => a.path === 'comments')).toBe(false);
+    // Every other collection was asked only after each first-screen collection's first page answered.
+    const firstPagesIn = Math.max(...screen.map((path) => Math.min(...answered.filter((a) => a.path === path).map((a) => a.at))));
+    const others = asked.filter((a) => !screen.includes(a.path));
+    expect(others.map((a) => a.path)).toContain('comments');
+    for (const other of others) expect(other.at, other.path).toBeGreaterThan(firstPagesIn);
+    expect(await client.db.relaxed.meta.get(`board-loaded:${world.teamId}:${world.boardId}`)).toBeUndefined();
+
+    // The rest (the held comments too) completes behind it: the board counts as loaded.
+    release();
+    await client.engine.boardComplete(world.teamId, world.boardId);
+    expect(answered.some((a) => a.path === 'comments')).toBe(true);
+    expect(typeof (await client.db.relaxed.meta.get(`board-loaded:${world.teamId}:${world.boardId}`))?.value).toBe('number');
+    // Opened again: nothing is loaded again, every collection counts as loaded.
+    const before = asked.length;
+    await client.engine.openBoard(world.teamId, world.boardId, { firstScreen: true });
+    expect(asked.length).toBe(before);
+    client.close();
+  }, 120_000);
+
   it('a refresh removes what the server no longer lists, but keeps drafts and queued edits', async () => {
     const client = await createClient(world, { token: world.owner.tokens, userId: world.owner.user.id });
     await client.engine.openBoard(world.teamId, world.boardId);

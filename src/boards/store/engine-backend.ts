@@ -13,7 +13,7 @@ export interface EnginePort {
   apply<N extends MutatorName>(name: N, args: MutatorArgs<N>, options?: { teamId?: number }): Promise<ApplyResult>;
   save(collection: string, record: SyncRecord, options?: { teamId?: number; transaction?: string | null }): Promise<SyncRecord | null>;
   delete(collection: string, id: string, options?: { teamId?: number }): Promise<void>;
-  openBoard(teamId: number, boardId: string): Promise<void>;
+  openBoard(teamId: number, boardId: string, options?: { firstScreen?: boolean }): Promise<void>;
   /** Online-only call through the engine's session: HTTP errors are answers. */
   request(method: string, path: string, body?: unknown): Promise<{ status: number; ok: boolean; body: unknown }>;
   /** The engine's events ('conflict', 'rejected', …); answers the unsubscribe. */
@@ -54,7 +54,8 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
     db,
     openBoard(teamId, boardId) {
       openRef = { teamId, boardId };
-      return port.openBoard(teamId, boardId);
+      // A tab waits for its first screen only: comments, timers, automations… load behind it.
+      return port.openBoard(teamId, boardId, { firstScreen: true });
     },
     async findBoardTeam(boardId, hint) {
       const local = heldBoardFolder(db, boardId) ?? (await db.records.get(['folder', boardId]));

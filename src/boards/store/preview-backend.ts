@@ -53,7 +53,7 @@ export async function createPreviewBackend(userId: number | null): Promise<Board
     apply: (mutator, args, options) => engine.apply(mutator, args, options),
     save: (collection, record, options) => engine.save(collection, record, options),
     delete: (collection, id, options) => engine.delete(collection, id, options),
-    openBoard: (teamId, boardId) => ((open = { teamId, boardId }), engine.openBoard(teamId, boardId)),
+    openBoard: (teamId, boardId, options) => ((open = { teamId, boardId }), engine.openBoard(teamId, boardId, options)),
     request: (method, path, body) => engine.request(method, path, body),
     subscribe: (listener) => engine.subscribe((event, payload) => listener(event, payload)),
   });

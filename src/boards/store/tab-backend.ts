@@ -19,7 +19,7 @@ export async function createTabBackend(userId: number | null): Promise<BoardBack
     apply: (name, args, options) => engine.apply(name, args, options),
     save: (collection, record, options) => engine.save(collection, record, options),
     delete: (collection, id, options) => engine.delete(collection, id, options),
-    openBoard: (teamId, boardId) => engine.openBoard(teamId, boardId),
+    openBoard: (teamId, boardId, options) => engine.openBoard(teamId, boardId, options),
     request: (method, path, body) => engine.request(method, path, body),
     subscribe: (listener) => engine.subscribe((event, payload) => listener(event, payload)),
   });

@@ -16,7 +16,7 @@ export async function createWorkerBackend(userId: number | null, connection: Syn
     apply: (name, args, options) => api.apply(name, args, options),
     save: (collection, record, options) => api.save(collection, record, options),
     delete: (collection, id, options) => api.delete(collection, id, options),
-    openBoard: (teamId, boardId) => api.openBoard(teamId, boardId),
+    openBoard: (teamId, boardId, options) => api.openBoard(teamId, boardId, options),
     request: (method, path, body) => api.request(method, path, body),
     subscribe(listener) {
       const off = connection.subscribe((event, payload) => listener(event, payload));
