@@ -1,3 +1,4 @@
+import { Messages } from '../../schema/messages';
 import { NotificationsApi } from './api';
 
 /**
@@ -32,12 +33,27 @@ export async function pushState(): Promise<PushState> {
   return sub && Notification.permission === 'granted' ? 'on' : 'off';
 }
 
-/** Asks for permission, subscribes with the server's key and registers the device. */
+/**
+ * Permission refused or the prompt dismissed: the spec's error (shell.md §8, workspace.md §8:
+ * "denied permission raises 'User denied permissions!'"); the message is the catalogue text, so
+ * translateMessage shows it in the user's language.
+ */
+export class PushDeniedError extends Error {
+  constructor() {
+    super(Messages.pushDenied);
+    this.name = 'PushDeniedError';
+  }
+}
+
+/**
+ * Asks for permission, subscribes with the server's key and registers the device. Throws
+ * PushDeniedError when permission is not granted (the spec: "If not granted an error is thrown").
+ */
 export async function enablePush(): Promise<PushState> {
   const reg = await registration();
   if (!reg) return 'unsupported';
   const permission = await Notification.requestPermission();
-  if (permission !== 'granted') return permission === 'denied' ? 'denied' : 'off';
+  if (permission !== 'granted') throw new PushDeniedError();
   const key = urlBase64ToBytes(await NotificationsApi.vapidPublicKey());
   let sub = await reg.pushManager.getSubscription();
   if (sub && !sameKey(sub.options.applicationServerKey, key)) {

@@ -5,7 +5,9 @@ import { useSession } from '../../api/session';
 import { showApiError } from '../../api/handle-error';
 import { NotificationsApi } from '../../notifications/api';
 import { rememberNotificationSettings } from '../../notifications/desktop';
-import { disablePush, enablePush, pushState, type PushState } from '../../notifications/push';
+import { disablePush, enablePush, PushDeniedError, pushState, type PushState } from '../../notifications/push';
+import { translateMessage } from '../../i18n/server-messages';
+import { TOAST_ERROR_MS } from '../../../schema/constants';
 import { notificationTypeLabels } from '../../notifications/texts';
 import { BusyButton } from '../../ui/BusyButton';
 import { EmptyState } from '../../ui/EmptyState';
@@ -75,10 +77,14 @@ export default function NotificationSettingsPage() {
 
   const changePush = async (on: boolean) => {
     try {
-      const state = on ? await enablePush() : await disablePush();
-      setPush(state);
-      if (on && state === 'denied') toast.show(t`The browser blocks notifications for this site. Allow them in the site settings, then try again.`, { kind: 'error' });
+      setPush(on ? await enablePush() : await disablePush());
     } catch (error) {
+      if (error instanceof PushDeniedError) {
+        // The spec's words (shell.md §8); the page keeps the hint on how to allow them again.
+        toast.show(translateMessage(error.message), { kind: 'error', duration: TOAST_ERROR_MS });
+        setPush(await pushState().catch(() => 'off' as const));
+        return;
+      }
       // Registration failed (workspace.md §8: an alert): the push service or the server refused.
       showApiError(error);
       setPush(await pushState().catch(() => 'off' as const));
