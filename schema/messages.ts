@@ -46,6 +46,9 @@ export const Messages = {
   trialNeedsPaidPlan: 'A trial is only for a paid plan.',
   trialAlreadyExtended: 'Your trial has already been extended.',
   trialExpired: 'Your trial has expired. Buy a plan to continue.',
+  // An ended subscription (workspace.md §4 "expired", after "cancelled … then read-only"): every
+  // write to its workspaces is refused with this (server/billing/read-only.ts, decision 0360).
+  subscriptionExpired: 'Your subscription has expired. The workspace is read-only until a plan is bought.',
   planNotFound: 'Plan not found. Please contact support.',
   planNoLongerAvailable: 'This plan is no longer available.',
   // Payments (server/billing/payments, decision 0250).

@@ -15,6 +15,7 @@ import { loadForm, type LoadedForm } from './load';
 import { publicFormOf } from './public-form';
 import { formUnavailable, writeSubmission } from './submit';
 import { formPageRoutes } from './page';
+import { readOnlyReason } from '../billing/read-only';
 
 /**
  * Public forms (docs/api/forms.md, decision 0130): anyone, signed in or not, reads an enabled
@@ -99,6 +100,8 @@ export function formsRoutes(app: FastifyInstance, ctx: AppContext): void {
  * rules, the files, the item. Throws the ApiError a refusal is (422 with `data.fields`, 429, 413).
  */
 export async function acceptAnswers(ctx: AppContext, throttle: DatabaseThrottle, form: LoadedForm, reply: FastifyReply, ip: string, read: () => Promise<FormBody>): Promise<void> {
+  // An answer makes an item: a read-only workspace (ended subscription, decision 0360) takes none.
+  if (await readOnlyReason(ctx, ctx.db, form.team.id, ctx.now())) throw formUnavailable();
   const slots = await takeSlots(throttle, reply, ip);
   const submission = slots[1]!;
   try {

@@ -14,6 +14,8 @@ import { saveTimeEntry } from './time-tracking';
 export type WriteMethod = 'put' | 'delete' | 'post';
 
 export async function dispatchWrite(scope: WriteScope, method: WriteMethod, route: string, payload: unknown): Promise<StoredResponse> {
+  // A read-only workspace (ended subscription, decision 0360) takes no save at all.
+  if (scope.refusal) throw scope.refusal;
   const [path, query = ''] = route.replace(/^\/+/, '').split('?', 2) as [string, string?];
   const params = new URLSearchParams(query);
   let parts: string[];

@@ -54,6 +54,8 @@ export class WriteScope {
   tokenAbilities: readonly string[] | null = null;
   /** Whether the workspace's plan allows Pro-only views (server/billing/pro-views.ts); null: not asked (server-made writes: templates, imports). */
   proViews: (() => Promise<boolean>) | null = null;
+  /** Set when the workspace is read-only (server/billing/read-only.ts): every save of the request is refused with it. */
+  refusal: ApiError | null = null;
   private readonly boardFolders = new Map<string, Map<string, FolderRecord>>();
   private readonly records = new Map<string, StoredRecord | null>();
   private readonly journal: [string, StoredRecord | null | undefined][] = [];

@@ -4,13 +4,14 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import type { PermissionEntries, RoleOrGuest } from '../../schema/permissions';
 import { requireUserId } from '../auth/guard';
-import { notFound } from '../http/errors';
+import { notFound, unauthorized } from '../http/errors';
 import type { TeamRow } from './access';
 import { registerFloor, teamLock } from './cursor';
 import { claimKeySql, idempotencyKeyOf, purgeExpiredKeys, storedResponse, storeResponseSql, type StoredResponse } from './idempotency';
 import { DeferredWritesOvertaken, WriteScope, type LockMode, type PendingEvent } from './scope';
 import { RollbackWith } from './batch';
 import { proViewsAllowed } from '../billing/pro-views';
+import { readOnlyError, readOnlyStateOf } from '../billing/read-only';
 
 /**
  * Runs one write request: signed-in user, team, one DB transaction holding the team lock in the
@@ -47,6 +48,10 @@ export async function runWrite(
       const scope = new WriteScope(trx, opened.team, { id: userId, role: opened.role, teamId }, now, { locked: mode, mayDefer });
       scope.proViews = () => proViewsAllowed(ctx, trx, teamId, now);
       scope.tokenAbilities = request.apiToken?.abilities ?? null;
+      // An ended subscription leaves the workspace read-only (decision 0360): each save is refused
+      // in dispatchWrite, so a batch answers every request. Only members learn why.
+      const readOnly = ctx.config.billing && opened.subscription ? readOnlyStateOf(opened.subscription, now) : null;
+      if (readOnly) scope.refusal = opened.role === 'guest' ? unauthorized() : readOnlyError(readOnly);
       // Plain saves write at the end, together with the key's response: one round trip.
       scope.deferWrites();
       const result = await work(scope);
@@ -80,6 +85,8 @@ interface Opened {
   team: TeamRow | null;
   role: RoleOrGuest;
   claimed: boolean;
+  /** The end dates of the team's subscription (read in the same statement), for the read-only rule. */
+  subscription: { trial_ends_at: Date | null; ends_at: Date | null } | null;
 }
 
 /**
@@ -96,17 +103,29 @@ async function openWrite(
   const { teamId, userId, mode, now, key } = args;
   const claim = key ? sql`, claim as (${claimKeySql(userId, key.key, key.signature, now, sql`locks`)})` : sql``;
   const claimed = key ? sql`(select count(*) from claim)` : sql`0`;
-  const { rows } = await sql<{ id: number | null; owner_id: number | null; permissions: unknown; role: RoleOrGuest | null; verified_at: Date | null; locked: string; claimed: string }>`
+  const { rows } = await sql<{
+    id: number | null;
+    owner_id: number | null;
+    permissions: unknown;
+    role: RoleOrGuest | null;
+    verified_at: Date | null;
+    locked: string;
+    claimed: string;
+    trial_ends_at: Date | null;
+    ends_at: Date | null;
+  }>`
     with locks as materialized (select ${teamLock(teamId, mode)} as team_lock, ${registerFloor} as floor)${claim}
-    select t.id, t.owner_id, t.permissions, m.role, m.verified_at, (select count(*) from locks) as locked, ${claimed} as claimed
+    select t.id, t.owner_id, t.permissions, m.role, m.verified_at, (select count(*) from locks) as locked, ${claimed} as claimed,
+      s.trial_ends_at, s.ends_at
     from (select 1) as one
     left join teams t on t.id = ${teamId}
-    left join team_members m on m.team_id = t.id and m.user_id = ${userId}`.execute(trx);
+    left join team_members m on m.team_id = t.id and m.user_id = ${userId}
+    left join subscriptions s on s.id = t.subscription_id`.execute(trx);
   const row = rows[0]!;
-  if (row.id === null || row.owner_id === null) return { team: null, role: 'guest', claimed: false };
+  if (row.id === null || row.owner_id === null) return { team: null, role: 'guest', claimed: false, subscription: null };
   const team: TeamRow = { id: row.id, owner_id: row.owner_id, permissions: (row.permissions ?? {}) as PermissionEntries };
   const role: RoleOrGuest = row.owner_id === userId ? 'owner' : row.role && row.verified_at ? row.role : 'guest';
-  return { team, role, claimed: Number(row.claimed) > 0 };
+  return { team, role, claimed: Number(row.claimed) > 0, subscription: { trial_ends_at: row.trial_ends_at, ends_at: row.ends_at } };
 }
 
 /** Publishes after commit; a realtime failure is logged, the write stands (clients catch up via /changes). */

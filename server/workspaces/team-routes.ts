@@ -10,6 +10,7 @@ import { parseTeamId, requireMemberAccess, requireOwner, requireTeamPermission, 
 import { teamView, verifiedMemberCount, type TeamView } from './views';
 import { ownedSubscriptions, subscriptionForNewWorkspace, subscriptionView } from './subscriptions';
 import { effectiveLimits } from '../billing/limits';
+import { readOnlyReason } from '../billing/read-only';
 import { createTeamBody, updateTeamBody } from './validators';
 import { publishTeamDeleted, publishTeamSaved } from './events';
 import { endSubscriptions } from '../realtime/subscriptions';
@@ -17,7 +18,8 @@ import { endSubscriptions } from '../realtime/subscriptions';
 type IdParams = { Params: { id: string } };
 
 async function viewOf(ctx: AppContext, team: TeamRow, role: RoleOrGuest): Promise<TeamView> {
-  return teamView(team, role, await verifiedMemberCount(ctx.db, team.id));
+  // read_only: why writes are refused now (an ended subscription, decision 0360), or null.
+  return { ...teamView(team, role, await verifiedMemberCount(ctx.db, team.id)), read_only: await readOnlyReason(ctx, ctx.db, team.id, ctx.now()) };
 }
 
 /** Broadcast copy: user_role differs per reader, so it is left out (readers know their role). */

@@ -21,6 +21,8 @@ export interface TeamView {
   row_version: number;
   created_at: string;
   updated_at: string;
+  /** Set by GET /api/teams/{id}: why the workspace is read-only (server/billing/read-only.ts), or null. */
+  read_only?: 'trial_expired' | 'expired' | null;
 }
 
 export function teamView(team: TeamRow, userRole: RoleOrGuest, memberCount: number): TeamView {

@@ -28,6 +28,8 @@ export interface Workspace {
   photo_url?: string | null;
   whitelabel_settings?: { link?: string | null } | null;
   domain?: string | null;
+  /** Why the workspace is read-only (its subscription ended; decision 0360), or null. */
+  read_only?: 'trial_expired' | 'expired' | null;
 }
 
 export interface Member {

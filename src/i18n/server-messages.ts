@@ -29,6 +29,8 @@ const known = new Map<string, MessageDescriptor>([
   [Messages.noPermissionReactions, msg`You have no permission to add or remove reactions.`],
   [Messages.memberNotInParentFolder, msg`A member must be added to the parent folder first.`],
   [Messages.pushDenied, msg`User denied permissions!`],
+  [Messages.trialExpired, msg`Your trial has expired. Buy a plan to continue.`],
+  [Messages.subscriptionExpired, msg`Your subscription has expired. The workspace is read-only until a plan is bought.`],
 ]);
 
 /** The prefix of 422 messages; the rest (field details from the server) stays as sent. */

@@ -18,6 +18,7 @@ import { BoardBackendContext, type BoardBackend } from '../store/backend';
 import { heldBoardFolder, useAttributes, useFolders, type Folder } from '../store/live';
 import { useBackendFor } from '../store/use-backend';
 import { useWorkspaceInfo } from '../store/workspace-info';
+import { ReadOnlyBanner } from '../../screens/billing/ReadOnlyBanner';
 import { boardAccess } from '../model/access';
 import { sortByPosition } from '../model/positions';
 import { buildFolderTree } from '../model/tree';
@@ -238,7 +239,10 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   const openFolder = useCallback((id: string) => void navigate({ href: id === boardId ? pathFor('board', { rootId: boardId }) : pathFor('folder', { rootId: boardId, folderId: id }) }), [navigate, boardId]);
 
   // Preview (pretend) mode allows everything, a visitor's preview too (decision 0280).
-  const readOnly = backend.userId === null && !backend.preview;
+  const anonymous = backend.userId === null && !backend.preview;
+  // A workspace whose subscription ended takes no writes (the server refuses them; decision 0360).
+  const planReadOnly = !backend.preview && !!info?.readOnly;
+  const readOnly = anonymous || planReadOnly;
   const can = useCallback(
     (permission: PermissionName, at = folderId, createdBy?: number | null) => !readOnly && access.can(permission, at, createdBy),
     [readOnly, access, folderId],
@@ -260,6 +264,7 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
   return (
     <BoardContext.Provider value={state}>
       <BoardTitle boardId={boardId} title={folder.id === board.id ? board.name : `${folder.name} · ${board.name}`} />
+      {planReadOnly && info?.readOnly && <ReadOnlyBanner reason={info.readOnly} owner={info.viewer.role === 'owner'} />}
       <div className={`board-page${params.itemId ? ' has-item' : ''}`} data-testid="board-page" data-board-id={boardId}>
         {/* On a phone the folder tree is a drawer opened from the board's header (the button shows only there). */}
         {treeOpen && <div className="board-tree-backdrop" onClick={() => setTreeOpen(false)} aria-hidden="true" />}
@@ -280,7 +285,7 @@ function BoardScreen({ backend, teamId, boardId }: { backend: BoardBackend; team
           </Suspense>
         )}
       </div>
-      {state.readOnly && (
+      {anonymous && (
         <p className="board-readonly-note" data-testid="board-readonly">
           <Trans>You are viewing a public board. Sign in to edit.</Trans>
         </p>

@@ -16,6 +16,8 @@ export interface WorkspaceInfo {
   workspace: Workspace;
   viewer: Viewer;
   members: Member[];
+  /** The workspace's subscription ended: it takes no writes (decision 0360). Absent in copies remembered before. */
+  readOnly?: 'trial_expired' | 'expired' | null;
 }
 
 const key = (teamId: number, userId: number | null) => `boards.workspace.${teamId}.${userId ?? 'guest'}`;
@@ -48,7 +50,7 @@ async function load(teamId: number, userId: number | null): Promise<WorkspaceInf
   ]);
   if (permissions === UNANSWERED || members === UNANSWERED) return null;
   const role = (team.owner_id === userId ? 'owner' : (team.user_role ?? 'guest')) as RoleOrGuest;
-  return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role }, members };
+  return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role }, members, readOnly: team.read_only ?? null };
 }
 
 export function useWorkspaceInfo(teamId: number | null, userId: number | null): WorkspaceInfo | null {

@@ -19,6 +19,7 @@ import { Spinner } from '../../ui/Spinner';
 import { Page } from '../Page';
 import { RoleLabel } from './roles';
 import { WorkspaceNotFound } from './WorkspaceNotFound';
+import { ReadOnlyBanner } from '../billing/ReadOnlyBanner';
 import { mergeRecent, type RecentLine } from './recent-activity';
 import { useTeamId } from './use-team';
 import { useTeamVersion } from '../../navigation/team-events';
@@ -80,12 +81,15 @@ function Overview({ team }: { team: Workspace }) {
           <Link to={pathFor('team.settings', { teamId: team.id })} className="ui-button ui-button--ghost ui-button--md">
             <Trans>Settings</Trans>
           </Link>
-          <Link to={pathFor('create-board', { teamId: team.id })} className="ui-button ui-button--primary ui-button--md" data-testid="overview-new-board">
-            <Trans>New board</Trans>
-          </Link>
+          {!team.read_only && (
+            <Link to={pathFor('create-board', { teamId: team.id })} className="ui-button ui-button--primary ui-button--md" data-testid="overview-new-board">
+              <Trans>New board</Trans>
+            </Link>
+          )}
         </div>
       }
     >
+      {team.read_only && <ReadOnlyBanner reason={team.read_only} owner={team.user_role === 'owner'} />}
       <div className="workspace-overview" data-testid="workspace-overview">
         <section aria-labelledby="overview-boards" className="overview-section overview-boards">
           <h2 id="overview-boards">
