@@ -10,6 +10,7 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { acceptEmptyJsonBodies } from './http/json-body';
 import { installNulGuard } from './http/nul-guard';
 import { installDepthGuard } from './http/depth-guard';
+import { assetCacheControl } from './http/asset-cache';
 import { modules } from './modules';
 import { sendTenantIndex } from './whitelabel/tenant';
 import { isAppPath } from '../schema/routes';
@@ -57,6 +58,9 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
       // The service worker is checked for updates on every navigation: never from a cache, and
       // allowed to control the whole origin (docs/decisions/0080-service-worker.md).
       setHeaders(reply, filePath) {
+        // Built files named by their content's hash: cached for a year, never asked for again.
+        const cache = assetCacheControl(ctx.config.webDir, filePath);
+        if (cache) reply.header('cache-control', cache);
         if (filePath !== serviceWorker) return;
         reply.header('cache-control', 'no-cache').header('service-worker-allowed', '/');
       },

@@ -13,7 +13,9 @@ describe('service worker and app files', () => {
     fs.mkdirSync(path.join(webDir, 'assets'));
     fs.writeFileSync(path.join(webDir, 'index.html'), '<!doctype html><div id="root"></div>');
     fs.writeFileSync(path.join(webDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
-    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc123.js'), 'console.log(1);');
+    fs.writeFileSync(path.join(webDir, 'assets', 'index-abc12345.js'), 'console.log(1);');
+    fs.writeFileSync(path.join(webDir, 'assets', 'plain.js'), 'console.log(2);');
+    fs.writeFileSync(path.join(webDir, 'theme-boot.js'), 'console.log(3);');
     server = await createTestServer({ config: { webDir } });
   });
   afterAll(async () => {
@@ -29,10 +31,17 @@ describe('service worker and app files', () => {
     expect(res.headers['service-worker-allowed']).toBe('/');
   });
 
-  it('leaves other files’ caching alone', async () => {
-    const res = await api(server.app, 'GET', '/assets/index-abc123.js');
+  it('caches built files named by their hash for a year, the rest is revalidated', async () => {
+    const res = await api(server.app, 'GET', '/assets/index-abc12345.js');
     expect(res.statusCode).toBe(200);
     expect(res.headers['service-worker-allowed']).toBeUndefined();
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // A name without a content hash may change content under the same name: revalidated.
+    const plain = await api(server.app, 'GET', '/assets/plain.js');
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers['cache-control']).toBe('public, max-age=0');
+    const root = await api(server.app, 'GET', '/theme-boot.js');
+    expect(root.headers['cache-control']).toBe('public, max-age=0');
   });
 
   it('keeps the SPA fallback and the 404 rules', async () => {
