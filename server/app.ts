@@ -11,6 +11,7 @@ import { acceptEmptyJsonBodies } from './http/json-body';
 import { installNulGuard } from './http/nul-guard';
 import { installDepthGuard } from './http/depth-guard';
 import { assetCacheControl } from './http/asset-cache';
+import { installReadOnlyGuard } from './billing/read-only';
 import { modules } from './modules';
 import { sendTenantIndex } from './whitelabel/tenant';
 import { isAppPath } from '../schema/routes';
@@ -30,6 +31,8 @@ export async function buildApp(ctx: AppContext, opts: { logger?: boolean | objec
   acceptEmptyJsonBodies(app);
   installNulGuard(app);
   installDepthGuard(app);
+  // Writes to a workspace whose subscription ended are refused (decision 0360).
+  installReadOnlyGuard(app, ctx);
   // First, so every response (API, app shell, assets, uploads, 404s) carries the headers.
   await registerSecurityHeaders(app, ctx.config);
   await app.register(cookie);
