@@ -1,5 +1,9 @@
 import { useLayoutEffect, useState, type CSSProperties, type RefObject } from 'react';
 import { computePosition, isRtl, type Placement, type Position } from './position';
+import { zIndexAbove } from './stacking';
+
+/** Where a floating element goes, and the z-index it needs above its anchor's layer (stacking.ts). */
+export type FloatingPosition = Position & { zIndex?: number };
 
 /**
  * Keeps a fixed-position floating element next to its anchor while open (re-measured on scroll,
@@ -11,8 +15,8 @@ export function useFloating(
   floating: RefObject<HTMLElement | null>,
   placement: Placement,
   options: { distance?: number; anchorPoint?: { x: number; y: number } | null } = {},
-): Position | null {
-  const [position, setPosition] = useState<Position | null>(null);
+): FloatingPosition | null {
+  const [position, setPosition] = useState<FloatingPosition | null>(null);
   const { distance, anchorPoint } = options;
   const pointX = anchorPoint?.x;
   const pointY = anchorPoint?.y;
@@ -30,8 +34,9 @@ export function useFloating(
         pointX !== undefined && pointY !== undefined
           ? { top: pointY, left: pointX, width: 0, height: 0 }
           : anchorEl!.getBoundingClientRect();
-      setPosition(
-        computePosition({
+      const zIndex = zIndexAbove(anchorEl, el);
+      setPosition({
+        ...computePosition({
           anchor: rect,
           floating: { width: el.offsetWidth, height: el.offsetHeight },
           viewport: { width: window.innerWidth, height: window.innerHeight },
@@ -39,7 +44,8 @@ export function useFloating(
           distance,
           rtl: isRtl(anchorEl ?? el),
         }),
-      );
+        ...(zIndex === undefined ? {} : { zIndex }),
+      });
     };
     update();
     window.addEventListener('resize', update);
@@ -62,6 +68,6 @@ export function useFloating(
  * Style for the floating element: at its position once measured; before that transparent (not
  * `visibility: hidden`, which would stop the first item from taking focus on open).
  */
-export function floatingStyle(position: Position | null): CSSProperties {
-  return position ? { top: position.top, left: position.left } : { top: 0, left: 0, opacity: 0, pointerEvents: 'none' };
+export function floatingStyle(position: FloatingPosition | null): CSSProperties {
+  return position ? { top: position.top, left: position.left, zIndex: position.zIndex } : { top: 0, left: 0, opacity: 0, pointerEvents: 'none' };
 }

@@ -92,6 +92,19 @@ describe('shared UI in Chromium', () => {
     expect(await focusedId()).toBe('nested-trigger');
   });
 
+  it('modal: a menu and a select opened inside the modal show above it and take the click', async () => {
+    await openHarness();
+    await page.click('#open-modal');
+    // Portalled to <body> with --z-popup (below --z-modal), they went under the modal, whose
+    // backdrop took the click (issue #30 part 7): a click checks what is on top at its point.
+    await page.click('#nested-trigger');
+    await page.getByRole('menuitem', { name: 'Inner' }).click({ timeout: 10_000 });
+    await page.click('#modal-select');
+    await page.getByRole('option', { name: 'Large' }).click({ timeout: 10_000 });
+    expect(await harnessLog()).toEqual(expect.arrayContaining(['inner', 'modal-select:l']));
+    expect(await page.getByRole('dialog').count()).toBe(1);
+  });
+
   it('popup menu: keyboard navigation skips disabled items, Enter chooses, focus returns', async () => {
     await openHarness();
     await page.focus('#menu-trigger');

@@ -57,6 +57,16 @@ function App() {
               </button>
             )}
           />
+          <Select
+            id="modal-select"
+            ariaLabel="Size"
+            value={null}
+            onChange={(value) => log(`modal-select:${value}`)}
+            options={[
+              { value: 's', label: 'Small' },
+              { value: 'l', label: 'Large' },
+            ]}
+          />
         </Modal>
 
         <PopupMenu
