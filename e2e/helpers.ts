@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { addLogSource, LineBuffer } from '../tests/helpers/trail';
+import { madeOnce, pruneOld } from './made-once';
+import { serverBundle, serverSourceHash } from './server-bundle';
 
 export interface RunningServer {
   url: string;
@@ -29,17 +31,23 @@ export async function freePort(): Promise<number> {
 /**
  * Starts the real server (built app, embedded PGlite, demo data) as one node process. NODE_ENV is
  * `test`, not `production`: production never seeds the demo accounts the suites sign in with.
- * A new data dir starts from a copy of an already migrated cluster (decision 0325): the server
- * still runs its migrations (none left to apply) and makes its demo data, as on any restart.
+ * A new data dir starts from a copy of a data dir a server of these sources already migrated and
+ * seeded (decisions 0325, 0379): the server still runs its migrations and its demo seeding, as on
+ * any restart, and finds both done. The server runs from one bundled module (decision 0379);
+ * E2E_SERVER_TSX=1 runs server/main.ts through tsx instead.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'));
-  const pgliteDir = path.join(dataDir, 'pglite');
-  if (!env.DATABASE_URL && !fs.existsSync(pgliteDir)) fs.cpSync(await migratedCluster(), pgliteDir, { recursive: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  if (!env.DATABASE_URL && !fs.existsSync(path.join(dataDir, 'pglite'))) fs.cpSync(await seededDataDir(), dataDir, { recursive: true });
+  return spawnServer(dataDir, env);
+}
+
+async function spawnServer(dataDir: string, env: Record<string, string>): Promise<RunningServer> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const entry = process.env.E2E_SERVER_TSX === '1' ? ['--import', 'tsx', 'server/main.ts'] : ['--enable-source-maps', await serverBundle()];
+  const child = spawn(process.execPath, entry, {
     cwd: path.resolve('.'),
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', HOST: '127.0.0.1', DATA_DIR: dataDir, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -104,26 +112,6 @@ async function emptyCluster(): Promise<string> {
 }
 
 /**
- * `dir` as `make` fills it, made beside and renamed: a half-made cluster is never taken for a
- * whole one, and when another run made it first, theirs is as good.
- */
-async function madeOnce(dir: string, make: (partial: string) => Promise<void>): Promise<string> {
-  if (fs.existsSync(dir)) return dir;
-  const partial = `${dir}.${process.pid}.partial`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  // .cache/ exists when `npm test` made it, not in a fresh clone running one e2e file.
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  await make(partial);
-  try {
-    fs.renameSync(partial, dir);
-  } catch (error) {
-    if (!fs.existsSync(dir)) throw error;
-    fs.rmSync(partial, { recursive: true, force: true });
-  }
-  return dir;
-}
-
-/**
  * The cluster above with every migration applied (decision 0325), made once per set of migrations
  * (its name carries a hash of server/db/migrations, migrate.ts and the PGlite version) and copied
  * into each new server's data dir: the suites start some 50 fresh servers, and each one migrated an
@@ -154,6 +142,29 @@ export async function migratedCluster(): Promise<string> {
       await handle.close();
     }
   });
+}
+
+/**
+ * A data dir as a server of the current sources leaves it after its first start: migrated, demo
+ * data seeded (decision 0379). Seeding hashes the demo accounts' passwords and writes two boards,
+ * 4-5 s of CPU, half of a start; each of the suites' some sixty servers did it again. Made by the
+ * e2e global set-up with a real server start, once per state of the sources and per UTC day (the
+ * demo data's dates are relative to the day it is made), without the realtime secret (each server
+ * makes its own).
+ */
+export async function seededDataDir(): Promise<string> {
+  const version = JSON.parse(fs.readFileSync(path.resolve('node_modules/@electric-sql/pglite/package.json'), 'utf8')).version as string;
+  const day = new Date().toISOString().slice(0, 10);
+  const dir = path.resolve('.cache', `e2e-data-seeded-${serverSourceHash()}-${version}-${day}`);
+  await madeOnce(dir, async (partial) => {
+    fs.mkdirSync(partial, { recursive: true });
+    fs.cpSync(await migratedCluster(), path.join(partial, 'pglite'), { recursive: true });
+    const server = await spawnServer(partial, {});
+    await server.stop();
+    fs.rmSync(path.join(partial, 'realtime-secret'), { force: true });
+  });
+  pruneOld('e2e-data-seeded-', dir);
+  return dir;
 }
 
 /** Debian chromium, headless, with the flags this machine needs (STACK.md). */
