@@ -119,6 +119,7 @@ function conflictSource(conn: SyncConnection) {
   return {
     list: () => conn.api.conflictInbox(),
     resolve: (seq: number, choice: 'mine' | 'theirs') => conn.api.resolveConflict(seq, choice),
+    exportFile: () => conn.api.exportUnsynced(),
   };
 }
 

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import type { ConflictChoice, InboxEntry } from '../../sync-worker/client';
+import type { ConflictChoice, InboxEntry, UnsyncedExport } from '../../sync-worker/client';
 
 /**
  * The conflict inbox as the app shows it (issue #30 part 2): the worker keeps the rows (its
@@ -11,6 +11,8 @@ import type { ConflictChoice, InboxEntry } from '../../sync-worker/client';
 export interface ConflictSource {
   list(): Promise<InboxEntry[]>;
   resolve(seq: number, choice: ConflictChoice): Promise<'resolved' | 'gone' | 'missing'>;
+  /** The "Download unsynced changes" file, assembled by the worker (issue #30 part 7). */
+  exportFile(): Promise<UnsyncedExport>;
 }
 
 export interface ConflictState {
@@ -60,6 +62,11 @@ export function createConflictStore() {
       const result = await source.resolve(seq, choice);
       await store.refresh();
       return result;
+    },
+    /** The worker's unsynced changes as one file (rejects when no worker is signed in). */
+    async exportFile(): Promise<UnsyncedExport> {
+      if (!source) throw new Error('The sync worker is not signed in.');
+      return source.exportFile();
     },
     openPanel() {
       set({ open: true });

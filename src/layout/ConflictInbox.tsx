@@ -9,6 +9,7 @@ import { useSession } from '../api/session';
 import { useWorkspaceInfo } from '../boards/store/workspace-info';
 import { useInboxWords, type InboxWords } from './inbox-words';
 import { RefusedEditActions } from './RefusedEditActions';
+import { InboxMenu } from './InboxMenu';
 import './conflict-inbox.css';
 
 type ConflictRow = Extract<InboxEntry, { type: 'conflict' }>;
@@ -33,6 +34,7 @@ export function ConflictInboxPanel() {
   const refused = entries.filter((e): e is RefusedRow => e.type === 'refused');
   return (
     <Modal open onClose={() => conflictInbox.closePanel()} title={t`Conflicts`} size="lg" className="conflict-inbox">
+      <InboxMenu />
       {conflicts.length === 0 && refused.length === 0 && (
         <p data-testid="conflicts-empty">
           <Trans>No conflicts. Every change you made is either saved or waiting to sync.</Trans>
