@@ -21,7 +21,7 @@ import type { JobQueue } from '../jobs/types';
  */
 type RecordPrefix = 'item' | 'value' | 'comment' | 'reaction' | 'folder' | 'attribute' | 'view' | 'time_entry' | 'automation' | 'button_click' | 'doc_update';
 type RecordVerb = 'created' | 'updated' | 'trashed' | 'restored' | 'deleted' | 'conflicted';
-export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed' | 'template.shared' | 'storage.changed' | 'invoice.paid';
+export type DomainEventType = `${RecordPrefix}.${RecordVerb}` | 'member.added' | 'member.updated' | 'member.removed' | 'template.shared' | 'storage.changed' | 'invoice.paid' | 'item.followed';
 
 export interface DomainEvent {
   /** bigint as a string; increasing in commit-safe order (consumers see them in id order). */

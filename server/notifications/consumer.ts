@@ -5,7 +5,7 @@ import { findRecord } from '../sync/store';
 import { ItemAudience } from './audience';
 import { followAutomatically, followersOf } from './follows';
 import { existingUsers, notify, type NotifyContext } from './notify';
-import { notifyFormSubmitted } from './emit';
+import { notifyFormSubmitted, notifyUserSubscribed } from './emit';
 import { itemFacts } from './facts';
 import { templateSharedNotifications } from '../templates/notify';
 import type { NotificationDraft } from './store';
@@ -21,6 +21,8 @@ import type { NotificationDraft } from './store';
  *   comment.updated          → people newly mentioned by the edit are told
  *   reaction.created         → the comment's author is told
  *   template.shared          → the workspace's members are told (server/templates/notify.ts)
+ *   item.followed            → someone followed an item by hand: its other followers are told
+ *                              "user subscribed" (W2.15)
  *   item.created by a form   → the form's owner is told "form submitted" (server/forms, decision 0130)
  * Nobody is told of their own action, and nobody who cannot read the item (ItemAudience).
  */
@@ -53,6 +55,8 @@ export async function notificationsForEvent(event: DomainEvent, c: NotifyContext
       return reactionAdded(event, c);
     case 'template.shared':
       return templateSharedNotifications(event, c);
+    case 'item.followed':
+      return userSubscribed(event, c);
     default:
       return;
   }
@@ -136,4 +140,14 @@ async function formSubmitted(event: DomainEvent, c: NotifyContext): Promise<void
   const owner = typeof via.form_owner_id === 'number' ? via.form_owner_id : event.actor_id;
   if (owner === null) return;
   await notifyFormSubmitted(c, event.id, { teamId: event.team_id, itemId: event.record_id, formName: typeof via.form_name === 'string' ? via.form_name : '', userIds: [owner], actorId: null });
+}
+
+/** Someone followed an item by hand: those who followed it before are told (user_subscribed, ITEM). */
+async function userSubscribed(event: DomainEvent, c: NotifyContext): Promise<void> {
+  const itemId = event.record_id;
+  const boardId = (event.after as { board_id?: unknown } | null)?.board_id;
+  if (!itemId || typeof boardId !== 'string' || event.actor_id === null) return;
+  const followers = (await followersOf(c.db, itemId, new Date(event.created_at))).filter((id) => id !== event.actor_id);
+  if (followers.length === 0) return;
+  await notifyUserSubscribed(c, event.id, { teamId: event.team_id, subscribeableType: 'ITEM', subscribeableId: itemId, boardId, itemId, userIds: followers, actorId: event.actor_id });
 }

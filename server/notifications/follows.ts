@@ -1,5 +1,7 @@
+import type { Kysely } from 'kysely';
 import type { Db } from '../sync/store';
 import type { Database } from '../db/types';
+import { appendEvents, registerEventFloor } from '../events/outbox';
 
 /**
  * Who follows which item. The creator, assignees (members attributes), commenters and mentioned
@@ -31,6 +33,26 @@ export async function setFollowing(db: Db, teamId: number, itemId: string, userI
     .values({ item_id: itemId, user_id: userId, team_id: teamId, following, reason: 'manual', created_at: now })
     .onConflict((oc) => oc.columns(['item_id', 'user_id']).doUpdateSet({ following, reason: 'manual', created_at: now }))
     .execute();
+}
+
+/**
+ * Following by hand from the item panel (W2.15): when the user was not following yet, an
+ * `item.followed` event is recorded in the same transaction, and the notifications consumer tells
+ * the item's other followers "{who} subscribed to {item}" (user_subscribed, subscribeable_type
+ * ITEM). The event names no board or item column, so it stays out of the activity log.
+ */
+export async function followByHand(db: Kysely<Database>, input: { teamId: number; itemId: string; boardId: string | null; userId: number }, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const already = await isFollowing(trx, input.itemId, input.userId);
+    await setFollowing(trx, input.teamId, input.itemId, input.userId, true, now);
+    if (already) return;
+    await registerEventFloor(trx);
+    await appendEvents(
+      trx,
+      [{ team_id: input.teamId, board_id: null, type: 'item.followed', collection: null, record_id: input.itemId, item_id: null, actor_id: input.userId, before: null, after: { board_id: input.boardId } }],
+      now,
+    );
+  });
 }
 
 export async function isFollowing(db: Db, itemId: string, userId: number): Promise<boolean> {

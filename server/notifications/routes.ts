@@ -15,7 +15,7 @@ import {
   notificationSettingsBody,
   readAllBody,
 } from '../../schema/notifications';
-import { isFollowing, setFollowing } from './follows';
+import { followByHand, isFollowing, setFollowing } from './follows';
 import { judgeNames } from './judge-names';
 import { deleteDeviceToken, saveDeviceToken } from './push';
 import { outboundRule } from '../outbound';
@@ -111,7 +111,7 @@ export function notificationApiRoutes(app: FastifyInstance, ctx: AppContext) {
     if (!item || item.team_id !== teamId || item.deleted_at !== null) throw notFound();
     const scope = await readScope(ctx, request, teamId, item.board_id);
     if (!scope.view.canRead('item', item.data, emptyReadContext())) throw unauthorized();
-    return { userId: user.id, teamId, itemId: item.id };
+    return { userId: user.id, teamId, itemId: item.id, boardId: item.board_id };
   }
 
   app.get<ItemParams>('/api/:teamId/items/:itemId/follow', async (request) => {
@@ -120,8 +120,8 @@ export function notificationApiRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   app.put<ItemParams>('/api/:teamId/items/:itemId/follow', async (request) => {
-    const { userId, teamId, itemId } = await readableItem(request);
-    await setFollowing(ctx.db, teamId, itemId, userId, true, ctx.now());
+    const { userId, teamId, itemId, boardId } = await readableItem(request);
+    await followByHand(ctx.db, { teamId, itemId, boardId, userId }, ctx.now());
     return { following: true };
   });
 

@@ -201,6 +201,29 @@ describe('notifications from domain events', () => {
     expect(await followRows()).toEqual([]);
   });
 
+  it('tells an item’s followers when someone follows it by hand (user subscribed), not for a second follow', async () => {
+    const task = item(b.id, { name: 'Watch me' });
+    await save('items', task, alice); // the creator follows
+    await server.ctx.jobs.drain();
+    const [aliceBefore, bobBefore] = [await inbox(alice), await inbox(bob)];
+    const follow = (who: SignedIn) => api(server.app, 'PUT', `/api/${teamId}/items/${task.id}/follow`, { token: who.token });
+    expect((await follow(bob)).statusCode).toBe(200);
+    expect((await follow(bob)).statusCode).toBe(200); // already following: nobody is told again
+    await server.ctx.jobs.drain();
+    const told = await newSince(alice, aliceBefore);
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ notification_type: 'user_subscribed', subscribeable_type: 'ITEM', subscribeable_id: task.id, item_id: task.id, board_id: b.id, created_by_name: 'Bob' });
+    expect(await newSince(bob, bobBefore)).toEqual([]);
+
+    // Carol follows too: both earlier followers are told; the activity log does not list follows.
+    const bobNow = await inbox(bob);
+    expect((await follow(carol)).statusCode).toBe(200);
+    await server.ctx.jobs.drain();
+    expect((await newSince(bob, bobNow)).map((n) => n.notification_type)).toEqual(['user_subscribed']);
+    const activity = await api(server.app, 'GET', `/api/${teamId}/activity?board_id=${b.id}&item_id=${task.id}`, { token: alice.token });
+    expect(JSON.stringify(activity.json())).not.toContain('item.followed');
+  });
+
   it('creates nothing twice when events are handled again (at least once delivery)', async () => {
     const position = async () => (await sql<{ position: string }>`select position from event_consumers where name = 'notifications'`.execute(server.ctx.db)).rows[0]!.position;
     const start = await position();

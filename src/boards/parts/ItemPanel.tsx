@@ -13,6 +13,7 @@ import { useItemValues, useRecord, type Item } from '../store/live';
 import { READ_ONLY_KINDS, ValueDisplay, ValueEditor } from './values';
 import { TimerControl } from '../time/TimerControl';
 import { ButtonControl } from '../automations/ButtonControl';
+import { FollowButton } from './FollowButton';
 import { toast } from '../../ui/toast-store';
 import { showApiError } from '../../api/handle-error';
 import { startPdfExport } from '../../board-jobs/jobs-api';
@@ -75,6 +76,7 @@ export function ItemPanel({ itemId, tab }: { itemId: string; tab: string }) {
       </div>
       <header className="item-panel-head">
         <h2>{item.name || t`Untitled`}</h2>
+        {board.backend.userId !== null && !board.backend.preview && !board.readOnly && <FollowButton teamId={board.teamId} itemId={item.id} />}
         <Button variant="ghost" size="sm" onClick={close} aria-label={t`Close item`}>
           ×
         </Button>
