@@ -12,9 +12,15 @@
  * A value is its own record (one per item × attribute), so its one field `value` is compared whole.
  */
 import type { SyncedCollectionName } from './collections';
+import { sameValue } from './same-value';
+import { SERVER_STAMPED_FIELDS } from './server-stamps';
 
-/** Fields no edit merges: identity, counters, server stamps and server-owned fields. */
-const NEVER_MERGED = ['id', 'row_version', 'created_at', 'updated_at', 'team_id', 'board_id', 'deleted_at', 'collection', 'updated_by'];
+/**
+ * Fields no edit merges: the server's stamps (schema/server-stamps.ts), the record's identity and
+ * place (id, team_id, board_id: a move is its own request), the trash mark (deleted_at: trash and
+ * restore are their own requests) and the local table's tag (collection).
+ */
+const NEVER_MERGED = [...SERVER_STAMPED_FIELDS, 'id', 'team_id', 'board_id', 'deleted_at', 'collection'];
 
 export interface MergeFieldSpec {
   /** Fields not merged (the server owns them, or they identify the record). */
@@ -46,25 +52,8 @@ export function mergeSpecOf(collection: string): MergeFieldSpec {
   return (MERGE_FIELDS as Record<string, MergeFieldSpec>)[collection] ?? FALLBACK;
 }
 
-/**
- * Deep equality with JSON semantics: object key order does not matter, and null, undefined and a
- * missing field are the same (a field the server fills with null is not an edit).
- */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || a === undefined) return b === null || b === undefined;
-  if (b === null || b === undefined) return false;
-  if (typeof a !== 'object' || typeof b !== 'object') return typeof a === 'number' && typeof b === 'number' ? Number.isNaN(a) && Number.isNaN(b) : false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => sameValue(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  for (const key of new Set([...Object.keys(ao), ...Object.keys(bo)])) if (!sameValue(ao[key], bo[key])) return false;
-  return true;
-}
+/** Re-exported: the merge's callers and tests compare values with it. */
+export { sameValue };
 
 export type Fields = Record<string, unknown>;
 

@@ -8,44 +8,21 @@
  * - a successful delete removes the record;
  * - saved/deleted events from elsewhere apply only if newer;
  * - a request counts as changed (shell.md §3) when its item is absent but old exists, when there
- *   is no old, or when the two differ ignoring updated_at and created_at; unchanged saves are not sent.
+ *   is no old, or when the two differ ignoring the server's stamps; unchanged saves are not sent.
  *
  * The engine asks these functions what to do and then does it in one Dexie transaction.
  */
 import type { QueuedRequest, SyncRecord } from './types';
+import { sameFields, sameValue } from '../schema/same-value';
+import { SERVER_STAMPED_FIELDS } from '../schema/server-stamps';
 
-/** Fields that never make two copies "different" (the server stamps them; updated_by is who saved, 2a24ad7). */
-const IGNORED_FIELDS = new Set(['updated_at', 'created_at', 'updated_by']);
 /**
- * Also ignored when comparing a request's item with its old copy: our requests carry the raised
- * row_version, which is not an edit, and `collection` is the local table's tag.
+ * Ignored when comparing two copies: the server's stamps (schema/server-stamps.ts; our requests
+ * carry the raised row_version, which is not an edit) and `collection`, the local table's tag.
  */
-const IGNORED_IN_REQUEST = new Set([...IGNORED_FIELDS, 'row_version', 'collection']);
+const IGNORED_IN_REQUEST: ReadonlySet<string> = new Set([...SERVER_STAMPED_FIELDS, 'collection']);
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
-    // undefined and a missing field are the same thing once serialised.
-    return a === b;
-  }
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => deepEqual(v, bb[i]));
-  }
-  return sameFields(a as Record<string, unknown>, b as Record<string, unknown>, new Set());
-}
-
-function sameFields(a: Record<string, unknown>, b: Record<string, unknown>, ignored: Set<string>): boolean {
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  for (const key of keys) {
-    if (ignored.has(key)) continue;
-    if (!deepEqual(a[key], b[key])) return false;
-  }
-  return true;
-}
-
-/** True when two copies differ in anything but updated_at / created_at (and row_version). */
+/** True when two copies differ in anything but the server's stamps (JSON semantics: null = missing). */
 export function recordsDiffer(a: SyncRecord, b: SyncRecord): boolean {
   return !sameFields(a, b, IGNORED_IN_REQUEST);
 }
@@ -54,7 +31,7 @@ export function recordsDiffer(a: SyncRecord, b: SyncRecord): boolean {
 export function holdsFields(stored: SyncRecord, sent: SyncRecord): boolean {
   for (const key of Object.keys(sent)) {
     if (IGNORED_IN_REQUEST.has(key) || sent[key] === undefined) continue;
-    if (!deepEqual(stored[key], sent[key])) return false;
+    if (!sameValue(stored[key], sent[key])) return false;
   }
   return true;
 }

@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db, WireRecord } from '../sync/store';
 import type { DomainEventType } from './types';
 import { registerFloor } from '../sync/cursor';
+import { SERVER_STAMPED_FIELDS } from '../../schema/server-stamps';
 
 /**
  * The transactional outbox: builds the domain events of a write and appends them in the write's
@@ -25,8 +26,8 @@ export interface EventRow {
 
 const PREFIX: Record<string, string> = { comment_reaction: 'reaction', folder_view: 'view' };
 
-/** Bookkeeping every save changes; never "what changed" on its own. */
-const NOISE = new Set(['row_version', 'updated_at', 'updated_by']);
+/** Bookkeeping the server stamps on a save (schema/server-stamps.ts); never "what changed" on its own. */
+const NOISE: ReadonlySet<string> = new Set(SERVER_STAMPED_FIELDS);
 
 export type RecordChange = 'saved' | 'trashed' | 'restored' | 'deleted';
 

@@ -13,6 +13,7 @@ import {
   requestChanged,
 } from '../../sync-worker/merge';
 import type { QueuedRequest, SyncRecord } from '../../sync-worker/types';
+import { SERVER_STAMPED_FIELDS } from '../../schema/server-stamps';
 
 const rec = (fields: Partial<SyncRecord> & { row_version: number }): SyncRecord => ({ id: 'a', board_id: 'b', name: 'x', ...fields });
 
@@ -49,6 +50,17 @@ describe('request counts as changed (shell.md §3)', () => {
     expect(requestChanged({ item: { ...old, name: 'y' }, old })).toBe(true);
     expect(recordsDiffer({ ...old, settings: { a: [1, 2] } }, { ...old, settings: { a: [1, 2] } })).toBe(false);
     expect(recordsDiffer({ ...old, settings: { a: [1, 2] } }, { ...old, settings: { a: [2, 1] } })).toBe(true);
+  });
+  it('compares as the field merge does (one sameValue, schema/same-value.ts): null, undefined and a missing field are the same', () => {
+    const old = rec({ row_version: 1 });
+    expect(recordsDiffer({ ...old, parent_id: null, settings: { a: undefined, b: 1 } }, { ...old, settings: { b: 1 } })).toBe(false);
+    expect(recordsDiffer({ ...old, parent_id: null }, { ...old, parent_id: 'x' })).toBe(true);
+  });
+  it('ignores every field the server stamps (schema/server-stamps.ts), and only those', () => {
+    const old = rec({ row_version: 1, updated_at: 'a', created_at: 'a', updated_by: 1 });
+    const stamped = Object.fromEntries(SERVER_STAMPED_FIELDS.map((f) => [f, 'changed']));
+    expect(recordsDiffer({ ...old, ...stamped }, old)).toBe(false);
+    expect(recordsDiffer({ ...old, deleted_at: 'now' }, old)).toBe(true);
   });
 });
 
