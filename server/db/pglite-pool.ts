@@ -17,6 +17,8 @@ import type { PGlite } from '@electric-sql/pglite';
  */
 export class PGlitePool {
   private tail: Promise<void> = Promise.resolve();
+  /** This database's own watch of the loop: two servers in one process (tests) keep separate ones. */
+  private readonly loop = new LoopWatch();
 
   constructor(private readonly pg: PGlite) {}
 
@@ -27,9 +29,10 @@ export class PGlitePool {
     this.tail = previous.then(() => turn);
     await previous;
     const pg = this.pg;
+    const loop = this.loop;
     return {
       async query(sql: string, params?: readonly unknown[]) {
-        if (loopStarved()) await yieldToEventLoop();
+        if (loop.starved()) await yieldToEventLoop();
         const result = await pg.query(sql, params as unknown[] | undefined);
         return {
           rows: result.rows,
@@ -52,21 +55,23 @@ export class PGlitePool {
 export const pgliteYield = { afterMs: 10 };
 
 /**
- * When the loop was last seen waiting to turn: a marker set with a setImmediate that clears it.
- * While the marker stands, the loop has not turned since `pendingSince`.
+ * Whether the event loop has turned lately, as seen by one pool: a marker set with a setImmediate
+ * that clears it. While the marker stands, the loop has not turned since `pendingSince`.
  */
-let pendingSince: number | null = null;
+export class LoopWatch {
+  private pendingSince: number | null = null;
 
-function loopStarved(): boolean {
-  const now = performance.now();
-  if (pendingSince === null) {
-    pendingSince = now;
-    setImmediate(() => {
-      pendingSince = null;
-    });
-    return pgliteYield.afterMs <= 0;
+  starved(): boolean {
+    const now = performance.now();
+    if (this.pendingSince === null) {
+      this.pendingSince = now;
+      setImmediate(() => {
+        this.pendingSince = null;
+      });
+      return pgliteYield.afterMs <= 0;
+    }
+    return now - this.pendingSince >= pgliteYield.afterMs;
   }
-  return now - pendingSince >= pgliteYield.afterMs;
 }
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
