@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/test-server';
+import { waitFor } from '../helpers/wait';
 import { Messages } from '../../schema/messages';
 import { ManualClock } from '../../sync-worker/clock';
 import { OfflineError } from '../../sync-worker/queue';
@@ -395,7 +396,9 @@ describe('reconnect', () => {
     const missed = [newItem(world, { name: 'missed 1' }), newItem(world, { name: 'missed 2' })];
     for (const m of missed) await api(world.server.app, 'PUT', `/api/${world.teamId}/items/${m.id}`, { token: world.owner.token, body: { ...m, row_version: 1 } });
     b.engine.connection.browserOnline();
-    await new Promise((r) => setTimeout(r, 300));
+    // The catch-up of the open board comes at once (no clock advance); wait for its state, not a time
+    // (each request took about a second on the loaded machine, so a fixed 300 ms failed there).
+    await waitFor(async () => (await Promise.all(missed.map((m) => b.local('item', m.id)))).every((r) => r != null), 30_000, 'the open board caught up with the missed items');
     for (const m of missed) expect(await b.local('item', m.id)).toMatchObject({ name: m.name });
     expect(b.of('syncing')).toHaveLength(0);
     await clock.advanceAsync(210_000 - 1);
