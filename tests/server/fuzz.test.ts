@@ -156,15 +156,15 @@ describe('fuzz: malformed requests to every route', () => {
     expect([...kinds.keys()].sort()).toEqual(['batch-route', 'big-id', 'surrogate']);
   }, 300_000);
 
-  // The review's own reproductions, exactly.
-  it('answers the security review’s N11 requests with a 4xx naming the field', async () => {
+  // The review's own reproductions, exactly: one case per cause, so a fix taken away fails its own case.
+  const named = async (method: 'PUT' | 'POST' | 'GET' | 'DELETE', url: string, body: unknown, field: string, status = 422) => {
+    const res = await api(server.app, method, url, { token: w.users.owner.token, body });
+    expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+    expect(res.body, url).toContain(field);
+  };
+  it('N11, lone UTF-16 surrogates in record text: a 422 naming the field (server/http/nul-guard.ts)', async () => {
     const token = w.users.owner.token;
     const t = w.teamId;
-    const named = async (method: 'PUT' | 'POST' | 'GET' | 'DELETE', url: string, body: unknown, field: string, status = 422) => {
-      const res = await api(server.app, method, url, { token, body });
-      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
-      expect(res.body, url).toContain(field);
-    };
     const r = w.records;
     await named('PUT', `/api/${t}/items/${r.item.id}`, { ...r.item, name: 'bad \ud800 name' }, 'name: must not contain an unpaired UTF-16 surrogate');
     await named('PUT', `/api/${t}/folders/${r.folder.id}`, { ...r.folder, name: '\udfff' }, 'name: must not contain an unpaired UTF-16 surrogate');
@@ -173,10 +173,18 @@ describe('fuzz: malformed requests to every route', () => {
     // A surrogate pair (an emoji) is fine.
     const emoji = await api(server.app, 'PUT', `/api/${t}/items/${r.item.id}`, { token, body: { ...r.item, name: 'ok \ud83d\ude00', row_version: undefined } });
     expect(emoji.statusCode, emoji.body).toBeLessThan(500);
+  }, 120_000);
+  it('N11, ids beyond 32 bits on the billing routes: a 422 naming the id (server/http/int-ids.ts)', async () => {
     await named('GET', '/api/payment/invoices/2147483648/pdf', undefined, 'id: must be a whole number from 1 to 2147483647');
     await named('GET', '/api/subscription/2147483648/cancellation', undefined, 'id: must be a whole number from 1 to 2147483647');
-    for (const method of ['put', 'delete'] as const) {
-      const res = await api(server.app, 'POST', `/api/${t}/batch`, { token, body: { requests: [{ method, route: 'items/%00', payload: method === 'put' ? { ...r.item, id: '\u0000' } : undefined }] } });
+  }, 120_000);
+  it('N11, a batch route decoding to a NUL (items/%00), PUT and DELETE: a 4xx naming the id (server/sync/batch.ts, dispatch.ts)', async () => {
+    const token = w.users.owner.token;
+    const t = w.teamId;
+    const r = w.records;
+    // The route alone decodes to a NUL (the payload is the item as it is), and the payload's id is one too.
+    for (const [method, payload] of [['put', r.item], ['put', { ...r.item, id: '\u0000' }], ['delete', undefined]] as const) {
+      const res = await api(server.app, 'POST', `/api/${t}/batch`, { token, body: { requests: [{ method, route: 'items/%00', payload }] } });
       expect(res.statusCode, res.body).toBeLessThan(500);
       const inner = res.statusCode === 200 ? res.json()[0] : { status: res.statusCode, data: res.json() };
       expect(inner.status, JSON.stringify(inner)).toBeGreaterThanOrEqual(400);
