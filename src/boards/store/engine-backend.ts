@@ -3,6 +3,10 @@ import { toastMessageFor, type ApiErrorBody } from '../../../schema/api-error';
 import type { ApplyResult, CairnDexie, MutatorArgs, MutatorName, SyncRecord } from '../../../sync-worker/client';
 import type { BackendProblem, BoardBackend, WrittenRecord } from './backend';
 import { heldBoardFolder } from './live';
+import { workspaces } from '../../api/workspaces-cache';
+
+/** How long the sidebar's list of a workspace's folders answers the board's lookup of its workspace. */
+const RECENT_FOLDERS_MS = 10_000;
 
 /**
  * The board backend over any engine that offers the worker's commands: the SharedWorker's Comlink
@@ -42,6 +46,20 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
     return def.route;
   };
   /**
+   * A workspace's folders as the server lists them. The sidebar's answer is kept a few seconds
+   * for the board's lookup of its workspace (`fresh` false); `fresh` asks again. A failed
+   * lookup answers an empty list (that workspace is skipped), a failed sidebar list throws.
+   */
+  const recentFolders = new Map<number, { at: number; answer: Promise<SyncRecord[]> }>();
+  function teamFolders(teamId: number, fresh: boolean, throwOnError = false): Promise<SyncRecord[]> {
+    const held = recentFolders.get(teamId);
+    if (!fresh && held && Date.now() - held.at < RECENT_FOLDERS_MS) return held.answer.catch(() => []);
+    const answer = call<{ data: SyncRecord[] }>('get', `/api/${teamId}/folders`).then((a) => a.data ?? []);
+    recentFolders.set(teamId, { at: Date.now(), answer });
+    answer.catch(() => recentFolders.delete(teamId));
+    return throwOnError ? answer : answer.catch(() => []);
+  }
+  /**
    * The board on screen catches up after a restore or a member change (the engine's own calls
    * are not echoed to its socket; the server logs both as changes, so the delta carries them).
    */
@@ -61,11 +79,14 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
       const local = heldBoardFolder(db, boardId) ?? (await db.records.get(['folder', boardId]));
       if (local && typeof local.team_id === 'number') return local.team_id;
       if (userId === null) return hint ?? null;
-      // Not on this device yet: ask each of the user's workspaces for its boards.
+      // Not on this device yet: ask each of the user's workspaces for its boards. The lists the
+      // shell and the sidebar have just read come first (a cold open asked for them again, one
+      // call after another, before the board could load); a board not in them asks afresh.
+      const shown = workspaces.get();
+      if (shown) for (const team of shown) if ((await teamFolders(team.id, false)).some((f) => f.id === boardId)) return team.id;
       const mine = await call<{ data: { id: number }[] }>('get', '/api/me/workspaces');
       for (const team of mine.data ?? []) {
-        const folders = await call<{ data: SyncRecord[] }>('get', `/api/${team.id}/folders`).catch(() => ({ data: [] as SyncRecord[] }));
-        if (folders.data.some((f) => f.id === boardId)) return team.id;
+        if ((await teamFolders(team.id, true)).some((f) => f.id === boardId)) return team.id;
       }
       return null;
     },
@@ -83,8 +104,7 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
       return (await call<{ data: { collection: string; id: string; record: SyncRecord }[] }>('get', `/api/${teamId}/trash?board_id=${encodeURIComponent(boardId)}`)).data ?? [];
     },
     async listBoards(teamId) {
-      const answer = await call<{ data: SyncRecord[] }>('get', `/api/${teamId}/folders`);
-      return (answer.data ?? []).filter((f) => f.parent_id === null && !f.deleted_at);
+      return (await teamFolders(teamId, true, true)).filter((f) => f.parent_id === null && !f.deleted_at);
     },
     async setBoardMembers(boardId, userIds) {
       await call('put', '/api/users', { board_id: boardId, user_ids: userIds });
