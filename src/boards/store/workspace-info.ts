@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { PermissionEntries, RoleOrGuest } from '../../../schema/permissions';
 import { api, ApiRequestError, OFFLINE_STATUS } from '../../api/client';
 import { Workspaces, type Member } from '../../api/endpoints';
+import { workspaces } from '../../api/workspaces-cache';
 import { store } from '../../storage/local-store';
 import type { Viewer, Workspace } from '../model/access';
 import { useTeamVersion } from '../../navigation/team-events';
@@ -53,8 +54,27 @@ async function load(teamId: number, userId: number | null): Promise<WorkspaceInf
   return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role }, members, readOnly: team.read_only ?? null };
 }
 
+/**
+ * Until this workspace's own answer comes (or when it never came: the network went before it did),
+ * the user's role as the workspace list gives it (remembered for offline starts, 0080), with the
+ * role's default rights. Without it a board opened for the first time on this device showed what a
+ * guest may do, and a full member who lost the network before that answer could edit nothing
+ * (e2e boards-sync: a double-click on a cell only selected its text). What the workspace's own
+ * permission entries take away, the server still refuses, and a refused edit stays in view.
+ */
+function fromWorkspaceList(teamId: number, userId: number | null): WorkspaceInfo | null {
+  const listed = userId === null ? undefined : workspaces.get()?.find((w) => w.id === teamId);
+  if (!listed) return null;
+  const role = (listed.owner_id === userId ? 'owner' : (listed.user_role ?? 'guest')) as RoleOrGuest;
+  return { workspace: { id: teamId, owner_id: listed.owner_id, permissions: {} }, viewer: { id: userId, role }, members: [], readOnly: listed.read_only ?? null };
+}
+
+const knownInfo = (teamId: number, userId: number | null) => store.get<WorkspaceInfo | null>(key(teamId, userId), null) ?? fromWorkspaceList(teamId, userId);
+
 export function useWorkspaceInfo(teamId: number | null, userId: number | null): WorkspaceInfo | null {
-  const [info, setInfo] = useState<WorkspaceInfo | null>(() => (teamId === null ? null : store.get<WorkspaceInfo | null>(key(teamId, userId), null)));
+  const [info, setInfo] = useState<WorkspaceInfo | null>(() => (teamId === null ? null : knownInfo(teamId, userId)));
+  // The workspace list arriving after the board opened gives the role when nothing better came.
+  const list = useSyncExternalStore(workspaces.subscribe, workspaces.get, workspaces.get);
   // Live: a role, member or permission change of the workspace (team.{id}.users / .permissions) reloads it,
   // and so does the network's return (a load that got no answer changed nothing).
   const teamVersion = useTeamVersion(teamId);
@@ -62,7 +82,7 @@ export function useWorkspaceInfo(teamId: number | null, userId: number | null): 
   useEffect(() => {
     if (teamId === null) return;
     let live = true;
-    setInfo(store.get<WorkspaceInfo | null>(key(teamId, userId), null));
+    setInfo(knownInfo(teamId, userId));
     load(teamId, userId)
       .then((loaded) => {
         if (!live || loaded === null) return;
@@ -76,5 +96,8 @@ export function useWorkspaceInfo(teamId: number | null, userId: number | null): 
       live = false;
     };
   }, [teamId, userId, teamVersion, online]);
+  useEffect(() => {
+    if (teamId !== null) setInfo((current) => current ?? fromWorkspaceList(teamId, userId));
+  }, [teamId, userId, list]);
   return info;
 }
