@@ -121,4 +121,22 @@ describe('a conflict on two devices of one user', () => {
     expect((await serverValue()).value).toBe('done');
     expect(errors).toEqual([]);
   });
+
+  it('names a winner whose account the server no longer finds "Deleted Account"', async () => {
+    // Another device of the owner reports a conflict whose winner's account is gone (no route
+    // deletes an account: an id no user has). Device B pulls it on the ConflictsChanged event.
+    const id = `${itemId}.${statusId()}`;
+    const reported = await apiCall(world.server.url, owner, 'POST', `/api/${world.teamId}/conflicts`, {
+      key: `deleted-winner-${Date.now()}`, kind: 'field', collection: 'value', id, item_id: itemId, attribute_id: statusId(), field: 'value', text: false,
+      mine: 'wip', theirs: 'done', base: 'todo', theirs_by: 2_000_000_001, theirs_at: null, theirs_row_version: null,
+    });
+    expect(reported.data).toMatchObject({ added: true });
+    await expect.poll(() => b.getByTestId('conflicts-entry').textContent().catch(() => ''), { timeout: 60_000 }).toContain('Conflicts (1)');
+    await b.getByTestId('conflicts-entry').click();
+    const item = b.getByTestId('conflict-item').first();
+    await item.waitFor({ timeout: 30_000 });
+    await expect.poll(() => item.textContent(), { timeout: 30_000 }).toContain('changed by Deleted Account');
+    await item.getByRole('button', { name: 'Keep theirs' }).click();
+    await expect.poll(() => b.getByTestId('conflict-item').count(), { timeout: 30_000 }).toBe(0);
+  });
 });

@@ -10,6 +10,7 @@ import { CONFLICT_KEY_PATTERN, CONFLICTS_CHANGED_EVENT, type ServerConflict } fr
 import { RECORD_ID_PATTERN } from '../../schema/records';
 import { collections } from '../../schema/collections';
 import { teamIdParam } from './params';
+import { AUTOBOT_USER_ID } from '../../schema/automations';
 import { readScope } from './read-scope';
 import { loadReadContext } from './reads';
 import type { WireRecord } from './store';
@@ -22,7 +23,8 @@ import type { WireRecord } from './store';
  * everyone who reads the item sees, the winner too. Every device of the user pulls the open list,
  * and a choice made on one device is sent here, so the conflict leaves all of them.
  *   POST /api/{teamId}/conflicts                 report one (idempotent by its key)
- *   GET  /api/me/conflicts                       the user's open conflicts, every workspace
+ *   GET  /api/me/conflicts                       the user's open conflicts, every workspace, and
+ *                                                deleted_user_ids: winners whose account is gone
  *   POST /api/me/conflicts/{key}/resolve         {choice: 'mine' | 'theirs'}
  * Each change is told on the user's channel (ConflictsChanged), so their other devices pull now.
  */
@@ -119,7 +121,11 @@ export function conflictRoutes(app: FastifyInstance, ctx: AppContext): void {
       const body = (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as Omit<ServerConflict, 'key' | 'team_id' | 'created_at'>;
       return { ...body, key: r.key, team_id: r.team_id, created_at: new Date(r.created_at).toISOString() };
     });
-    return { data };
+    // Whose winning save it was, when the server no longer finds the account: the inbox names them
+    // "Deleted Account", as the activity log does (W3.3, W8.4; schema/special-users.ts).
+    const byIds = [...new Set(data.map((c) => c.theirs_by).filter((id): id is number => typeof id === 'number' && id !== AUTOBOT_USER_ID))];
+    const found = byIds.length ? new Set((await ctx.db.selectFrom('users').select('id').where('id', 'in', byIds).execute()).map((u) => u.id)) : new Set<number>();
+    return { data, deleted_user_ids: byIds.filter((id) => !found.has(id)) };
   });
 
   app.post<{ Params: { key: string } }>('/api/me/conflicts/:key/resolve', { config: { docs: { tag, summary: 'Settle one of your conflicts', description: 'Takes it off your list on every device. `mine` is recorded only: your device saves your value as a normal edit.', body: resolveBody } } }, async (request) => {

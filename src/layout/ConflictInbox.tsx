@@ -10,6 +10,7 @@ import { useWorkspaceInfo } from '../boards/store/workspace-info';
 import { useInboxWords, type InboxWords } from './inbox-words';
 import { RefusedEditActions } from './RefusedEditActions';
 import { InboxMenu } from './InboxMenu';
+import { useDeletedAuthors } from './deleted-authors';
 import './conflict-inbox.css';
 
 type ConflictRow = Extract<InboxEntry, { type: 'conflict' }>;
@@ -25,7 +26,8 @@ export function ConflictInboxPanel() {
   const { t } = useLingui();
   const { entries, open } = useConflicts();
   const userId = useSession().user?.id ?? null;
-  const words = useInboxWords(userId);
+  const deleted = useDeletedAuthors(open, entries.map((e) => (e.type === 'conflict' ? e.seq : '')).join(','));
+  const words = useInboxWords(userId, deleted);
   const firstTeam = entries.find((e): e is ConflictRow => e.type === 'conflict' && e.team_id !== undefined)?.team_id ?? null;
   // Loads (and remembers) the members of the workspace the first conflict is in, so names are fresh.
   useWorkspaceInfo(open ? firstTeam : null, userId);

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useLingui } from '@lingui/react/macro';
-import { AUTOBOT_NAME, AUTOBOT_USER_ID } from '../../schema/automations';
+import { personName } from '../../schema/special-users';
 import type { InboxLabel } from '../../sync-worker/client';
 import { valueWords, type ActivityLookup, type Words } from '../boards/activity/activity-format';
 import { rememberedMembers } from '../boards/store/workspace-info';
@@ -9,15 +9,18 @@ import { formatDate } from '../i18n/locale';
 /**
  * Words for the conflict inbox (issue #30 part 2): a value as the board shows it (option, member,
  * item names, dates in the user's format; the activity log's own formatter, valueWords), and who
- * saved the other side, by name from the workspace's members this device remembers. A user id that
- * is not a member reads "Removed User" (workspace.md: unknown user ids).
+ * saved the other side, by name from the workspace's members this device remembers, named as
+ * everywhere else by schema/special-users.ts: a user id that is not a member reads "Removed User",
+ * one whose account the server no longer finds "Deleted Account" (W3.3, W8.4), the bot Autobot.
  */
 export interface InboxWords {
   value(label: InboxLabel, value: unknown, teamId: number | undefined): string;
   person(id: number | string | null | undefined, teamId: number | undefined): string | null;
 }
 
-export function useInboxWords(userId: number | null): InboxWords {
+const NOBODY: ReadonlySet<number> = new Set();
+
+export function useInboxWords(userId: number | null, deleted: ReadonlySet<number> = NOBODY): InboxWords {
   const { t, i18n } = useLingui();
   return useMemo<InboxWords>(() => {
     const words: Words = {
@@ -36,6 +39,7 @@ export function useInboxWords(userId: number | null): InboxWords {
       formatDate: (iso) => (/^\d{4}-\d{2}-\d{2}$/.test(iso) ? formatDate(`${iso}T00:00:00`, i18n.locale) : formatDate(iso, i18n.locale, { dateStyle: 'medium', timeStyle: 'short' })),
     };
     const empty = t`(empty)`;
+    const people = { guest: t`Guest`, removed: t`Removed User`, deleted: t`Deleted Account` };
     const memberName = (teamId: number | undefined, id: number) => (teamId === undefined ? undefined : rememberedMembers(teamId, userId).find((m) => m.id === id)?.name);
     return {
       value(label, value, teamId) {
@@ -55,10 +59,9 @@ export function useInboxWords(userId: number | null): InboxWords {
       person(id, teamId) {
         if (id === null || id === undefined) return null;
         const n = Number(id);
-        if (n === AUTOBOT_USER_ID) return AUTOBOT_NAME;
         if (userId !== null && n === userId) return t`You`;
-        return memberName(teamId, n) ?? t`Removed User`;
+        return personName(n, (x) => memberName(teamId, x), (x) => deleted.has(x), people);
       },
     };
-  }, [t, i18n.locale, userId]);
+  }, [t, i18n.locale, userId, deleted]);
 }
