@@ -80,10 +80,10 @@ export function backendOver(userId: number | null, db: CairnDexie, port: EngineP
       if (local && typeof local.team_id === 'number') return local.team_id;
       if (userId === null) return hint ?? null;
       // Not on this device yet: ask each of the user's workspaces for its boards. The lists the
-      // shell and the sidebar have just read come first (a cold open asked for them again, one
+      // shell and the sidebar have just read come first (the sidebar's workspaces too) (a cold open asked for them again, one
       // call after another, before the board could load); a board not in them asks afresh.
-      const shown = workspaces.get();
-      if (shown) for (const team of shown) if ((await teamFolders(team.id, false)).some((f) => f.id === boardId)) return team.id;
+      const shown = new Set([...(workspaces.get() ?? []).map((team) => team.id), ...recentFolders.keys()]);
+      for (const teamId of shown) if ((await teamFolders(teamId, false)).some((f) => f.id === boardId)) return teamId;
       const mine = await call<{ data: { id: number }[] }>('get', '/api/me/workspaces');
       for (const team of mine.data ?? []) {
         if ((await teamFolders(team.id, true)).some((f) => f.id === boardId)) return team.id;

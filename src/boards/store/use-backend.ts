@@ -8,6 +8,9 @@ import { previewMode } from '../../navigation/preview-instance';
 
 /** One backend per signed-in user (or the anonymous visitor), shared by every board screen. */
 const backends = new Map<string, Promise<BoardBackend>>();
+const forget = (key: string, backend: Promise<BoardBackend>) => {
+  if (backends.get(key) === backend) backends.delete(key);
+};
 
 export function backendFor(userId: number | null): Promise<BoardBackend> {
   // A preview (pretend) tab never writes through the shared worker: it runs its own engine over
@@ -24,12 +27,31 @@ export function backendFor(userId: number | null): Promise<BoardBackend> {
       ? import('./preview-backend').then((m) => m.createPreviewBackend(userId))
       : userId === null
         ? createTabBackend(null)
-        : workerSignedInAs(userId).then((connection) => createWorkerBackend(userId, connection));
-    found = inner.then((backend) => withPendingWrites(backend));
-    found.catch(() => backends.delete(key));
+        : signedInBackend(userId, () => forget(key, made));
+    const made: Promise<BoardBackend> = inner.then((backend) => withPendingWrites(backend));
+    found = made;
+    found.catch(() => forget(key, made));
     backends.set(key, found);
   }
   return found;
+}
+
+/**
+ * A signed-in user's backend over the worker, made without waiting for the worker's sign-in: the
+ * replica is read meanwhile, commands wait for it (decision 0366). A sign-in refused before the
+ * replica is open fails the backend as before; one refused later leaves its commands rejecting
+ * and `drop` forgets it, so the next screen makes a new one.
+ */
+async function signedInBackend(userId: number, drop: () => void): Promise<BoardBackend> {
+  const connection = workerSignedInAs(userId);
+  let refused: { error: unknown } | null = null;
+  connection.catch((error: unknown) => {
+    refused = { error };
+    drop();
+  });
+  const backend = await createWorkerBackend(userId, connection);
+  if (refused) throw (refused as { error: unknown }).error;
+  return backend;
 }
 
 export function useBackendFor(userId: number | null, enabled: boolean): { backend: BoardBackend | null; error: unknown } {
