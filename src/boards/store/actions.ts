@@ -52,10 +52,27 @@ export class BoardActions {
     return () => pending.drop(collection, record.id, token);
   }
 
+  /** Actions sent to the worker whose answer (and so their undo step) has not come yet. */
+  private readonly inFlight = new Set<Promise<unknown>>();
+
   /** Runs one action in the worker and records what it changed as one undo step. */
   private async apply<N extends MutatorName>(label: string, name: N, args: MutatorArgs<N>): Promise<void> {
-    const result = await this.call(name, args);
-    this.history.record({ label, entries: result.entries });
+    const running = this.call(name, args).then((result) => this.history.record({ label, entries: result.entries }));
+    this.inFlight.add(running);
+    try {
+      await running;
+    } finally {
+      this.inFlight.delete(running);
+    }
+  }
+
+  /**
+   * Undo and redo first wait for the actions still on their way to the worker: the edit shows at
+   * once (pending.ts) but its step is recorded when the worker answers, and a Ctrl+Z pressed in
+   * between found no step, or took back the edit before it (e2e boards-core, clean-clone CI).
+   */
+  private async settled(): Promise<void> {
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
   }
 
   private async call<N extends MutatorName>(name: N, args: MutatorArgs<N>) {
@@ -69,10 +86,12 @@ export class BoardActions {
 
   // ── undo / redo ──────────────────────────────────────────────────────────────────────────
   async undo(): Promise<string | null> {
+    await this.settled();
     return this.revert(this.history.takeUndo(), 'before');
   }
 
   async redo(): Promise<string | null> {
+    await this.settled();
     return this.revert(this.history.takeRedo(), 'after');
   }
 
