@@ -34,6 +34,8 @@ export interface EngineEvents {
   'storage-freed': { written: number };
   /** force: x-force-reload (reload at once); headers: both values as sent, for the shell's rules (src/sw/update-rules.ts). */
   'update-required': { force: boolean; headers: { 'x-update-required': string | null; 'x-force-reload': string | null } };
+  /** The server pushed the version it runs (realtime, on each user-channel subscription; S4.11): tabs compare it with their build. */
+  'server-version': { version: string | null };
   'session-expired': Record<string, never>;
   /**
    * The server answers from another database than the replica was loaded from, or is behind our

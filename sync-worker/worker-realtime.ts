@@ -9,6 +9,7 @@ import type { EngineEvents } from './events';
 import type { Realtime, RealtimeOptions } from './realtime';
 import type { SyncRecord } from './types';
 import { CONFLICTS_CHANGED_EVENT } from '../schema/sync-conflicts';
+import { APP_VERSION_EVENT, type AppVersionPayload } from '../schema/app-version-event';
 import { conflictSyncOf } from './conflict-sync';
 
 export type RealtimeFactory = (opts: Omit<RealtimeOptions, 'Pusher'>) => Realtime;
@@ -57,6 +58,8 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
           if (event.userId !== session.userId) return;
           // ConflictsChanged: another device of the user reported or settled a conflict (conflict-sync.ts).
           if (event.event === CONFLICTS_CHANGED_EVENT) void conflictSyncOf(session)?.sync();
+          // The server's version, pushed on each (re)subscription (S4.11): the tabs compare it with their build.
+          else if (event.event === APP_VERSION_EVENT) runtime.events.emit('server-version', { version: versionOf(event.data) });
           else session.notifications.onRealtime(event.event, event.data);
           return;
         }
@@ -196,4 +199,18 @@ export class CatchUpPulls {
     for (const state of this.boards.values()) if (state.followUp !== null) clearTimeout(state.followUp);
     this.boards.clear();
   }
+}
+
+/** The version an AppVersion event names (its data arrives parsed or as the JSON text), or null. */
+function versionOf(data: unknown): string | null {
+  let value = data;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return null;
+    }
+  }
+  const version = (value as Partial<AppVersionPayload> | null)?.version;
+  return typeof version === 'string' ? version : null;
 }

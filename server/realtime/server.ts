@@ -111,6 +111,11 @@ export class EmbeddedRealtimeServer {
   readonly registry = new ChannelRegistry<Connection>();
   private sweepTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /**
+   * A first event for a channel, sent right after its subscription succeeds (and on a repeated
+   * subscribe): the app announces its version on the user channel this way (routes.ts, S4.11).
+   */
+  welcome: ((channel: string) => { event: string; data: string } | null) | null = null;
 
   constructor(options: Partial<RealtimeServerOptions> & Pick<RealtimeServerOptions, 'appId' | 'key' | 'secret'>) {
     this.options = { ...defaultRealtimeOptions, ...options };
@@ -290,6 +295,8 @@ export class EmbeddedRealtimeServer {
   private confirm(connection: Connection, channel: string) {
     const data = channelKind(channel) === 'presence' ? JSON.stringify({ presence: this.registry.presenceData(channel) }) : '{}';
     connection.send(encodeFrame({ event: Events.subscriptionSucceeded, channel, data }));
+    const first = this.welcome?.(channel);
+    if (first) connection.send(encodeFrame({ event: first.event, channel, data: first.data }));
   }
 
   private leave(connection: Connection, channel: string) {

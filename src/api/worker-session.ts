@@ -10,7 +10,8 @@ import { currentToken, isSessionRefreshing, onTokenChange, refreshSession } from
 import { session } from './session';
 import { isExpired, type AccessToken } from './token';
 import { reportUpdate } from '../sw/updates';
-import { signalFromHeaders } from '../sw/update-rules';
+import { signalFromHeaders, versionDiffers } from '../sw/update-rules';
+import { CLIENT_VERSION } from '../../schema/constants';
 
 /**
  * Signs the sync worker (DESIGN.md §1: one writer per browser) in and out with the shell's session.
@@ -66,6 +67,10 @@ export function syncConnection(): SyncConnection {
       }
       // x-update-required / x-force-reload seen by the worker's HTTP client: the same rules as on the
       // shell's own calls (`force` → reload after 60–160 s, x-force-reload → at once; decision 0080).
+      // The server's own push event with its version (S4.11): another version than this build prompts.
+      else if (event === 'server-version') {
+        if (versionDiffers(CLIENT_VERSION, (payload as { version?: unknown } | null)?.version)) reportUpdate({ source: 'push' });
+      }
       else if (event === 'update-required') {
         const headers = (payload as { headers?: Record<string, string | null> } | null)?.headers ?? {};
         const signal = signalFromHeaders((name) => headers[name] ?? null);

@@ -170,8 +170,11 @@ describe('worker realtime client', () => {
       await b.publish(`private-team.${teamId}.users`, 'member.saved', { user_id: 4 });
       const entry = { id: 't1', board_id: 'boardA', item_id: null, attribute_id: null };
       await b.publish(`private-user.${teamId}.boardA.timeTracking`, 'TimeEntrySaved', { collection: 'time_entry', data: entry });
-      await waitFor(() => reader.events.length === 4, 3000, 'four events');
-      expect(reader.events).toEqual([
+      // The server's own AppVersion on the user channel (S4.11) comes first; the published events follow.
+      const published = () => reader.events.filter((e) => e.event !== 'AppVersion');
+      await waitFor(() => published().length === 4, 3000, 'four events');
+      expect(reader.events.filter((e) => e.event === 'AppVersion')).toEqual([{ scope: 'user', userId: owner.user.id, event: 'AppVersion', data: { version: server.ctx.config.appVersion } }]);
+      expect(published()).toEqual([
         { scope: 'board', teamId, boardId: 'boardA', event: 'saved', collection: 'item', data: { id: 'i1', board_id: 'boardA', folder_id: 'boardA', row_version: 2 } },
         { scope: 'user', userId: owner.user.id, event: 'notification.saved', data: { id: 9 } },
         { scope: 'team.users', teamId, event: 'member.saved', data: { user_id: 4 } },
