@@ -2,6 +2,8 @@
  * "5 minutes ago" for recent times, the date and time after a week (pure; the locale's own words
  * through Intl). Shared by comments and the activity log.
  */
+import { formatUtc } from '../../../schema/utc-date';
+
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['second', 60],
   ['minute', 60],
@@ -22,8 +24,11 @@ export function whenText(iso: string | null | undefined, locale: string, now: nu
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(at);
 }
 
-/** The full date and time, for a tooltip. */
-export function exactTime(iso: string | null | undefined, locale: string): string {
+/**
+ * The exact date and time, for a tooltip: the spec's format, YYYY-MM-DD HH:mm:ss in UTC (shell.md
+ * §9, S9.12), marked UTC so nobody takes it for their local time. `_locale` is kept for callers.
+ */
+export function exactTime(iso: string | null | undefined, _locale?: string): string {
   if (!iso || Number.isNaN(Date.parse(iso))) return '';
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeStyle: 'medium' }).format(Date.parse(iso));
+  return `${formatUtc(iso)} UTC`;
 }
