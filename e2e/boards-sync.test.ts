@@ -112,11 +112,13 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
 
   it('lets a member edit when the workspace’s own details never came: the role comes from the workspace list', async () => {
     // The tab asks the workspace, its permissions and members when a board opens; the network can go
-    // before they answer. Those three get no answer here (aborted), as when the cable is pulled.
+    // before they answer, or the server can be shutting down (it answers 503 on open connections).
+    // Here the workspace answers 503 and the other two get no answer at all (aborted).
     const b = await signedInPage(world, USERS.full);
     try {
       await createItemByApi(world, owner, boardId, 'Edited without details');
-      await b.page.route(new RegExp(`/api/(teams/${world.teamId}|${world.teamId}/permissions|${world.teamId}/members)(\\?|$)`), (route) => route.abort('internetdisconnected'));
+      await b.page.route(new RegExp(`/api/teams/${world.teamId}(\\?|$)`), (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service Unavailable' }) }));
+      await b.page.route(new RegExp(`/api/(${world.teamId}/permissions|teams/${world.teamId}/members)(\\?|$)`), (route) => route.abort('internetdisconnected'));
       await b.page.goto(`${world.server.url}/b/${boardId}`);
       await rename(b.page, 'Edited without details', 'Edited by a member');
       await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Edited by a member'));

@@ -28,9 +28,13 @@ export function rememberedMembers(teamId: number, userId: number | null): Member
   return store.get<WorkspaceInfo | null>(key(teamId, userId), null)?.members ?? [];
 }
 
-/** No answer from the server (offline, cut off): says nothing about the user's rights. */
+/**
+ * No answer about the user's rights: offline, cut off, or a server error (a server shutting down
+ * answers 503 to requests on open connections). Only a 4xx is the server's refusal; a 503 taken for
+ * one showed, and remembered, a guest's read-only view of a board the user owns (e2e boards-sync).
+ */
 const UNANSWERED = Symbol('unanswered');
-const unanswered = (error: unknown) => error instanceof ApiRequestError && error.status === OFFLINE_STATUS;
+const unanswered = (error: unknown) => !(error instanceof ApiRequestError) || error.status === OFFLINE_STATUS || error.status >= 500;
 
 /**
  * The workspace as the server tells it, or null when it did not answer: a call that got no answer
