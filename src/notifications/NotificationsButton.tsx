@@ -32,6 +32,11 @@ export function NotificationsWatcher() {
       stop?.();
     };
   }, [userId]);
+  // The installed app asks for push permission once the profile has loaded (S4.26; push-on-load.ts).
+  useEffect(() => {
+    if (userId === null) return;
+    void import('./push-on-load').then(({ askPushOnLoad }) => askPushOnLoad(false));
+  }, [userId]);
   return null;
 }
 
