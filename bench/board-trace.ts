@@ -10,13 +10,14 @@
  * click on it, prints a timeline in the page's clock (ms from the navigation's start): every API
  * call the page or the SharedWorker made (when the server got it and how long it answered in),
  * the moments the page saw (DOM content loaded, the sidebar's link, the first table row), and the
- * gaps the browser spent between them. BENCH_PROFILE=<dir> also writes a CPU profile of the page
- * over each open (.cpuprofile, open in DevTools). Prints; never fails.
+ * gaps the browser spent between them. BENCH_PROFILE=<dir> also writes CPU profiles of the page
+ * over each open and of the SharedWorker over the cold open (.cpuprofile, open in DevTools).
+ * Prints; never fails.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { CDPSession, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { launchBrowser, startServer } from '../e2e/helpers';
 import { benchDatabase, FIRST_ROW_SCRIPT, loadAverage, positional } from './board-bench';
 import { seedBoardsSql, type BoardShape, type SeededBoard } from './seed-sql';
@@ -74,6 +75,42 @@ function requestLog(stream: NodeJS.ReadableStream): { since(epochMs: number): Lo
     }
   });
   return { since: (epochMs) => done.filter((r) => r.at >= epochMs - 50) };
+}
+
+/**
+ * The SharedWorker's CPU profile, through the browser's CDP session (Playwright has no handle on
+ * shared workers): attached without flattening, commands go in Target.sendMessageToTarget.
+ */
+async function workerProfiler(browser: Browser): Promise<{ stop(file: string): Promise<void> } | null> {
+  const cdp = await browser.newBrowserCDPSession();
+  const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { targetId: string; type: string }[] };
+  const worker = targetInfos.find((t) => t.type === 'shared_worker');
+  if (!worker) return null;
+  const { sessionId } = (await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: false })) as { sessionId: string };
+  let nextId = 1;
+  const waiting = new Map<number, (result: unknown) => void>();
+  cdp.on('Target.receivedMessageFromTarget' as never, ((event: { sessionId: string; message: string }) => {
+    if (event.sessionId !== sessionId) return;
+    const message = JSON.parse(event.message) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  }) as never);
+  const send = (method: string, params: object = {}) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      waiting.set(id, resolve);
+      void cdp.send('Target.sendMessageToTarget' as never, { sessionId, message: JSON.stringify({ id, method, params }) } as never);
+    });
+  await send('Profiler.enable');
+  await send('Profiler.setSamplingInterval', { interval: 500 });
+  await send('Profiler.start');
+  return {
+    async stop(file) {
+      // A worker that ended meanwhile never answers: give up after 30 s.
+      const result = (await Promise.race([send('Profiler.stop'), new Promise((resolve) => setTimeout(() => resolve(null), 30_000))])) as { profile: unknown } | null;
+      if (result) fs.writeFileSync(file, JSON.stringify(result.profile));
+      await cdp.detach();
+    },
+  };
 }
 
 async function profileStart(session: CDPSession): Promise<void> {
@@ -142,17 +179,31 @@ async function main() {
     const run = async (name: string, url: string, waitFor: string, then?: () => Promise<void>) => {
       const pageCdp = profileDir ? await context.newCDPSession(page) : null;
       if (pageCdp) await profileStart(pageCdp);
+      // The worker lives on through a board's open only with the keeper tab (below); a reload
+      // ends it, so no worker profile is taken then.
+      const workerCdp = profileDir && !name.startsWith('reload') ? await workerProfiler(browser).catch(() => null) : null;
       await page.goto(url, { waitUntil: 'commit' });
       await page.waitForFunction((key) => key in ((window as unknown as { __moments?: Record<string, number> }).__moments ?? {}), waitFor, { timeout: 300_000, polling: 50 });
       if (then) await then();
       const seen = await moments(page);
       if (pageCdp) await profileStop(pageCdp, path.join(profileDir!, `${name.replace(/[^a-z0-9]+/gi, "-")}-page.cpuprofile`));
+      if (workerCdp) await workerCdp.stop(path.join(profileDir!, `${name.replace(/[^a-z0-9]+/gi, '-')}-worker.cpuprofile`));
       await page.waitForTimeout(300);
       const until = Math.max(...Object.values(seen.at));
       printTimeline(name, seen.origin, seen.at, log.since(seen.origin), until);
     };
 
+    // Profiling: a second tab on /home keeps the SharedWorker alive through the navigation, so
+    // the profile is of the worker that opens the board (the figures then are of a user with the
+    // app open in another tab).
+    const keeper = profileDir ? await context.newPage() : null;
+    if (keeper) {
+      await keeper.goto(server.url + '/home');
+      await keeper.waitForTimeout(1_000);
+      await page.bringToFront();
+    }
     await run('cold open of the board address', server.url + `/b/${big.boardId}`, 'first row');
+    await keeper?.close();
     // Let the replica fill (the stream behind the first rows) before the reload.
     await page.waitForTimeout(Number(process.env.BENCH_FILL_MS ?? 60_000));
     await run('reload on /home, then a click on the board in the sidebar', server.url + '/home', 'sidebar', async () => {
