@@ -66,7 +66,8 @@ const ALLOWED = new Set([
 /** The workspace a write route names in its path, or null (routes of the account, billing, public ones). */
 export function teamOfRoute(url: string, params: Record<string, string>): number | null {
   const raw = url.startsWith('/api/:teamId/') ? params.teamId : url.startsWith('/api/teams/:id') || url.startsWith('/api/teams/whitelabel/:id') ? params.id : undefined;
-  if (raw === undefined || !/^\d{1,15}$/.test(raw)) return null;
+  // Not a workspace id the database can hold (an int4): the handler answers it with its own 4xx.
+  if (raw === undefined || !/^\d{1,10}$/.test(raw) || Number(raw) > 2_147_483_647) return null;
   return Number(raw);
 }
 
