@@ -39,7 +39,9 @@ export function notificationApiRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get('/api/notifications/unread-count', async (request) => {
     const userId = await requireUserId(ctx.db, request);
-    return { unread_count: await unreadCount(ctx.db, userId) };
+    const { unread, lastId } = await unreadCount(ctx.db, userId);
+    // last_id: the newest notification the count was taken through (sync-worker/notifications.ts).
+    return { unread_count: unread, last_id: lastId };
   });
 
   // Ids that are not the caller's (or do not exist) are left alone without saying so: the answer

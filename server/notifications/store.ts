@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Database } from '../db/types';
 import type { Db } from '../sync/store';
 import type { Notification, NotificationType, SubscribeableType } from '../../schema/notifications';
@@ -106,9 +106,17 @@ export async function listNotifications(db: Db, userId: number, opts: { after?: 
   return { data: page, after: hasMore ? page[page.length - 1]!.id : null, has_more: hasMore };
 }
 
-export async function unreadCount(db: Db, userId: number): Promise<number> {
-  const row = await db.selectFrom('notifications').select((eb) => eb.fn.countAll<string>().as('n')).where('user_id', '=', userId).where('read_at', 'is', null).executeTakeFirstOrThrow();
-  return Number(row.n);
+/**
+ * The user's unread count, and the newest notification id it was counted through (ids only grow):
+ * a client that hears a notification live can tell one the count already holds from a new one.
+ */
+export async function unreadCount(db: Db, userId: number): Promise<{ unread: number; lastId: number | null }> {
+  const row = await db
+    .selectFrom('notifications')
+    .select([sql<string>`count(*) filter (where read_at is null)`.as('n'), sql<string | null>`max(id)`.as('last')])
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return { unread: Number(row.n), lastId: row.last === null ? null : Number(row.last) };
 }
 
 /** Marks the user's own notifications among these ids read (at `now`) or unread; answers the ones that changed. */

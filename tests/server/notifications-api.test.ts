@@ -152,7 +152,9 @@ describe('notifications API', () => {
     expect((await api(server.app, 'PUT', '/api/notifications/read-all', { token: user.token, body: { read_at: 'yesterday' } })).statusCode).toBe(422);
     // Without read_at: now.
     expect((await api(server.app, 'PUT', '/api/notifications/read-all', { token: user.token, body: {} })).statusCode).toBe(200);
-    expect((await api(server.app, 'GET', '/api/notifications/unread-count', { token: user.token })).json()).toEqual({ unread_count: 0 });
+    // last_id: the newest notification the count was taken through, read or not.
+    const newest = Math.max(...(await api(server.app, 'GET', '/api/notifications', { token: user.token })).json().data.map((n: Notification) => Number(n.id)));
+    expect((await api(server.app, 'GET', '/api/notifications/unread-count', { token: user.token })).json()).toEqual({ unread_count: 0, last_id: newest });
   });
 
   it('keeps per-type settings; a type switched off in the app creates no notification', async () => {

@@ -87,6 +87,26 @@ describe('UnreadCounter', () => {
   });
 });
 
+describe('a live notification the fetched count already holds', () => {
+  it('is not counted twice: one at or below the id the count was taken through asks again', () => {
+    const c = new UnreadCounter();
+    // The count's answer (1 unread, through id 5) came before the live event of that same id 5.
+    expect(c.fetched(1, c.beginFetch(), 5)).toBe(true);
+    expect(c.saved({ id: '5', read_at: null })).toBe('uncertain');
+    expect(c.value).toBe(1);
+    // A newer one is new.
+    expect(c.saved({ id: '6', read_at: null })).toBe('certain');
+    expect(c.value).toBe(2);
+  });
+
+  it('counts an unseen one at once when the server gave no id to compare with', () => {
+    const c = new UnreadCounter();
+    c.fetched(1, c.beginFetch());
+    expect(c.saved({ id: '5', read_at: null })).toBe('certain');
+    expect(c.value).toBe(2);
+  });
+});
+
 describe('notificationOf', () => {
   const record = { id: 7, notification_type: 'comment_mentioned', read_at: null, created_at: '2026-01-01T00:00:00Z' };
 
