@@ -8,6 +8,7 @@ import { chromium, type Browser } from 'playwright-core';
 import { addLogSource, LineBuffer } from '../tests/helpers/trail';
 import { madeOnce, pruneOld } from './made-once';
 import { serverBundle, serverSourceHash } from './server-bundle';
+import { demoSeeding } from '../server/config';
 
 export interface RunningServer {
   url: string;
@@ -38,8 +39,21 @@ export async function freePort(): Promise<number> {
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-'));
-  if (!env.DATABASE_URL && !fs.existsSync(path.join(dataDir, 'pglite'))) fs.cpSync(await seededDataDir(), dataDir, { recursive: true });
+  if (!env.DATABASE_URL && !fs.existsSync(path.join(dataDir, 'pglite'))) {
+    // Only a server that seeds the demo accounts starts from the seeded copy: a production start
+    // (tests/server/security-config) must find none.
+    if (seedsDemo({ ...process.env, NODE_ENV: 'test', ...env })) fs.cpSync(await seededDataDir(), dataDir, { recursive: true });
+    else fs.cpSync(await migratedCluster(), path.join(dataDir, 'pglite'), { recursive: true });
+  }
   return spawnServer(dataDir, env);
+}
+
+function seedsDemo(env: NodeJS.ProcessEnv): boolean {
+  try {
+    return demoSeeding(env);
+  } catch {
+    return false; // a setting the server refuses to start with: it will say so itself
+  }
 }
 
 async function spawnServer(dataDir: string, env: Record<string, string>): Promise<RunningServer> {

@@ -166,11 +166,16 @@ describe('plan limits and referral', () => {
       const gantt = view(w.b.id, 'gantt');
       expect((await put(gantt)).statusCode).toBe(200);
 
-      // The trial ended: the free plan's limits again. The view stays; changing it is refused, removing it is not.
+      // The trial ended: the free plan's limits again, and the workspace is read-only until a plan is
+      // bought (W4.3, decision 0360): the view stays; changing or removing it is refused, in the spec's words.
       await server.ctx.db.updateTable('subscriptions').set({ trial_ends_at: new Date(Date.now() - 1000), ends_at: new Date(Date.now() - 1000) }).where('id', '=', w.subscriptionId).execute();
       expect((await features()).pro_views).toBe(false);
-      expect((await put({ ...gantt, name: 'Renamed', row_version: 2 })).statusCode).toBe(403);
-      expect((await api(server.app, 'DELETE', `/api/${w.teamId}/folder-views/${gantt.id}`, { token: owner.token })).statusCode).toBe(200);
+      const renamed = await put({ ...gantt, name: 'Renamed', row_version: 2 });
+      expect(renamed.statusCode).toBe(403);
+      expect(renamed.json()).toMatchObject({ type: 'workspace_read_only', message: Messages.trialExpired });
+      const removed = await api(server.app, 'DELETE', `/api/${w.teamId}/folder-views/${gantt.id}`, { token: owner.token });
+      expect(removed.statusCode).toBe(403);
+      expect(removed.json()).toMatchObject({ type: 'workspace_read_only' });
 
       // GET /api/subscription answers the effective limits (the free plan's now), not the stored Pro ones.
       const subs = (await api(server.app, 'GET', '/api/subscription', { token: owner.token })).json().data as any[];
