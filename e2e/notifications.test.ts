@@ -69,7 +69,7 @@ describe('notifications', () => {
     expect(await reader.getByTestId('notifications-count').count()).toBe(0);
     const token = await apiLogin(world.server.url, USERS.full);
     const count = await fetch(`${world.server.url}/api/notifications/unread-count`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
-    expect(count).toEqual({ unread_count: 0 });
+    expect(count).toMatchObject({ unread_count: 0 });
     expect(readerErrors).toEqual([]);
   });
 
