@@ -43,28 +43,40 @@ export function PullToRefresh({ children, onRefresh = () => window.location.relo
       stateRef.current = next;
       setState(next);
     };
+    // A touch's move and end events go to the element it started on, even once React has replaced
+    // that element (the page's content re-rendered under the finger); removed from the page, it no
+    // longer passes them up to this wrapper, and the pull stayed "pulling" for good (e2e
+    // spec-words-shell). So they are heard on that element itself, for the one touch.
+    let touched: EventTarget | null = null;
+    const release = () => {
+      touched?.removeEventListener('touchmove', onMove as EventListener);
+      touched?.removeEventListener('touchend', onEnd);
+      touched?.removeEventListener('touchcancel', onEnd);
+      touched = null;
+    };
     const onStart = (event: TouchEvent) => {
       if (event.touches.length !== 1) return;
+      release();
+      touched = event.target;
+      touched?.addEventListener('touchmove', onMove as EventListener, { passive: true });
+      touched?.addEventListener('touchend', onEnd);
+      touched?.addEventListener('touchcancel', onEnd);
       set(pullStart(stateRef.current, event.touches[0].clientY, scrolledAbove(event.target)));
     };
     const onMove = (event: TouchEvent) => set(pullMove(stateRef.current, event.touches[0].clientY));
-    const onEnd = () => {
+    function onEnd() {
+      release();
       const { state: next, refresh: shouldRefresh } = pullEnd(stateRef.current);
       set(next);
       if (!shouldRefresh) return;
       Promise.resolve()
         .then(() => refresh.current())
         .finally(() => set(initialPull));
-    };
+    }
     el.addEventListener('touchstart', onStart, { passive: true });
-    el.addEventListener('touchmove', onMove, { passive: true });
-    el.addEventListener('touchend', onEnd);
-    el.addEventListener('touchcancel', onEnd);
     return () => {
       el.removeEventListener('touchstart', onStart);
-      el.removeEventListener('touchmove', onMove);
-      el.removeEventListener('touchend', onEnd);
-      el.removeEventListener('touchcancel', onEnd);
+      release();
     };
   }, [disabled]);
 
