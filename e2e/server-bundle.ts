@@ -50,8 +50,18 @@ export async function serverBundle(): Promise<string> {
   return path.join(dir, 'main.mjs');
 }
 
-/** A hash of everything the bundle is made of: the server's and schema's files and the lockfile. */
+let sourceHash: string | null = null;
+
+/**
+ * A hash of everything the bundle is made of: the server's and schema's files and the lockfile.
+ * Read once per test process: each server start asks for it twice (bundle, seeded data dir).
+ */
 export function serverSourceHash(): string {
+  sourceHash ??= hashSources();
+  return sourceHash;
+}
+
+function hashSources(): string {
   const hash = createHash('sha256');
   const files = (dir: string): string[] =>
     fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));

@@ -44,11 +44,6 @@ export function readOnlyError(reason: ReadOnlyReason): ApiError {
   return new ApiError(403, reason === 'trial_expired' ? Messages.trialExpired : Messages.subscriptionExpired, READ_ONLY_TYPE, { reason });
 }
 
-export async function refuseWhenReadOnly(ctx: Pick<AppContext, 'config'>, db: Db, teamId: number, now: Date): Promise<void> {
-  const reason = await readOnlyReason(ctx, db, teamId, now);
-  if (reason) throw readOnlyError(reason);
-}
-
 /**
  * Changes a read-only workspace still takes: deleting or leaving it, exports (a POST only because
  * they start a job), and reporting the user's own conflicts (their unsynced work, kept safe).

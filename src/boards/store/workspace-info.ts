@@ -54,8 +54,7 @@ async function load(teamId: number, userId: number | null): Promise<WorkspaceInf
     Workspaces.members(teamId).catch((error: unknown) => (unanswered(error) ? UNANSWERED : ([] as Member[]))),
   ]);
   if (permissions === UNANSWERED || members === UNANSWERED) return null;
-  const role = (team.owner_id === userId ? 'owner' : (team.user_role ?? 'guest')) as RoleOrGuest;
-  return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role }, members, readOnly: team.read_only ?? null };
+  return { workspace: { id: teamId, owner_id: team.owner_id, permissions }, viewer: { id: userId, role: roleIn(team, userId) }, members, readOnly: team.read_only ?? null };
 }
 
 /**
@@ -69,8 +68,12 @@ async function load(teamId: number, userId: number | null): Promise<WorkspaceInf
 function fromWorkspaceList(teamId: number, userId: number | null): WorkspaceInfo | null {
   const listed = userId === null ? undefined : workspaces.get()?.find((w) => w.id === teamId);
   if (!listed) return null;
-  const role = (listed.owner_id === userId ? 'owner' : (listed.user_role ?? 'guest')) as RoleOrGuest;
-  return { workspace: { id: teamId, owner_id: listed.owner_id, permissions: {} }, viewer: { id: userId, role }, members: [], readOnly: listed.read_only ?? null };
+  return { workspace: { id: teamId, owner_id: listed.owner_id, permissions: {} }, viewer: { id: userId, role: roleIn(listed, userId) }, members: [], readOnly: listed.read_only ?? null };
+}
+
+/** The user's role in a workspace as the server describes it (its owner, else the member's role). */
+function roleIn(team: { owner_id: number; user_role?: string }, userId: number | null): RoleOrGuest {
+  return (team.owner_id === userId ? 'owner' : (team.user_role ?? 'guest')) as RoleOrGuest;
 }
 
 const knownInfo = (teamId: number, userId: number | null) => store.get<WorkspaceInfo | null>(key(teamId, userId), null) ?? fromWorkspaceList(teamId, userId);
