@@ -16,5 +16,9 @@ beforeEach((context) => {
     const meta = context.task.meta as { failedAttempts?: number };
     meta.failedAttempts = (meta.failedAttempts ?? 0) + 1;
     console.error(failureReport({ name: context.task.name, file }));
+    // Vitest prints the error of a test that failed for good, not of an attempt a retry made good:
+    // printed here, so a test that passed only on a retry says why its attempt failed.
+    const error = context.task.result?.errors?.at(-1);
+    if (error) console.error(`attempt ${meta.failedAttempts} failed: ${error.stack ?? error.message}`);
   });
 });
