@@ -5,6 +5,7 @@ import { loadFilesConfig, type FilesConfig } from './files/config';
 import { loadWebhooksConfig, type WebhooksConfig } from './hooks/config';
 import { checkPaymentProviderChosen, loadBillingEnabled } from './billing/config';
 import { loadOutboundConfig, type OutboundConfig } from './outbound/policy';
+import { loadChangeLogConfig, type ChangeLogConfig } from './sync/compaction';
 
 /** Everything the server reads from the environment, read once. */
 export interface ServerConfig {
@@ -60,6 +61,8 @@ export interface ServerConfig {
   secretsKey: string | null;
   /** BOARD_JOBS_MAX_RUNNING: board jobs (imports, duplicates, moves, PDF exports) running at once on the instance (default 2; server/board-jobs/admission.ts). */
   boardJobsMaxRunning?: number;
+  /** CHANGE_LOG_RETENTION_DAYS, CHANGE_LOG_COMPACT_MINUTES: the change log's compaction (server/sync/compaction.ts, decision 0351). */
+  changeLog?: ChangeLogConfig;
 }
 
 /**
@@ -103,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ssoAllowPrivateIssuers: env.SSO_ALLOW_PRIVATE_ISSUERS?.trim().toLowerCase() === 'true',
     secretsKey: env.SECRETS_KEY || null,
     boardJobsMaxRunning: boardJobsMaxRunning(env),
+    changeLog: loadChangeLogConfig(env),
   };
 }
 

@@ -13,6 +13,7 @@ import { ConfigError, REALTIME_SECRET_FILE } from './secrets';
 import { createJobs } from './jobs/index';
 import { fileStore } from './files/storage';
 import { preloadCommentSanitizer } from './sync/sanitize';
+import { startChangeLogCompactor } from './sync/compaction';
 
 /** Starts the server: migrations, demo data on first start, HTTP; stops cleanly on SIGINT/SIGTERM. */
 async function main() {
@@ -42,6 +43,9 @@ async function main() {
   // Removes uploads nothing references any more, now and then; stops when the app closes.
   const sweeper = startUploadSweeper(ctx, app.log);
   app.addHook('onClose', () => sweeper.stop());
+  // Keeps the change log to the latest change of each record (decision 0351); stops with the app.
+  const compactor = startChangeLogCompactor(ctx, app.log);
+  app.addHook('onClose', () => compactor.stop());
   // Jobs and event consumers run in every server process (they share the work through the
   // database); the events module stops them when the app closes.
   ctx.jobs.start();

@@ -63,6 +63,14 @@ export class Collection {
     this.initializedFlag = true;
   }
 
+  /**
+   * The server can no longer say what changed here since our cursor (its change log was compacted
+   * past it, decision 0351): the next open loads the index again, like a cold open.
+   */
+  markStale(): void {
+    this.initializedFlag = false;
+  }
+
   /** Reloads from the index address, every page; only after init, and only with an address. */
   async refresh(): Promise<IndexAnswer> {
     if (!this.initializedFlag) throw new Error(Messages.refreshNotInitialized);

@@ -711,6 +711,7 @@ export class SyncEngine {
     if (!known || typeof known.value !== 'number') return 0;
     let cursor = known.value;
     let applied = 0;
+    const reindexed = new Set<string>();
     for (;;) {
       // format=2: the lean wire format (schema/changes-wire.ts, decision 0320); a server that does
       // not know it answers format 1, which decodeChanges reads as it is.
@@ -718,6 +719,13 @@ export class SyncEngine {
       if (!response.ok) throw new ApiRequestError(response.status, response.body as ApiErrorBody);
       const changes: RemoteChange[] = decodeChanges(response.body).map((c) => ({ collection: c.collection, op: c.op, record: c.record as SyncRecord | null, id: c.id }));
       applied += await applyRemoteChanges(this.db, changes, this.tombstones);
+      // Boards whose removals older than our cursor the server no longer keeps (decision 0351).
+      const reindex = (response.body as { reindex?: unknown }).reindex;
+      if (Array.isArray(reindex)) {
+        const fresh = reindex.filter((b): b is string => typeof b === 'string' && !reindexed.has(b));
+        for (const b of fresh) reindexed.add(b);
+        if (fresh.length) await this.reindexBoards(teamId, fresh);
+      }
       const next = response.body.cursor;
       // Below ours: this database never handed out our cursor (restored from a backup, reset).
       if (typeof next === 'number' && next < cursor) {
@@ -734,6 +742,23 @@ export class SyncEngine {
       if (hasMore === false || (changes.length === 0 && hasMore !== true)) break;
     }
     return applied;
+  }
+
+  /**
+   * The server compacted its change log past our cursor for these boards (decision 0351): what
+   * was removed for good there before the horizon is no longer said, so each board is loaded
+   * again as on a cold open (streamed; after the last page, what the server no longer lists
+   * leaves the replica). Drafts, queued edits and conflicts are never written over by a load:
+   * they stay and replay as usual. The open board loads now, the others on their next open.
+   */
+  private async reindexBoards(teamId: number, boardIds: string[]): Promise<void> {
+    for (const boardId of boardIds) {
+      await this.db.relaxed.meta.delete(`board-loaded:${teamId}:${boardId}`);
+      for (const def of collectionList) this.collections.get(`${teamId}\u0000${def.name}\u0000${boardId}`)?.markStale();
+    }
+    const open = this.openRef;
+    // Not awaited: the load's end catches up, which waits for the catch-up under way (this one).
+    if (open && open.teamId === teamId && boardIds.includes(open.boardId)) void this.openBoard(teamId, open.boardId).catch(() => undefined);
   }
 
   /** The spec's delayed sync: reload the open board's collections, then catch up. */

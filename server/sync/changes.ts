@@ -6,6 +6,7 @@ import { encodeChange, leanAnswerJson, type EncodedChange } from '../../schema/c
 import { loadReadContext, type ReadContext, type ReadView } from './reads';
 import type { Db, WireRecord } from './store';
 import { changeHorizon } from './cursor';
+import { boardsToReindex } from './compaction';
 import { serverIdentity } from './identity';
 
 /**
@@ -73,11 +74,15 @@ const ANSWERS_PER_PAGE = 4;
  */
 export async function changesAnswer(db: Db, view: ReadView, after: number, boardId: string | null, format: 1 | 2 = 1): Promise<ChangesAnswer> {
   const { page, entries, cursor, hasMore, serverId, suffixFrom } = await judgedPage(db, view, after, boardId);
+  // Boards whose compaction horizon is above the cursor (decision 0351): read after the page, so
+  // a horizon raised before the page was read is seen. Named only to readers who may see the
+  // board (or when it is gone for good, like its removal). Such an answer is the reader's own.
+  const reindex = (await boardsToReindex(db, view.team.id, after, boardId)).filter((b) => view.chain(b) === null || view.canViewFolder(b));
   // A reader who may hear of everything on a page read from its block's start gets the page's
   // changes from its cursor on: made from the page's text and gzip, shared by every such reader
   // (decision 0320).
   // Readers from the same cursor share the very answer (kept like the others, below).
-  if (format === 2 && page !== null && suffixFrom != null && suffixFrom > 0 && entries.length > 0) {
+  if (reindex.length === 0 && format === 2 && page !== null && suffixFrom != null && suffixFrom > 0 && entries.length > 0) {
     const key = `2:from:${suffixFrom}`;
     let answer = page.answers.get(key);
     if (!answer) {
@@ -88,17 +93,18 @@ export async function changesAnswer(db: Db, view: ReadView, after: number, board
   }
   const build = (): ChangesAnswer => {
     // Format 2 (schema/changes-wire.ts, decision 0320): field names once per shape, values as arrays.
-    const json =
+    let json =
       format === 2
         ? leanAnswerJson(page === null ? [] : entries.map((key) => leanChange(page, key)), cursor, hasMore, serverId)
         : `{"data":[${(page === null ? [] : entries.map((key) => changeJson(page, key))).join(',')}],"cursor":${cursor},"has_more":${hasMore},"server_id":${JSON.stringify(serverId)}}`;
+    if (reindex.length) json = `${json.slice(0, -1)},"reindex":${JSON.stringify(reindex)}}`;
     let zipped: Promise<Buffer> | null = null;
     // Off the event loop (zlib runs in libuv's thread pool). Level 1: a 1.8 MB page of changes
     // comes to 88 KB against 87 KB at level 4, in 30–50 % less time (decision 0285); each reader
     // whose list is its own (cursors in one block, decision 0285) has its answer compressed alone.
     return { json, gzipped: () => (zipped ??= gzip(json, { level: 1 })) };
   };
-  if (page === null) return build();
+  if (page === null || reindex.length) return build();
   // Most readers hear of every change on the page; anyone else's answer is named by its list.
   const key = `${format}:${entries.length === page.order.length ? 'all' : createHash('sha1').update(entries.join('\n')).digest('base64')}`;
   let answer = page.answers.get(key);

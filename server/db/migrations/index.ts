@@ -31,6 +31,7 @@ import { m0250_payments } from './0250_payments';
 import { m0260_referral } from './0260_referral';
 import { m0255_ltd_addons_cancellation } from './0255_ltd_addons_cancellation';
 import { m0265_whitelabel } from './0265_whitelabel';
+import { m0351_change_log_compaction } from './0351_change_log_compaction';
 
 /** Every migration of every module. Add yours with a new, later name; never edit a shipped one. */
 export const migrations: Migration[] = [
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   m0272_sso_links,
   m0273_referral_holds,
   m0346_sync_conflicts,
+  m0351_change_log_compaction,
 ];

@@ -26,6 +26,15 @@ export interface SyncTables {
     op: 'saved' | 'deleted' | 'trashed' | 'restored';
     at: Timestamp;
   };
+  /**
+   * Per board, the highest change number of a removal for good that compaction dropped (migration
+   * 0351, server/sync/compaction.ts): a /changes cursor below it must load the board again.
+   */
+  change_log_horizons: {
+    team_id: number;
+    board_id: string;
+    horizon: string;
+  };
   /** Responses of write requests by X-Idempotency-Key, per user, kept IDEMPOTENCY_TTL_MS. */
   idempotency_keys: {
     user_id: number;
