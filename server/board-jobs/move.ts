@@ -5,7 +5,9 @@ import type { AppContext } from '../context';
 import type { Database } from '../db/types';
 import { requireUser } from '../auth/guard';
 import { ApiError, notFound, parseBody, unauthorized, validation } from '../http/errors';
-import { allowed, loadTeamAndRole, workspaceLevel } from '../sync/access';
+import { allowed } from '../sync/access';
+import { startedWith, tokenAbilitiesOf, writeAs, type Actor } from '../sync/actor';
+import type { LockMode, WriteScope } from '../sync/scope';
 import { teamIdParam } from '../sync/params';
 import { readScope } from '../sync/read-scope';
 import { ReadView } from '../sync/reads';
@@ -26,7 +28,8 @@ import type { WireRecord } from '../sync/store';
  * workspace are taken out of the board's folder member lists and its members values (a list left
  * empty keeps the new owner: private stays private), and the source workspace's owner is told.
  * Only a board whose every record the mover may read can move, unless the mover owns the
- * workspace (N3). A failure or
+ * workspace (N3). The mover is judged by the route and again by every step, through writeAs with
+ * their rights of now (judgeMove, docs/permissions.md "Background work"). A failure or
  * a cancel moves every record back (the move is its own undo), so no half board is left anywhere.
  *   POST /api/{teamId}/boards/{boardId}/move  {team_id}  → 202 {data: job}
  * Needs DELETE_BOARD on the board (it leaves its workspace) and CREATE_BOARD in the target.
@@ -42,6 +45,8 @@ interface MoveInput {
   title: string;
   from_team_id: number;
   to_team_id: number;
+  /** The abilities of the API token the move was started with (sync/actor.ts), absent for a session. */
+  token_abilities?: string[];
 }
 
 interface MoveState {
@@ -51,27 +56,47 @@ interface MoveState {
   fixed?: boolean;
 }
 
-/** The caller may take the board out of its workspace and make a board in the target; the target is not the source. */
-async function checkMove(db: Transaction<Database> | AppContext['db'], userId: number, fromTeam: number, toTeam: number, boardId: string): Promise<void> {
-  const creator = (await db.selectFrom('records').select('created_by').where('collection', '=', 'folder').where('id', '=', boardId).executeTakeFirst())?.created_by ?? null;
-  if (fromTeam === toTeam) throw validation([BoardJobMessages.sameWorkspace]);
-  const from = await loadTeamAndRole(db, fromTeam, userId);
-  const to = await loadTeamAndRole(db, toTeam, userId);
+/**
+ * Judges the mover for the move, through the one write path of work outside a request
+ * (sync/actor.ts writeAs): their roles in both workspaces read now, in this transaction, with the
+ * abilities of the token that started the job. Asked by the route and again by every step of the
+ * job, so rights lost while the move runs stop it at its next batch (and the cleanup moves every
+ * record back). While the board's own folder is still in the source (it moves last), the mover
+ * needs DELETE_BOARD on it and, unless they own the source workspace, to read all of it (N3);
+ * always CREATE_BOARD in the target and, through a token, its `admin` ability (N8). `lock` holds
+ * both workspaces' team locks, the lower id first, for a step that writes.
+ */
+async function judgeMove(trx: Transaction<Database>, actor: Actor, input: Pick<MoveInput, 'from_team_id' | 'to_team_id'>, boardId: string, now: Date, lock?: LockMode): Promise<{ from: WriteScope; to: WriteScope }> {
+  if (input.from_team_id === input.to_team_id) throw validation([BoardJobMessages.sameWorkspace]);
+  const from = await writeAs(trx, input.from_team_id, actor, now);
+  const to = await writeAs(trx, input.to_team_id, actor, now);
   if (!from || !to || from.role === 'guest' || to.role === 'guest') throw unauthorized();
-  const view = await ReadView.open(db, from.team, { id: userId, role: from.role });
-  const chain = view.chain(boardId);
-  if (!chain || !allowed(view.viewer, Permission.DELETE_BOARD, chain, creator)) throw unauthorized();
-  if (!allowed({ id: userId, role: to.role }, Permission.CREATE_BOARD, [workspaceLevel(to.team)])) throw unauthorized();
-  // Everything of the board changes workspace: only what the mover may read may leave with them (N3).
-  if (from.team.owner_id !== userId && (await holdsUnreadable(db, view, fromTeam, boardId))) throw new ApiError(403, BoardJobMessages.moveHoldsHidden, 'forbidden');
+  if (lock) for (const side of [from, to].sort((a, b) => a.team.id - b.team.id)) await side.scope.lock(lock);
+  // A move takes the board from everyone in its workspace and rewrites its member lists (N8).
+  from.scope.requireTokenAbility('admin', 'team_id');
+  to.scope.require(Permission.CREATE_BOARD, to.scope.workspaceChain());
+  const root = await trx.selectFrom('records').select('created_by').where('collection', '=', 'folder').where('id', '=', boardId).where('team_id', '=', from.team.id).executeTakeFirst();
+  if (root) {
+    const view = await ReadView.open(trx, from.team, { id: actor.userId, role: from.role });
+    const chain = view.chain(boardId);
+    if (!chain) throw unauthorized();
+    // DELETE_BOARD is "own" for members by default: asked with the board's creator.
+    from.scope.require(Permission.DELETE_BOARD, chain, root.created_by);
+    // Everything of the board changes workspace: only what the mover may read may leave with them (N3).
+    if (from.team.owner_id !== actor.userId && (await holdsUnreadable(trx, view, from.team.id, boardId))) throw new ApiError(403, BoardJobMessages.moveHoldsHidden, 'forbidden');
+  }
+  return { from: from.scope, to: to.scope };
 }
+
+/** The mover of a job: its starter, with the abilities of the token it was started with (if any). */
+const moverOf = (run: BoardJobRun): Actor => ({ userId: run.job.user_id, tokenAbilities: tokenAbilitiesOf(run.job.input) });
 
 /**
  * Whether the board holds records the viewer may not read (THE read rule, sync/reads.ts): a folder
  * hidden from them (and so its items and their children), someone else's personal view, someone
  * else's private time entries. With every folder visible, items and their children are readable.
  */
-async function holdsUnreadable(db: Transaction<Database> | AppContext['db'], view: ReadView, teamId: number, boardId: string): Promise<boolean> {
+async function holdsUnreadable(db: Transaction<Database>, view: ReadView, teamId: number, boardId: string): Promise<boolean> {
   if (view.hasHiddenFolders(boardId)) return true;
   for (const collection of ['folder_view', 'time_entry', 'automation']) {
     const rows = await db.selectFrom('records').select(['data', 'created_by']).where('team_id', '=', teamId).where('board_id', '=', boardId).where('collection', '=', collection).execute();
@@ -127,7 +152,9 @@ async function moveBatch(trx: Transaction<Database>, boardId: string, from: numb
  * values. A member list left empty would mean "not restricted" (everyone): a restricted board or
  * folder whose people all left keeps the new workspace's owner alone, so it stays private (N3).
  */
-async function fixPeople(trx: Transaction<Database>, boardId: string, to: number, now: Date): Promise<void> {
+async function fixPeople(scope: WriteScope, boardId: string): Promise<void> {
+  const { trx, now } = scope;
+  const to = scope.team.id;
   const members = new Set((await trx.selectFrom('team_members').select('user_id').where('team_id', '=', to).execute()).map((m) => m.user_id));
   const owner = (await trx.selectFrom('teams').select('owner_id').where('id', '=', to).executeTakeFirstOrThrow()).owner_id;
   const rows = await trx.selectFrom('records').select(['collection', 'id', 'data', 'row_version']).where('team_id', '=', to).where('board_id', '=', boardId).where('collection', 'in', ['folder', 'attribute']).execute();
@@ -160,7 +187,8 @@ async function fixPeople(trx: Transaction<Database>, boardId: string, to: number
     const version = c.row_version + 1;
     await trx
       .updateTable('records')
-      .set({ data: JSON.stringify({ ...c.data, row_version: version, updated_at: now.toISOString() }) as never, row_version: version, updated_at: now })
+      // Stamped with the mover, who changed it last (decision 0346).
+      .set({ data: JSON.stringify({ ...c.data, row_version: version, updated_at: now.toISOString(), updated_by: scope.userId }) as never, row_version: version, updated_at: now })
       .where('collection', '=', c.collection)
       .where('id', '=', c.id)
       .execute();
@@ -192,7 +220,7 @@ export const moveKind: BoardJobKind = {
     const state = (job.state_data ?? {}) as MoveState;
     if (!state.prepared) {
       await run.commit(async (trx, report) => {
-        await checkMove(trx, job.user_id, input.from_team_id, input.to_team_id, job.board_id);
+        await judgeMove(trx, moverOf(run), input, job.board_id, ctx.now());
         const items = await checkLimit(trx, input.to_team_id, job.board_id, input.from_team_id);
         report({ phase: 'writing', done: 0, total: items, stateData: { prepared: true, moved: 0, items: 0 } satisfies MoveState });
       });
@@ -200,10 +228,12 @@ export const moveKind: BoardJobKind = {
     }
     if (!state.fixed) {
       const batch = await run.commit(async (trx, report) => {
+        // Each batch is judged with the mover's rights of now (a right lost midway stops the move).
+        const { to } = await judgeMove(trx, moverOf(run), input, job.board_id, ctx.now(), 'shared');
         const moved = await moveBatch(trx, job.board_id, input.from_team_id, input.to_team_id, ctx.now(), moveTuning.recordsPerBatch);
         const items = (state.items ?? 0) + moved.items;
         if (moved.records === 0) {
-          await fixPeople(trx, job.board_id, input.to_team_id, ctx.now());
+          await fixPeople(to, job.board_id);
           await tellSourceOwner(trx, ctx, job.id, job.user_id, input);
           await trx.updateTable('board_passwords').set({ team_id: input.to_team_id }).where('board_id', '=', job.board_id).execute();
           // The job is the new workspace's from now on (the tray's "Open the board" and the refresh go there).
@@ -261,11 +291,12 @@ export function moveRoutes(app: FastifyInstance, ctx: AppContext): void {
     // DELETE_BOARD is "own" for members by default: asked with the board's creator.
     if (!allowed(view.viewer, Permission.DELETE_BOARD, chain, root!.created_by)) throw unauthorized();
     const body = parseBody(moveBoardBody, request.body);
-    await checkMove(ctx.db, user.id, teamId, body.team_id, boardId!);
+    const mover: Actor = { userId: user.id, tokenAbilities: request.apiToken ? request.apiToken.abilities : null };
+    await ctx.db.transaction().execute((trx) => judgeMove(trx, mover, { from_team_id: teamId, to_team_id: body.team_id }, boardId!, ctx.now()));
     await checkLimit(ctx.db, body.team_id, boardId!, teamId);
     const running = await ctx.db.selectFrom('board_jobs').select('id').where('board_id', '=', boardId!).where('kind', '=', MOVE_KIND).where('state', 'in', ['queued', 'running', 'cancelling']).executeTakeFirst();
     if (running) throw new ApiError(409, BoardJobMessages.moveUnderWay, 'conflict');
-    const input: MoveInput = { title: String(data.name ?? ''), from_team_id: teamId, to_team_id: body.team_id };
+    const input: MoveInput = { title: String(data.name ?? ''), from_team_id: teamId, to_team_id: body.team_id, ...startedWith(request.apiToken) };
     const job = await startBoardJob(ctx, { teamId, userId: user.id, boardId: boardId!, kind: MOVE_KIND, input: input as unknown as Record<string, unknown> & { title: string } });
     return reply.status(202).send({ data: toWire(job) });
   });

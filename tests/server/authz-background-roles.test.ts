@@ -2,10 +2,16 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
 import { nanoid } from 'nanoid';
+import * as Y from 'yjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardJob } from '../../schema/board-jobs';
 import { primaryAttributeIdFor } from '../../schema/board-defaults';
+import { DOC_FRAGMENT } from '../../schema/doc-records';
+import { COMPACT_WINDOW_MS } from '../../server/docs/compact';
 import { createPersonalToken } from '../../server/developer/api-tokens';
+import { moveTuning } from '../../server/board-jobs/move';
+import { boardJobTuning } from '../../server/board-jobs/runner';
+import type { PassLoop } from '../../server/jobs/pass-loop';
 import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { buildWorld, put, type World } from './authz-fixtures';
@@ -348,5 +354,158 @@ describe('authorisation matrix: API imports, and every background path as outsid
     expect(outcome(left.id)).toMatchObject({ result: 'skipped', error: expect.stringContaining('switched off') });
     expect(((await server.ctx.db.selectFrom('records').select('data').where('id', '=', left.id).executeTakeFirstOrThrow()).data as { enabled: boolean }).enabled).toBe(false);
     expect(await named('rule of the outsider made from hidden item for rules')).toEqual([]);
+  }, 240_000);
+  /** A board of the owner's workspace made by `maker`, with `items` items on it and a hidden folder holding one, whose members are `inHidden`. */
+  async function boardToMove(maker: SignedIn, name: string, inHidden: number[], items = 4): Promise<string> {
+    const boardId = 'mv' + nanoid(10);
+    await put(w, 'folders', { id: boardId, board_id: boardId, parent_id: null, name, row_version: 1 }, who.owner.token);
+    const members = await api(server.app, 'PUT', '/api/users', { token: who.owner.token, body: { board_id: boardId, user_ids: [...new Set([who.owner.user.id, ...inHidden])] } });
+    expect(members.statusCode, members.body).toBe(200);
+    const hf = 'mh' + nanoid(10);
+    await put(w, 'folders', { id: hf, board_id: boardId, parent_id: boardId, name: 'Hidden', hidden: true, user_ids: inHidden, row_version: 1 }, who.owner.token);
+    await put(w, 'items', { id: 'it' + nanoid(12), board_id: boardId, folder_id: hf, name: `${SECRET} on ${name}`, row_version: 1 }, who.owner.token);
+    for (let i = 0; i < items; i++) await put(w, 'items', { id: 'it' + nanoid(12), board_id: boardId, folder_id: boardId, name: `${name} row ${i}`, row_version: 1 }, who.owner.token);
+    // The board is the maker's own (DELETE_BOARD is "own" for members).
+    await sql`update records set created_by = ${maker.user.id} where collection = 'folder' and id = ${boardId}`.execute(server.ctx.db);
+    return boardId;
+  }
+  /** How many of the board's records are in each workspace. */
+  const whereRecords = async (boardId: string) => {
+    const rows = await server.ctx.db.selectFrom('records').select(['team_id']).where('board_id', '=', boardId).execute();
+    const by = new Map<number, number>();
+    for (const r of rows) by.set(r.team_id, (by.get(r.team_id) ?? 0) + 1);
+    return by;
+  };
+
+  it('a move is judged at every batch with its mover’s rights of now: a right lost midway stops it and every record goes back', async () => {
+    const role = 'full-member-in-hidden';
+    const mover = who[role];
+    const boardId = await boardToMove(mover, 'Move judged per batch', [who.owner.user.id, mover.user.id]);
+    const total = (await whereRecords(boardId)).get(w.teamId)!;
+    const target = await createTeam(server.ctx, mover.user.id);
+    boardJobTuning.sliceMs = 0;
+    moveTuning.recordsPerBatch = 2;
+    try {
+      const res = await call('POST', `/api/${w.teamId}/boards/${boardId}/move`, role, { team_id: target });
+      expect(res.statusCode, res.body).toBe(202);
+      // One step a pass, until some of the board is in the target and some still here.
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        await (server.ctx.jobs as PassLoop).runOnce();
+        const moved = (await whereRecords(boardId)).get(target) ?? 0;
+        if (moved > 0 && moved < total) break;
+        expect(moved, 'the move ended before it could be stopped midway').toBeLessThan(total);
+        expect(Date.now() < deadline, 'no batch moved').toBe(true);
+      }
+      // The mover is taken out of the hidden folder (its folder has not moved yet): the next batch refuses.
+      await setHiddenMembers((await named('Hidden')).find((r) => r.board_id === boardId)!.id, [who.owner.user.id]);
+      const job = await untilEnded(jobIdOf(res.json()), role);
+      expect(job.state, job.error ?? '').toBe('failed');
+      await server.ctx.jobs.drain();
+      expect([...(await whereRecords(boardId))]).toEqual([[w.teamId, total]]);
+    } finally {
+      boardJobTuning.sliceMs = 2000;
+      moveTuning.recordsPerBatch = 5000;
+    }
+  }, 240_000);
+
+  it('a move started through a token runs with that token’s abilities: without admin its run moves nothing', async () => {
+    const target = await createTeam(server.ctx, who.owner.user.id);
+    const boardId = await boardToMove(who.owner, 'Move through a token', [who.owner.user.id], 1);
+    const res = await call('POST', `/api/${w.teamId}/boards/${boardId}/move`, 'token-admin', { team_id: target });
+    expect(res.statusCode, res.body).toBe(202);
+    const id = jobIdOf(res.json());
+    // The job carries the abilities of the token that started it, to be judged with at its run.
+    const row = await server.ctx.db.selectFrom('board_jobs').select(['input']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect((row.input as { token_abilities?: string[] }).token_abilities).toEqual(ABILITIES['token-admin']);
+    // A job whose token lacks `admin` (the route refuses to start one: this is the run's own check).
+    await sql`update board_jobs set input = jsonb_set(input, '{token_abilities}', ${JSON.stringify(ABILITIES['token-write'])}::jsonb) where id = ${id}`.execute(server.ctx.db);
+    const job = await untilEnded(id, 'token-admin');
+    expect(job.state, job.error ?? '').toBe('failed');
+    expect([...(await whereRecords(boardId))].map(([team]) => team)).toEqual([w.teamId]);
+  }, 240_000);
+  /** A Yjs update typing one paragraph of `words` (as the editor sends). */
+  const typed = (words: string) => {
+    const doc = new Y.Doc();
+    const paragraph = new Y.XmlElement('paragraph');
+    paragraph.insert(0, [new Y.XmlText(words)]);
+    doc.getXmlFragment(DOC_FRAGMENT).insert(0, [paragraph]);
+    return Buffer.from(Y.encodeStateAsUpdate(doc)).toString('base64');
+  };
+  /** The stored document updates of an item: who made each, and the text of the whole body. */
+  const docOf = async (itemId: string) => {
+    const rows = await server.ctx.db.selectFrom('records').select(['created_by', 'data']).where('collection', '=', 'doc_update').where(sql<boolean>`data->>'item_id' = ${itemId}`).execute();
+    const doc = new Y.Doc();
+    for (const r of rows) Y.applyUpdate(doc, Buffer.from(String((r.data as { update: string }).update), 'base64'));
+    return { authors: rows.map((r) => [r.created_by, (r.data as { updated_by?: number }).updated_by]), text: doc.getXmlFragment(DOC_FRAGMENT).toString() };
+  };
+  /** The compaction job runs at the end of its window (server/docs/compact.ts), as in production. */
+  const compactNow = async () => {
+    await server.ctx.jobs.drain();
+    server.advance(COMPACT_WINDOW_MS + 1000);
+    await server.ctx.jobs.drain();
+  };
+  const sendDoc = (role: Role, itemId: string, words: string) => call('PUT', `/api/${w.teamId}/doc-updates/${'du' + nanoid(12)}`, role, { board_id: w.boardId, item_id: itemId, update: typed(words), row_version: 1 });
+
+  it('docs compaction acts for the newest author who may still edit the document, never as the workspace owner', async () => {
+    const table: string[] = [];
+    const edited: Record<'open' | 'hidden', Role[]> = { open: [], hidden: [] };
+    const items: { role: Role; place: 'open' | 'hidden'; itemId: string; accepted: boolean }[] = [];
+    for (const role of ROLES) {
+      for (const [place, folderId] of folders()) {
+        const itemId = (await put(w, 'items', { id: 'it' + nanoid(12), board_id: w.boardId, folder_id: folderId, name: `doc of ${role} ${place}`, row_version: 1 }, who.owner.token)).id;
+        const answers = [(await sendDoc(role, itemId, `first by ${role}`)).statusCode, (await sendDoc(role, itemId, `second by ${role}`)).statusCode];
+        const accepted = answers.every((c) => c === 200);
+        if (!accepted) expect(REFUSED, `${role} ${place}: ${answers}`).toEqual(expect.arrayContaining(answers));
+        else edited[place].push(role);
+        items.push({ role, place, itemId, accepted });
+      }
+    }
+    // The request path's rights: the matrix is not vacuous.
+    expect(edited.hidden.sort()).toEqual(['admin', 'full-member-in-hidden', 'owner', 'token-admin', 'token-write']);
+    expect(edited.open.sort()).toEqual(['admin', 'full-member', 'full-member-in-hidden', 'owner', 'token-admin', 'token-write']);
+    await compactNow();
+    for (const { role, place, itemId, accepted } of items) {
+      const { authors, text } = await docOf(itemId);
+      table.push(`${role} ${place}: ${JSON.stringify(authors)}`);
+      if (!accepted) {
+        expect(authors, `${role} ${place}`).toEqual([]);
+        continue;
+      }
+      // One merged copy, made and last changed by the person who wrote it (a token's: its owner), with both edits.
+      const author = who[personOf(role)!].user.id;
+      expect(authors, `${role} ${place}\n${table.join('\n')}`).toEqual([[author, author]]);
+      expect(text).toContain(`first by ${role}`);
+      expect(text).toContain(`second by ${role}`);
+    }
+  }, 240_000);
+
+  it('docs compaction judges its author’s rights of now: one who lost the document is passed over, and with nobody left nothing is compacted', async () => {
+    const role = 'full-member-in-hidden';
+    const before = (await folderData(w.hidden.folderId)).user_ids;
+    const shared = (await put(w, 'items', { id: 'it' + nanoid(12), board_id: w.boardId, folder_id: w.hidden.folderId, name: 'doc of two', row_version: 1 }, who.owner.token)).id;
+    const theirs = (await put(w, 'items', { id: 'it' + nanoid(12), board_id: w.boardId, folder_id: w.hidden.folderId, name: 'doc of one who left', row_version: 1 }, who.owner.token)).id;
+    expect((await sendDoc('owner', shared, 'by the owner')).statusCode).toBe(200);
+    for (const words of ['later by the member', 'last by the member']) {
+      expect((await sendDoc(role, shared, words)).statusCode).toBe(200);
+      expect((await sendDoc(role, theirs, words)).statusCode).toBe(200);
+    }
+    // The member leaves the hidden folder before the compaction runs.
+    await setHiddenMembers(w.hidden.folderId, before.filter((id) => id !== who[role].user.id));
+    try {
+      await compactNow();
+      // Acted for the owner, the newest author who may still edit it; nothing of the member's is lost.
+      const both = await docOf(shared);
+      expect(both.authors).toEqual([[who.owner.user.id, who.owner.user.id]]);
+      for (const words of ['by the owner', 'later by the member', 'last by the member']) expect(both.text).toContain(words);
+      // Nobody who wrote it may edit it now: left as it was, both updates the member's.
+      const one = await docOf(theirs);
+      expect(one.authors).toEqual([
+        [who[role].user.id, who[role].user.id],
+        [who[role].user.id, who[role].user.id],
+      ]);
+    } finally {
+      await setHiddenMembers(w.hidden.folderId, before);
+    }
   }, 240_000);
 });
