@@ -1,12 +1,15 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { nanoid } from 'nanoid';
 import * as Y from 'yjs';
 import { collections } from '../../schema/collections';
 import type { AppContext } from '../context';
 import type { EventConsumer } from '../events/types';
-import { removeWithChildren, storeSaved } from '../sync/operations';
-import { type PendingEvent } from '../sync/scope';
-import { writeAs } from '../sync/actor';
+import type { Database } from '../db/types';
+import type { PermissionLevel } from '../../schema/permissions';
+import { allowed } from '../sync/access';
+import { chainOf, removeWithChildren, storeSaved } from '../sync/operations';
+import type { PendingEvent, WriteScope } from '../sync/scope';
+import { writeAs, type ActorScope } from '../sync/actor';
 import type { Db, StoredRecord, WireRecord } from '../sync/store';
 import { fileReferencesOf } from './rules';
 
@@ -14,7 +17,8 @@ import { fileReferencesOf } from './rules';
  * Compaction of document bodies (decision 0135): the item's `doc_update` records are merged into
  * one (`Y.mergeUpdates`: the same document, smaller, nothing lost) that replaces them. The merged
  * update is saved first and the merged ones removed after it, in one transaction under the team
- * lock, so the change log never shows a reader fewer edits than before.
+ * lock, so the change log never shows a reader fewer edits than before. It writes through writeAs
+ * for the newest author who may still edit the item (decision 0341), never as the workspace owner.
  */
 
 export const COMPACT_JOB = 'docs.compact';
@@ -61,19 +65,62 @@ export async function mergedState(db: Db, teamId: number, itemId: string): Promi
   return updates.length ? Y.mergeUpdates(updates) : Y.encodeStateAsUpdate(new Y.Doc());
 }
 
-/** Merges an item's updates into one. Returns how many were merged (0: nothing to do). */
+/** The authors of an item's updates, the newest first (an update whose author is gone names none). */
+function authorsOf(updates: StoredRecord[]): number[] {
+  return [...new Set(updates.map((u) => u.created_by).reverse())].filter((id): id is number => typeof id === 'number');
+}
+
+/** Whether the actor may write the item's document now: EDIT_ITEM where the item is (the doc_update permissions). */
+async function mayCompact(scope: WriteScope, update: StoredRecord): Promise<{ chain: PermissionLevel[]; owner: number | null } | null> {
+  const itemId = String(update.data.item_id ?? '');
+  const item = await scope.record('item', itemId);
+  if (!item || item.team_id !== scope.team.id || item.deleted_at) return null;
+  let chain: PermissionLevel[];
+  try {
+    chain = await chainOf(scope, collections.doc_update, update);
+  } catch {
+    return null; // its folder is gone or in the trash
+  }
+  const def = collections.doc_update;
+  const owner = item.created_by;
+  return allowed(scope.viewer, def.permissions.create, chain, owner) && allowed(scope.viewer, def.permissions.delete, chain, owner) ? { chain, owner } : null;
+}
+
+/**
+ * Who a compaction acts for (decision 0341): the newest author of the item's updates who may still
+ * edit the item now, judged through writeAs like every write outside a request. Nobody: the
+ * compaction does nothing (the updates stay as they are; nothing is lost, the body only stays in
+ * more records until someone who may edit it writes again).
+ */
+async function compactorOf(trx: Transaction<Database>, teamId: number, updates: StoredRecord[], now: Date, locked: ActorScope): Promise<{ acting: ActorScope; chain: PermissionLevel[]; owner: number | null } | null> {
+  for (const userId of authorsOf(updates)) {
+    const acting = userId === locked.scope.viewer.id ? locked : await writeAs(trx, teamId, { userId }, now, { locked: 'exclusive' });
+    if (!acting) return null;
+    const judged = await mayCompact(acting.scope, updates[0]!);
+    if (judged) return { acting, ...judged };
+  }
+  return null;
+}
+
+/** Merges an item's updates into one. Returns how many were merged (0: nothing to do, or nobody it may act for). */
 export async function compactDoc(ctx: AppContext, payload: CompactPayload): Promise<number> {
   const now = ctx.now();
   let events: PendingEvent[] = [];
   const merged = await ctx.db.transaction().execute(async (trx) => {
-    const owner = await trx.selectFrom('teams').select('owner_id').where('id', '=', payload.team_id).executeTakeFirst();
-    // The workspace owner is the actor and author of the merged copy (its content is everyone's).
-    const acting = owner ? await writeAs(trx, payload.team_id, { userId: owner.owner_id }, now) : null;
-    if (!acting) return 0;
-    const { scope, team } = acting;
-    await scope.lock('exclusive');
-    const updates = await updatesOf(trx, team.id, payload.item_id);
+    // The team is held alone through the scope of the newest author; who the merge acts for is
+    // then judged on the updates as they are under the lock.
+    const newest = authorsOf(await updatesOf(trx, payload.team_id, payload.item_id))[0];
+    const locking = newest === undefined ? null : await writeAs(trx, payload.team_id, { userId: newest }, now);
+    if (!locking) return 0;
+    await locking.scope.lock('exclusive');
+    const updates = await updatesOf(trx, locking.team.id, payload.item_id);
     if (updates.length < 2) return 0;
+    const compactor = await compactorOf(trx, locking.team.id, updates, now, locking);
+    if (!compactor) return 0;
+    const { scope, team } = compactor.acting;
+    // The scope's own check, as a save's: create the merged copy and delete the merged ones.
+    scope.require(collections.doc_update.permissions.create, compactor.chain, compactor.owner);
+    scope.require(collections.doc_update.permissions.delete, compactor.chain, compactor.owner);
     const first = updates[0]!;
     const mergedBytes = Y.mergeUpdates(updates.map(decodeUpdate));
     const record: WireRecord = {
@@ -87,7 +134,7 @@ export async function compactDoc(ctx: AppContext, payload: CompactPayload): Prom
       team_id: team.id,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      created_by: team.owner_id,
+      created_by: scope.userId,
     };
     await storeSaved(scope, collections.doc_update, record, null);
     for (const update of updates) await removeWithChildren(scope, update);
