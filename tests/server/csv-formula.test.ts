@@ -88,6 +88,9 @@ describe('N6: CSV formula injection', () => {
       ['-minus', 7, '-dash'],
       ['@mention', 0, 'plain text'],
       ['Plain name', -1000, "it's fine"],
+      // A tab or carriage return first is escaped too, and comes back exactly (nothing trimmed).
+      ['\tTab name', 3, '\tTab note'],
+      ['CR name', 4, '\rCR note'],
     ];
     for (const [i, [name, n, text]] of rows.entries()) {
       const it = item(b.id, { folder_id: source.id, name, position: i + 1 });
