@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChanges } from '../../schema/changes-wire';
-import { compactChangeLog, nextBatchSize, compactionTuning } from '../../server/sync/compaction';
+import { compactChangeLog, compactionTuning, loadChangeLogConfig, nextBatchSize } from '../../server/sync/compaction';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { attribute, board, item, teamWithRoles, value, type TeamFixture } from './sync-fixtures';
 
@@ -136,6 +136,35 @@ describe('change log compaction', () => {
     // From the horizon on, nothing was missed.
     expect((await changes(Number(tombstone.seq), t.full.token)).reindex).toBeUndefined();
     expect((await changes(Number(tombstone.seq) - 1, t.full.token)).reindex).toEqual([main.id]);
+  });
+
+  it('runs beside writers: every record keeps its latest change, and a reader hears every final version', async () => {
+    const items = Array.from({ length: 20 }, (_, n) => item(main.id, { name: `busy ${n}` }));
+    for (const it of items) expect((await put('items', it)).statusCode).toBe(200);
+    const from = (await changes(0)).cursor;
+    const writes = (async () => {
+      for (let round = 2; round <= 8; round += 1) {
+        const answers = await Promise.all(items.map((it) => put('items', { ...it, name: `busy v${round}`, row_version: round })));
+        for (const r of answers) expect(r.statusCode).toBe(200);
+      }
+    })();
+    const runs = [];
+    for (let n = 0; n < 4; n += 1) runs.push(await compactChangeLog(server.ctx.db, { retentionMs: RETENTION, now: server.ctx.now() }));
+    await writes;
+    await compactChangeLog(server.ctx.db, { retentionMs: RETENTION, now: server.ctx.now() });
+    expect(runs.some((r) => r.ran)).toBe(true);
+    const heardNow = (await changes(from)).data.filter((c) => items.some((it) => it.id === c.id));
+    expect(heardNow).toHaveLength(items.length);
+    for (const c of heardNow) expect(c.record).toMatchObject({ name: 'busy v8', row_version: 8 });
+    const rows = (await logRows()).filter((r) => items.some((it) => it.id === r.record_id));
+    expect(rows).toHaveLength(items.length);
+  });
+
+  it('reads its settings like the others, refusing a bad one by name', () => {
+    expect(loadChangeLogConfig({})).toEqual({ retentionMs: 90 * DAY, intervalMs: 3_600_000 });
+    expect(loadChangeLogConfig({ CHANGE_LOG_RETENTION_DAYS: '7', CHANGE_LOG_COMPACT_MINUTES: '0' })).toEqual({ retentionMs: 7 * DAY, intervalMs: 0 });
+    expect(() => loadChangeLogConfig({ CHANGE_LOG_RETENTION_DAYS: '-1' })).toThrow(/CHANGE_LOG_RETENTION_DAYS/);
+    expect(() => loadChangeLogConfig({ CHANGE_LOG_COMPACT_MINUTES: 'hourly' })).toThrow(/CHANGE_LOG_COMPACT_MINUTES/);
   });
 
   it('sizes its batches to the time they hold the database', () => {
