@@ -82,14 +82,22 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
         if (signal === 'pong' || signal === 'connected') engine.connection.realtimePong();
         else if (signal === 'reconnected') engine.connection.realtimeReconnected();
         else engine.connection.realtimeDropped();
-        // Events sent while we were away are lost: the unread count is asked again.
-        if (signal === 'reconnected') void session.notifications.refresh();
+      },
+      onSubscribed: (scope) => {
+        // The user channel is subscribed, first or again after a reconnect: what it said while it
+        // was not is lost, so the unread count and the open conflicts are asked again. Not on the
+        // reconnect itself: the channel's authorisation is still on its way then (the multi-auth
+        // batch), and an event published in between was lost (#30: a conflict another device
+        // reported right after this one came back stayed unseen until a reload).
+        if (scope.scope !== 'user' || scope.userId !== session.userId) return;
+        void session.notifications.refresh();
+        void conflictSyncOf(session)?.sync();
       },
     });
     const realtime = entry.realtime;
     session.http.useSocketId(() => realtime.socketId());
-    // Once subscribed, ask the count again: anything saved before the subscription is in it.
-    void entry.realtime.subscribeUser(session.userId).then(() => session.notifications.refresh(), () => undefined);
+    // Once subscribed (onSubscribed), the count and the conflicts are asked again.
+    void entry.realtime.subscribeUser(session.userId).catch(() => undefined);
     // The channels of every workspace the user is a member of (shell.md §7).
     void followTeams(entry);
     if (engine.openBoardRef) follow(engine.openBoardRef);

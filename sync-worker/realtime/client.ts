@@ -51,6 +51,12 @@ export interface RealtimeOptions {
   fetch: FetchLike;
   onEvent(event: RealtimeEvent): void;
   onConnectionChange?(signal: ConnectionSignal): void;
+  /**
+   * A channel is subscribed: the first time and again after every reconnect. Events published
+   * while it was not (the socket away, or its authorisation on its way) never arrive, so this is
+   * the moment to ask the server for what they would have said.
+   */
+  onSubscribed?(scope: ChannelScope): void;
   /** Unauthorized (RealtimeUnauthorizedError) and other subscription failures, also after reconnects. */
   onError?(error: Error): void;
   Pusher: PusherConstructor;
@@ -191,6 +197,8 @@ export class Realtime {
       sub.lastError = null;
       sub.succeeded = true;
       sub.settle();
+      const scope = scopeOf(name);
+      if (scope) this.opts.onSubscribed?.(scope);
     });
     channel.bind('pusher:subscription_error', (info: { status?: number } | undefined) => {
       const error = sub.lastError ?? new RealtimeUnauthorizedError(name, info?.status);
