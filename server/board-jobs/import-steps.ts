@@ -1,10 +1,11 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../db/types';
 import { recordEvent } from '../events/outbox';
+import { copyCapable } from '../db/copy-in';
 import { ApiError } from '../http/errors';
 import { tokenAbilitiesOf, writeAs } from '../sync/actor';
 import type { WriteScope } from '../sync/scope';
-import { writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
+import { writeManyCopied, writeManyLogged, type LoggedWrite, type WireRecord } from '../sync/store';
 import type { BoardJobRun } from './runner';
 import type { BoardJobRow } from './store';
 
@@ -52,11 +53,16 @@ export function importedWrite(job: BoardJobRow, collection: string, record: Wire
   return { collection, record, createdBy, deletedAt: null, op: 'saved', event };
 }
 
-/** Writes a step's records, 1,000 per statement; a record someone else changed fails the step. */
-export async function writeImported(trx: Transaction<Database>, teamId: number, now: Date, writes: LoggedWrite[]): Promise<void> {
-  for (let i = 0; i < writes.length; i += 1000) {
-    const part = writes.slice(i, i + 1000);
-    const written = await writeManyLogged(trx, teamId, now, part);
+/**
+ * Writes a step's records; a record someone else changed fails the step. On PostgreSQL (`copy`)
+ * the whole step goes in one COPY and one statement (decision 0362); on PGlite 1,000 per
+ * statement (a JSON parameter; the step is sized to the time it holds the database there).
+ */
+export async function writeImported(trx: Transaction<Database>, teamId: number, now: Date, writes: LoggedWrite[], opts: { copy?: boolean } = {}): Promise<void> {
+  const per = opts.copy ? Math.max(writes.length, 1) : 1000;
+  for (let i = 0; i < writes.length; i += per) {
+    const part = writes.slice(i, i + per);
+    const written = opts.copy ? await writeManyCopied(trx, teamId, now, part) : await writeManyLogged(trx, teamId, now, part);
     if (written !== part.length) throw new Error('Some imported records were changed by someone else while the import ran.');
   }
 }
@@ -77,7 +83,7 @@ export async function publishEvents(run: BoardJobRun, events: { channel: string;
 export async function removeJobRecords(run: BoardJobRun, collections: readonly string[]): Promise<void> {
   const { job } = run;
   // On the embedded database a transaction holds every request: remove in small transactions there (issue #31).
-  const perTransaction = run.ctx.config.databaseUrl ? 20000 : 2000;
+  const perTransaction = copyCapable(run.ctx.db) ? 20000 : 2000;
   for (;;) {
     const removed = await run.commit(async (trx) => {
       const scope = await openScope(run, trx, 'exclusive');

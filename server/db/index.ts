@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { enableCopyIn, markCopyCapable } from './copy-in';
 import { PGlitePool } from './pglite-pool';
 import { PGliteThreadPool } from './pglite-thread';
 import type { Database } from './types';
@@ -26,7 +27,10 @@ export async function openDatabase(opts: { databaseUrl: string | null; dataDir?:
     pool.on('error', (error) => {
       if ((error as { code?: string }).code !== '57P01') console.error('database pool error:', error.message);
     });
+    // Bulk writes (imports) send their rows with COPY inside a transaction (copy-in.ts, decision 0362).
+    pool.on('connect', enableCopyIn);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    markCopyCapable(db);
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   if (opts.thread && !opts.pglite) {

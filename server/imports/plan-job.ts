@@ -6,6 +6,7 @@ import { escapeHtml } from '../http/html-page';
 import { saveRecord } from '../sync/operations';
 import { sanitizeCommentHtml } from '../sync/sanitize';
 import { boardRecords, type LoggedWrite, type WireRecord } from '../sync/store';
+import { copyCapable } from '../db/copy-in';
 import { importedWrite, lastItemPosition, openBatchScope, openScope, publishEvents, removeJobRecords, writeImported } from '../board-jobs/import-steps';
 import type { BoardJobKind, BoardJobRun } from '../board-jobs/runner';
 import { loadBoardJobPayload, type BoardJobRow } from '../board-jobs/store';
@@ -189,7 +190,7 @@ async function writeBatch(run: BoardJobRun): Promise<'more' | 'done'> {
         commentCount++;
       }
     }
-    await writeImported(trx, job.team_id, now, writes);
+    await writeImported(trx, job.team_id, now, writes, { copy: copyCapable(run.ctx.db) });
     const done = to >= plan.items.length;
     report({
       phase: 'writing',

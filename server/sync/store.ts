@@ -1,4 +1,5 @@
 import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { copyLine, copyStatement } from '../db/copy-in';
 import type { Database } from '../db/types';
 import { eventsForWrittenSql, type EventRow } from '../events/outbox';
 
@@ -201,11 +202,19 @@ export async function writeManyLogged(db: Db, teamId: number, now: Date, writes:
   const input = JSON.stringify(
     writes.map((w, ord) => ({ ord, collection: w.collection, id: w.record.id, board_id: w.record.board_id, row_version: w.record.row_version, data: w.record, created_by: w.createdBy, deleted_at: w.deletedAt, op: w.op })),
   );
+  const source = sql`select * from jsonb_to_recordset(${input}::jsonb) as i(${sql.raw(INPUT_COLUMNS)})`;
+  return loggedWriteOf(db, teamId, now, source, writes, alongside);
+}
+
+/** The columns of a logged write's input rows, as writeManyLogged and the staging table of writeManyCopied have them. */
+const INPUT_COLUMNS = 'ord integer, collection text, id text, board_id text, row_version integer, data jsonb, created_by integer, deleted_at timestamptz, op text';
+
+/** The one statement of a batch write: records, their changes in input order and the events of the records written. */
+async function loggedWriteOf(db: Db, teamId: number, now: Date, source: RawBuilder<unknown>, writes: LoggedWrite[], alongside?: RawBuilder<unknown>): Promise<number> {
   const events = writes.flatMap((w) => (w.event ? [w.event] : []));
   const { rows } = await sql<{ n: string }>`
     with input as materialized (
-      select * from jsonb_to_recordset(${input}::jsonb)
-        as i(ord integer, collection text, id text, board_id text, row_version integer, data jsonb, created_by integer, deleted_at timestamptz, op text)
+      ${source}
     ), written as (
       insert into records (collection, id, team_id, board_id, row_version, data, created_by, created_at, updated_at, deleted_at)
       -- Rows in key order: two batches touching the same records lock them in the same order (no deadlock).
@@ -224,6 +233,22 @@ export async function writeManyLogged(db: Db, teamId: number, now: Date, writes:
     )${events.length ? sql`, events as (${eventsForWrittenSql(events, now)})` : sql``}${alongside ? sql`, alongside as (${alongside})` : sql``}
     select count(*) as n from logged`.execute(db);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * writeManyLogged for PostgreSQL with the rows sent by `COPY` (decision 0362): the rows go into a
+ * staging table of the session (emptied at commit) in one COPY, then the same one statement as
+ * writeManyLogged writes records, changes and events from it. Three round trips for any number of
+ * rows, and no JSON of the whole batch parsed by the server. Same answer as writeManyLogged.
+ * Only on a PostgreSQL pool whose clients have enableCopyIn (server/db/copy-in.ts).
+ */
+export async function writeManyCopied(db: Db, teamId: number, now: Date, writes: LoggedWrite[]): Promise<number> {
+  if (writes.length === 0) return 0;
+  // Emptied here too: a second batch in the same transaction must not see the first one's rows.
+  await sql.raw(`create temp table if not exists logged_write_input (${INPUT_COLUMNS}) on commit delete rows; truncate logged_write_input`).execute(db);
+  const rows = writes.map((w, ord) => copyLine([ord, w.collection, w.record.id, w.record.board_id, w.record.row_version, JSON.stringify(w.record), w.createdBy, w.deletedAt ? w.deletedAt.toISOString() : null, w.op])).join('');
+  await copyStatement(sql.raw('logged_write_input'), rows).execute(db);
+  return loggedWriteOf(db, teamId, now, sql`select * from logged_write_input`, writes);
 }
 
 export async function removeRecord(db: Db, collection: string, id: string): Promise<void> {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createTestServer, type TestServer } from '../helpers/test-server';
 import { board, folder, newId, teamWithRoles, type TeamFixture } from './sync-fixtures';
 import { boardJobTuning } from '../../server/board-jobs/runner';
+import { csvImportTuning } from '../../server/board-jobs/csv-import';
 import { CSV_IMPORT_MAX_ROWS } from '../../schema/csv-import';
 import type { BoardJob } from '../../schema/board-jobs';
 import { primaryAttributeIdFor } from '../../schema/board-defaults';
@@ -82,6 +83,7 @@ describe('board jobs: CSV import and export', () => {
   });
   afterAll(async () => {
     boardJobTuning.sliceMs = 2000;
+    csvImportTuning.postgresBatch = 2000;
     await server?.close();
   });
 
@@ -228,6 +230,7 @@ describe('board jobs: CSV import and export', () => {
 
   it('shows progress batch by batch, and a cancel removes everything the import wrote', async () => {
     boardJobTuning.sliceMs = 0; // one batch per step
+    csvImportTuning.postgresBatch = 500; // several batches on PostgreSQL too (COPY writes 2,000 rows a batch there)
     const res = await startImport({ csv: people(3500), delimiter: ',', header: true, columns: peopleColumns.map((c) => (c.to === 'new' ? { ...c, name: `${c.name} 2` } : c)) });
     expect(res.statusCode, res.body).toBe(202);
     const id: string = res.json().data.id;
@@ -252,6 +255,7 @@ describe('board jobs: CSV import and export', () => {
     // A finished job cannot be cancelled again.
     expect((await api(server.app, 'POST', `/api/me/board-jobs/${id}/cancel`, { token: t.owner.token })).statusCode).toBe(409);
     boardJobTuning.sliceMs = 2000;
+    csvImportTuning.postgresBatch = 2000;
   }, 120_000);
 
   it('a job that fails says why and leaves no half board', async () => {
