@@ -36,7 +36,7 @@ export async function startBenchServer({ databaseUrl, env = {}, broadcaster, job
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
   const handle = await openDatabase(databaseUrl ? { databaseUrl } : pgliteThread ? { databaseUrl: null, dataDir: null, thread: true } : { databaseUrl: null, pglite: new PGlite() });
   await migrate(handle.db);
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex'), ...env }), webDir: path.join(dataDir, 'no-web') };
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0', PUSHER_APP_SECRET: crypto.randomBytes(32).toString('hex'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}), ...env }), webDir: path.join(dataDir, 'no-web') };
   const ctx: AppContext = {
     db: handle.db,
     config,
