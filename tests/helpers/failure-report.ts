@@ -19,6 +19,8 @@ beforeEach((context) => {
     // Vitest prints the error of a test that failed for good, not of an attempt a retry made good:
     // printed here, so a test that passed only on a retry says why its attempt failed.
     const error = context.task.result?.errors?.at(-1);
-    if (error) console.error(`attempt ${meta.failedAttempts} failed: ${error.stack ?? error.message}`);
+    // The message comes first and apart from the stack: a timeout's stack is the one vitest took
+    // where the test was declared, whose first line reads "Error: STACK_TRACE_ERROR".
+    if (error) console.error(`attempt ${meta.failedAttempts} failed: ${error.name ?? 'Error'}: ${error.message}\n${(error.stack ?? '').split('\n').slice(1).join('\n')}`);
   });
 });
