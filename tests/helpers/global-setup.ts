@@ -13,6 +13,10 @@ export const PG_TEMPLATE_DB = 'cairn_test_template';
  * a PGlite data dump, or (with TEST_DATABASE_URL) a PostgreSQL template database.
  */
 export default async function setup() {
+  // Vitest runs a global set-up for the root config and again for each project that extends it
+  // (vitest.config.ts): the template is made once per run, by the first.
+  if (process.env.CAIRN_TEST_TEMPLATE_MADE === String(process.pid)) return;
+  process.env.CAIRN_TEST_TEMPLATE_MADE = String(process.pid);
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     const admin = new pg.Client({ connectionString: url });
