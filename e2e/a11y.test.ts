@@ -3,10 +3,12 @@
  * of the route table, signed in and signed out, light and dark, left-to-right and right-to-left.
  *
  * Kept fast for CI: one server, one browser, and screens reached by moving inside the running app
- * (as a link does) rather than by reloading. Signed in, every route is swept twice: light in
- * English (LTR) and dark in Arabic (RTL), so each screen is seen in both themes and both
- * directions; the demo board is added with its table, kanban, item panel and a popover open.
- * Signed out, the routes a visitor can see are swept in light LTR and dark RTL too.
+ * (as a link does) rather than by reloading. Two variants, light in English (LTR) and dark in
+ * Arabic (RTL), share the route table between them: every other route in each (decision 0380), so
+ * every screen is swept once and each theme and direction is seen on half of the screens, drawn
+ * from one palette and one set of logical (start/end) styles. The demo board's screens (table,
+ * kanban, item panel, a popover, create-board) are swept in both. Signed out the same holds for
+ * the routes a visitor can see.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -36,6 +38,12 @@ const VARIANTS: Variant[] = [
   { theme: 'light', locale: 'en' },
   { theme: 'dark', locale: 'ar' },
 ];
+
+/** The routes a variant sweeps: every other one of the list, so the variants together sweep each once. */
+function shareOf<T>(list: T[], variant: Variant): T[] {
+  const at = VARIANTS.indexOf(variant);
+  return list.filter((_, i) => i % VARIANTS.length === at);
+}
 
 /** Serious and critical violations of one scan (the WCAG 2.1 A and AA rules), as readable lines. */
 async function violations(page: Page, label: string): Promise<string[]> {
@@ -107,9 +115,8 @@ describe('axe sweep, signed in', () => {
 
       const found: string[] = [];
       const seen = new Set<string>();
-      for (const route of routes) {
+      for (const route of shareOf(routes.filter((r) => !SERVER_PAGES.has(r.name)), variant)) {
         const path = pathFor(route.name, SAMPLE);
-        if (SERVER_PAGES.has(route.name)) continue;
         await moveInApp(page, path);
         await settle(page, path);
         // A route that redirects (by design or because the user is signed in) was swept under its target.
@@ -146,7 +153,7 @@ describe('axe sweep, signed in', () => {
 
       expect(found).toEqual([]);
       await context.close();
-    }, 300_000); // ~70 screens with an axe scan each, on a loaded 2-core machine
+    }, 300_000); // ~35 screens with an axe scan each, on a loaded 2-core machine
   }
 });
 
@@ -171,9 +178,9 @@ describe('axe sweep, signed out', () => {
       await expectVariant(page, variant);
       const found: string[] = [];
       const seen = new Set<string>();
-      for (const route of routes.filter((r) => !r.shell || r.public)) {
+      const visible = routes.filter((r) => (!r.shell || r.public) && !SERVER_PAGES.has(r.name) && !routesByName.get(r.name)?.redirectTo);
+      for (const route of shareOf(visible, variant)) {
         const path = pathFor(route.name, SAMPLE);
-        if (SERVER_PAGES.has(route.name) || routesByName.get(route.name)?.redirectTo) continue;
         await moveInApp(page, path);
         await settle(page, path);
         const shown = (await screenRoute(page)) ?? route.name;
@@ -181,7 +188,7 @@ describe('axe sweep, signed out', () => {
         seen.add(shown);
         found.push(...(await violations(page, `${route.name} (signed out) ${variant.theme}/${variant.locale}`)));
       }
-      expect(seen.size).toBeGreaterThan(5);
+      expect(seen.size).toBeGreaterThan(3);
       expect(found).toEqual([]);
       await context.close();
     }, 240_000);
