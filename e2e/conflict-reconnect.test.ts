@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
 import { startProxy, type CuttableProxy } from './shell-proxy';
 
 /**
@@ -74,5 +74,38 @@ describe('a device back online hears its other devices’ conflicts', () => {
     await resolve(after);
     await expect.poll(() => a.getByTestId('conflicts-entry').count(), { timeout: 60_000 }).toBe(0);
     expect(errors).toEqual([]);
+  }, 420_000);
+
+  it('merges an offline rename with another user’s online move of the same item: both land, no conflict', async () => {
+    proxy.restore();
+    const admin = await apiLogin(world.server.url, USERS.admin);
+    const mergeId = await createItemByApi(world, owner, boardId, 'Merge me');
+    const serverCopy = async () => ((await apiCall(world.server.url, owner, 'GET', `/api/${teamId}/items?board_id=${boardId}`)).data as { id: string; name: string; position: number; row_version: number }[]).find((i) => i.id === mergeId)!;
+    const device = await signedInPage(world, USERS.owner, proxy.url);
+    const page = device.page;
+    try {
+      await page.goto(`${proxy.url}/b/${boardId}`);
+      await rowByName(page, 'Merge me').waitFor({ timeout: 30_000 });
+      await page.getByTestId('new-item').waitFor({ timeout: 60_000 });
+      proxy.cut();
+      await page.getByTestId('offline-banner').waitFor({ timeout: 60_000 });
+      await rowByName(page, 'Merge me').locator('.table-cell').nth(1).dblclick();
+      const input = page.getByRole('textbox', { name: 'Edit Item' });
+      await input.fill('Merged offline');
+      await input.press('Enter');
+      await rowByName(page, 'Merged offline').waitFor();
+      // Meanwhile another user moves it (a field the offline edit did not touch).
+      const before = await serverCopy();
+      const moved = await apiCall(world.server.url, admin, 'PUT', `/api/${teamId}/items/${mergeId}`, { ...before, position: 7777, row_version: before.row_version + 1, updated_at: undefined, created_at: undefined, created_by: undefined, updated_by: undefined });
+      expect(moved.data?.position ?? moved.position).toBe(7777);
+      proxy.restore();
+      await expect.poll(async () => { const c = await serverCopy(); return [c.name, c.position]; }, { timeout: 90_000 }).toEqual(['Merged offline', 7777]);
+      // Nothing for the inbox: only a field both sides changed is a conflict.
+      expect(await page.getByTestId('conflicts-entry').count()).toBe(0);
+      expect((await apiCall(world.server.url, owner, 'GET', '/api/me/conflicts')).data).toEqual([]);
+    } finally {
+      proxy.restore();
+      await device.context.close();
+    }
   }, 420_000);
 });
