@@ -23,6 +23,7 @@ import { type PendingEvent } from '../sync/scope';
 import { boardRecords, findRecord } from '../sync/store';
 import { failureText, performAction, type ActionRun } from './actions';
 import { authorMayRun, switchOff } from './author';
+import { readOnlyReason } from '../billing/read-only';
 import { automationRunsLimit, countRunWithin, EXACT_COUNT_MARGIN, monthRuns, ownersAndAdmins } from './usage';
 
 /**
@@ -90,6 +91,9 @@ async function runOnce(ctx: AppContext, payload: RunPayload, jobs: JobQueue): Pr
     const acting = authorId === null || authorId === undefined ? null : await writeAs(trx, payload.team_id, { userId: authorId, shownAs: AUTOBOT_USER_ID }, now);
     if (!acting) return finish('skipped', 'the workspace is gone', false);
     const { scope, team } = acting;
+    // A workspace whose subscription ended is read-only for everyone (W4.3, decision 0360): its
+    // automations do not act either, whatever started them (a date arriving, a button, a change).
+    if (await readOnlyReason(ctx, trx, team.id, now)) return finish('skipped', 'the workspace is read-only: its subscription has ended', false);
     if (!(await authorMayRun(acting, stored.board_id))) {
       events = await switchOff(trx, team, stored, now, inTransaction(jobs, trx));
       return finish('skipped', 'the automation’s author may no longer manage automations on this board: it is switched off', false);

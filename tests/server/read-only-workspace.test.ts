@@ -3,7 +3,8 @@ import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { createUserWithToken } from '../helpers/users';
 import { Messages } from '../../schema/messages';
 import { issueTokens } from '../../server/auth/tokens';
-import { addMember, board, item } from './sync-fixtures';
+import { runAutomation, type RunPayload } from '../../server/automations/run';
+import { addMember, board, item, newId } from './sync-fixtures';
 
 /**
  * W4.3 (decision 0360): a workspace whose trial expired or whose subscription ended is read-only:
@@ -109,5 +110,31 @@ describe('read-only workspaces after the subscription ends', () => {
     // Deleting the workspace is still allowed (it needs a recent sign-in: the token is fresh).
     const deleted = await api(server.app, 'DELETE', `/api/teams/${teamId}`, { token: owner.token });
     expect(deleted.json().type).not.toBe('workspace_read_only');
+  });
+  it('runs no automation of a workspace whose subscription ended: the run is logged as skipped, nothing is written', async () => {
+    const owner = await createUserWithToken(server.ctx, { name: 'Ada Automator' });
+    const teamId = (await api(server.app, 'POST', '/api/teams', { token: owner.token, body: { name: 'Automated' } })).json().data.id as number;
+    const b = board();
+    const task = item(b.id);
+    const rule = { id: newId(), board_id: b.id, name: 'Welcome', enabled: true, conditions: [], match: 'all', position: 0, row_version: 1, trigger: { type: 'item_created' }, actions: [{ type: 'add_comment', text: 'Welcome' }] };
+    for (const [route, body] of [['folders', b], ['items', task], ['automations', rule]] as const) {
+      const res = await api(server.app, 'PUT', `/api/${teamId}/${route}/${body.id}`, { token: owner.token, body });
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    await server.ctx.jobs.drain();
+    const run = (cause: string): RunPayload => ({ team_id: teamId, board_id: b.id, automation_id: rule.id, item_id: task.id, cause, fact: { type: 'item_created', item_id: task.id }, chain: [] });
+    const comments = async () => (await server.ctx.db.selectFrom('records').select('id').where('collection', '=', 'comment').where('team_id', '=', teamId).execute()).length;
+    // While the workspace may be written, the rule acts (the set-up is one that runs).
+    expect(await runAutomation(server.ctx, run('test:before'))).toBe('done');
+    const before = await comments();
+    expect(before).toBeGreaterThan(0);
+
+    const { subscription_id } = await server.ctx.db.selectFrom('teams').select('subscription_id').where('id', '=', teamId).executeTakeFirstOrThrow();
+    await server.ctx.db.updateTable('subscriptions').set({ deal: 'pro', ends_at: new Date(server.ctx.now().getTime() - DAY) }).where('id', '=', subscription_id!).execute();
+    expect(await runAutomation(server.ctx, run('test:after'))).toBe('skipped');
+    await server.ctx.jobs.drain();
+    expect(await comments()).toBe(before);
+    const logged = await server.ctx.db.selectFrom('automation_runs').select(['result', 'error', 'counted']).where('automation_id', '=', rule.id).where('cause', '=', 'test:after').executeTakeFirstOrThrow();
+    expect(logged).toEqual({ result: 'skipped', error: 'the workspace is read-only: its subscription has ended', counted: false });
   });
 });
