@@ -41,7 +41,7 @@ export function teamLock(teamId: number, mode: 'shared' | 'exclusive') {
  */
 const singleConnection = new WeakMap<object, Promise<boolean>>();
 
-function isSingleConnection(db: Db): Promise<boolean> {
+export function isSingleConnection(db: Db): Promise<boolean> {
   const key = db as object;
   let probe = singleConnection.get(key);
   if (!probe) {
