@@ -19,7 +19,7 @@ import { findDuplicateAttribute, type AttributeLike } from '../../schema/attribu
 import { recordEvent } from '../events/outbox';
 import { requireTeamPermission } from '../workspaces/access';
 import { registerBoardJobKind, startBoardJob, type BoardJobRun } from '../board-jobs/runner';
-import { toWire } from '../board-jobs/store';
+import { loadBoardJobPayload, toWire } from '../board-jobs/store';
 import { can } from '../../schema/permissions';
 import { Permission } from '../../schema/permission-names';
 import { collections } from '../../schema/collections';
@@ -71,10 +71,33 @@ interface CommentCopy {
   created_by: number | null;
 }
 
+type CopiedContent = TemplateContent & { above?: { id: string; kind: string }[] };
+
 interface DuplicateState {
-  content?: TemplateContent & { above?: { id: string; kind: string }[] };
+  /** What is copied, in state_data (jobs started before 0362); now in the job's payload (`stored`). */
+  content?: CopiedContent;
   comments?: CommentCopy[];
+  /** The content and comments are in the job's payload (read once per server, not with every load of the job). */
+  stored?: boolean;
   next?: number;
+}
+
+/**
+ * The snapshot of a 10,000-item board is megabytes of JSON. Kept in the job's state it was read
+ * with every load of the job and written again with every batch's progress (a 10,000-item
+ * duplicate took 35 times its floor on PostgreSQL, issue #31); in the payload it is read once per
+ * server and never written again.
+ */
+const snapshots = new Map<string, { content: CopiedContent; comments: CommentCopy[] }>();
+
+async function snapshotOf(run: BoardJobRun, state: DuplicateState): Promise<{ content: CopiedContent; comments: CommentCopy[] }> {
+  if (state.content) return { content: state.content, comments: state.comments ?? [] };
+  const hit = snapshots.get(run.job.id);
+  if (hit) return hit;
+  const stored = JSON.parse((await loadBoardJobPayload(run.ctx.db, run.job.id)) ?? 'null') as { content: CopiedContent; comments: CommentCopy[] } | null;
+  if (!stored) throw new Error('The copy lost what it was copying; start it again.');
+  snapshots.set(run.job.id, stored);
+  return stored;
 }
 
 /** A new record id: the job's id and a hash of the source key (stable across re-runs; cleanup finds them by the prefix). */
@@ -137,7 +160,8 @@ async function copyStructure(run: BoardJobRun, input: DuplicateInput): Promise<v
     await scope.finish();
     const comments = input.with_items && input.with_comments ? await commentsOf(trx, view, team.id, input.source_board_id, new Set(content.items.map((i) => i.id))) : [];
     const total = content.items.length;
-    report({ phase: 'writing', done: 0, total, stateData: { content, comments, next: 0 } satisfies DuplicateState, ...(total === 0 ? { result: { board_id: targetBoard(input), folder_id: input.new_board_id, items: 0 } } : {}) });
+    await trx.updateTable('board_jobs').set({ payload: JSON.stringify({ content, comments }) }).where('id', '=', job.id).execute();
+    report({ phase: 'writing', done: 0, total, stateData: { stored: true, next: 0 } satisfies DuplicateState, ...(total === 0 ? { result: { board_id: targetBoard(input), folder_id: input.new_board_id, items: 0 } } : {}) });
     return scope.events;
   });
   await publish(ctx, events);
@@ -187,9 +211,9 @@ async function commentsOf(trx: Transaction<Database>, view: ReadView, teamId: nu
 }
 
 /** One batch of items with their values and comments, through the batched writer, with the cursor and progress. */
-async function copyItems(run: BoardJobRun, input: DuplicateInput, state: DuplicateState): Promise<'more' | 'done'> {
+async function copyItems(run: BoardJobRun, input: DuplicateInput, state: DuplicateState, snapshot: { content: CopiedContent; comments: CommentCopy[] }): Promise<'more' | 'done'> {
   const { ctx, job } = run;
-  const content = state.content!;
+  const { content } = snapshot;
   const next = state.next ?? 0;
   const slice = content.items.slice(next, next + ITEMS_PER_BATCH);
   const done = next + slice.length;
@@ -199,7 +223,7 @@ async function copyItems(run: BoardJobRun, input: DuplicateInput, state: Duplica
   const kinds = new Map<string, string>([...content.attributes.map((a) => [a.id, a.kind] as const), ...(content.above ?? []).map((a) => [a.id, a.kind] as const)]);
   const copiedItems = new Set(content.items.map((i) => i.id));
   const inSlice = new Set(slice.map((i) => i.id));
-  const comments = (state.comments ?? []).filter((c) => inSlice.has(c.item_id));
+  const comments = snapshot.comments.filter((c) => inSlice.has(c.item_id));
 
   await run.commit(async (trx, report) => {
     const { scope } = await scopeOf(ctx, trx, job);
@@ -248,18 +272,25 @@ async function copyItems(run: BoardJobRun, input: DuplicateInput, state: Duplica
 async function step(run: BoardJobRun): Promise<'more' | 'done'> {
   const input = run.job.input as unknown as DuplicateInput;
   const state = (run.job.state_data ?? {}) as DuplicateState;
-  if (!state.content) {
+  if (!state.content && !state.stored) {
     await copyStructure(run, input);
     return 'more';
   }
-  if ((state.next ?? 0) >= state.content.items.length) return 'done';
-  return copyItems(run, input, state);
+  const snapshot = await snapshotOf(run, state);
+  if ((state.next ?? 0) >= snapshot.content.items.length) {
+    snapshots.delete(run.job.id);
+    return 'done';
+  }
+  const outcome = await copyItems(run, input, state, snapshot);
+  if (outcome === 'done') snapshots.delete(run.job.id);
+  return outcome;
 }
 
 /** Removes everything the job wrote (ids start with the job's id), then the new board or folder itself, for good. */
 async function cleanup(run: BoardJobRun): Promise<void> {
   const { ctx, job } = run;
   const input = job.input as unknown as DuplicateInput;
+  snapshots.delete(job.id);
   for (;;) {
     const removed = await run.commit(async (trx) => {
       const { rows } = await sql<{ n: string }>`
