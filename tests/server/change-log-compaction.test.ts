@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeChanges } from '../../schema/changes-wire';
-import { compactChangeLog, compactionTuning, loadChangeLogConfig, nextBatchSize } from '../../server/sync/compaction';
+import { compactChangeLog, compactionTuning, loadChangeLogConfig, nextBatchSize, startChangeLogCompactor } from '../../server/sync/compaction';
+import { waitFor } from '../helpers/wait';
 import { createTestServer, api, type TestServer } from '../helpers/test-server';
 import { attribute, board, item, teamWithRoles, value, type TeamFixture } from './sync-fixtures';
 
@@ -158,6 +159,24 @@ describe('change log compaction', () => {
     for (const c of heardNow) expect(c.record).toMatchObject({ name: 'busy v8', row_version: 8 });
     const rows = (await logRows()).filter((r) => items.some((it) => it.id === r.record_id));
     expect(rows).toHaveLength(items.length);
+  });
+
+  it('runs in the background on its interval, as the server starts it', async () => {
+    const x = item(main.id, { name: 'timer' });
+    for (let n = 1; n <= 4; n += 1) expect((await put('items', { ...x, name: `timer ${n}`, row_version: n })).statusCode).toBe(200);
+    const rowsOf = async () => (await logRows()).filter((r) => r.record_id === x.id).length;
+    expect(await rowsOf()).toBe(4);
+    const logged: string[] = [];
+    const compactor = startChangeLogCompactor({ ...server.ctx, config: { ...server.ctx.config, changeLog: { retentionMs: RETENTION, intervalMs: 50 } } }, {
+      info: (_o, msg) => logged.push(msg),
+      error: (_o, msg) => logged.push(msg),
+    });
+    try {
+      await waitFor(async () => (await rowsOf()) === 1, 60_000, 'the background compaction');
+      await waitFor(() => logged.includes('change log compacted'), 60_000, 'its log line');
+    } finally {
+      await compactor.stop();
+    }
   });
 
   it('reads its settings like the others, refusing a bad one by name', () => {
