@@ -22,10 +22,14 @@ export interface ConnectionHooks {
   /** The delayed full sync, up to 420 s after a reconnect. */
   onDelayedSync(): void;
   onStatus?(status: ConnectionStatus): void;
+  /** Connected by an HTTP answer while the realtime socket is away (see `unheard`). */
+  onUnheard?(): void;
 }
 
 export class Connection {
   private state: ConnectionStatus;
+  /** The realtime socket: never connected yet, live, or lost after being live. */
+  private realtime: 'never' | 'live' | 'lost' = 'never';
   private disconnectTimer: unknown = null;
   private delayedSyncTimer: unknown = null;
 
@@ -56,15 +60,27 @@ export class Connection {
   }
 
   realtimePong(): void {
+    this.realtime = 'live';
     this.connect();
   }
 
   realtimeReconnected(): void {
+    this.realtime = 'live';
     this.connect();
   }
 
   realtimeDropped(): void {
+    this.realtime = 'lost';
     this.disconnectSoon();
+  }
+
+  /**
+   * Connected (an HTTP answer said so) while the realtime socket that was live is still away: no
+   * socket can drop to tell us the network went again, so the engine asks the server itself
+   * (engine.ts, the liveness probe) until the socket is back.
+   */
+  get unheard(): boolean {
+    return this.state === 'connected' && this.realtime === 'lost';
   }
 
   /** Any answer to a non-GET proves the server is reachable. */
@@ -91,10 +107,12 @@ export class Connection {
 
   private connect(): void {
     this.cancelDisconnect();
-    if (this.state === 'connected') return;
-    this.setState('connected');
-    this.hooks.onReconnect();
-    this.scheduleDelayedSync();
+    if (this.state !== 'connected') {
+      this.setState('connected');
+      this.hooks.onReconnect();
+      this.scheduleDelayedSync();
+    }
+    if (this.unheard) this.hooks.onUnheard?.();
   }
 
   private disconnectSoon(): void {

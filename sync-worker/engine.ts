@@ -127,6 +127,7 @@ export class SyncEngine {
   private serverId: string | null = null;
   private startingOver: Promise<void> | null = null;
   private probeTimer: unknown = null;
+  private livenessTimer: unknown = null;
   private overflowTimer: unknown = null;
   private retryingOverflow: Promise<void> | null = null;
   private catchingUp: Promise<number> | null = null;
@@ -142,6 +143,7 @@ export class SyncEngine {
           opts.events.emit('connection', { status });
           if (status === 'disconnected') this.scheduleProbe(PROBE_MIN_MS);
         },
+        onUnheard: () => this.scheduleLivenessProbe(),
       },
       opts.initiallyOnline ?? true,
       opts.graceMs,
@@ -184,6 +186,7 @@ export class SyncEngine {
   stop(): void {
     this.stopped = true;
     if (this.probeTimer !== null) this.opts.clock.clearTimeout(this.probeTimer);
+    if (this.livenessTimer !== null) this.opts.clock.clearTimeout(this.livenessTimer);
     if (this.overflowTimer !== null) this.opts.clock.clearTimeout(this.overflowTimer);
     this.queue.stop();
     this.connection.dispose();
@@ -847,6 +850,25 @@ export class SyncEngine {
       this.probeTimer = null;
       void this.probe(wait);
     }, wait);
+  }
+
+  /**
+   * Connected by an HTTP answer while the realtime socket is still away (connection.unheard): a
+   * network that goes again now is told by nothing (no socket to drop, maybe no request to fail),
+   * so the offline banner would never show (#30: a second cut soon after a restore). The server is
+   * asked every PROBE_MIN_MS until the socket is back; a request with no answer disconnects at
+   * once (api.ts, onResult), and the disconnected probe takes over.
+   */
+  private scheduleLivenessProbe(): void {
+    if (this.stopped || this.livenessTimer !== null) return;
+    this.livenessTimer = this.opts.clock.setTimeout(() => {
+      this.livenessTimer = null;
+      if (this.stopped || !this.connection.unheard) return;
+      void this.opts.http
+        .request('get', '/api/app-vars', { skipRefresh: true })
+        .catch(() => undefined)
+        .finally(() => this.connection.unheard && this.scheduleLivenessProbe());
+    }, PROBE_MIN_MS);
   }
 
   /** Any answer from the server counts like the browser saying "online" again. */

@@ -239,6 +239,39 @@ describe('offline', () => {
     c.close();
   });
 
+  it('connected by an answer while the realtime socket is still away, it asks the server itself and shows a new cut', async () => {
+    const clock = new ManualClock(Date.now());
+    const w = wire();
+    const c = await client({ fetch: w.fetch, clock });
+    const probes = () => w.calls.filter((call) => call.url.endsWith('/api/app-vars')).length;
+    // The socket was live, dropped with the network, and the network came back before it did.
+    c.engine.connection.realtimeReconnected();
+    c.engine.connection.realtimeDropped();
+    await clock.advanceAsync(3_000);
+    expect(c.engine.connection.status).toBe('disconnected');
+    const before = probes();
+    c.engine.connection.browserOnline(); // an answer to a save, say: connected, the socket not back
+    expect(c.engine.connection.status).toBe('connected');
+    expect(c.engine.connection.unheard).toBe(true);
+    await clock.advanceAsync(5_000);
+    await waitFor(async () => probes() === before + 1, 20_000, 'the liveness probe');
+    expect(c.engine.connection.status).toBe('connected');
+    // The network goes again before the socket is back: the next probe finds it, nothing else would.
+    w.down = true;
+    await clock.advanceAsync(5_000);
+    await waitFor(async () => c.engine.connection.status === 'disconnected', 20_000, 'the cut seen by the probe');
+    // Back, and the socket too: no more liveness probes.
+    w.down = false;
+    c.engine.connection.realtimeReconnected();
+    expect(c.engine.connection.unheard).toBe(false);
+    await c.engine.idle();
+    const settled = probes();
+    await clock.advanceAsync(20_000);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(probes()).toBe(settled);
+    c.close();
+  });
+
   it('a request reserved by another sender is left alone for 10 s', async () => {
     const clock = new ManualClock(Date.now());
     const w = wire();
