@@ -52,9 +52,6 @@ export function mergeSpecOf(collection: string): MergeFieldSpec {
   return (MERGE_FIELDS as Record<string, MergeFieldSpec>)[collection] ?? FALLBACK;
 }
 
-/** Re-exported: the merge's callers and tests compare values with it. */
-export { sameValue };
-
 export type Fields = Record<string, unknown>;
 
 export interface FieldConflict {

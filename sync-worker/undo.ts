@@ -13,6 +13,8 @@
  *  - A step may hold many records (a bulk edit, a move of several items) and is undone as one.
  *  - A new edit clears the redo stack. The stack keeps the last `limit` steps.
  */
+import { sameValue } from '../schema/same-value';
+import { SERVER_STAMPED_FIELDS } from '../schema/server-stamps';
 
 export interface HistoryRecord {
   id: string;
@@ -45,15 +47,17 @@ export type UndoWrite =
   /** Bring back a deleted record: restore it from trash, or (never synced) save `record` anew. */
   | { kind: 'restore'; collection: string; id: string; record: HistoryRecord; unsynced?: boolean };
 
-/** Fields that are bookkeeping, never restored by an undo. */
-const IGNORED = new Set(['row_version', 'updated_at', 'created_at', 'deleted_at', 'team_id', 'created_by']);
+/**
+ * Fields that are bookkeeping, never restored by an undo: what the server stamps on each save
+ * (schema/server-stamps.ts), the trash mark (undo restores from trash as its own write), the
+ * workspace and the creator.
+ */
+const IGNORED = new Set<string>([...SERVER_STAMPED_FIELDS, 'deleted_at', 'team_id', 'created_by']);
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-
-/** The fields an edit changed. */
+/** The fields an edit changed (one value equality for the whole app: schema/same-value.ts). */
 export function changedFields(before: HistoryRecord, after: HistoryRecord): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => !IGNORED.has(k) && !same(before[k], after[k]));
+  return [...keys].filter((k) => !IGNORED.has(k) && !sameValue(before[k], after[k]));
 }
 
 /**
@@ -75,7 +79,7 @@ export function planRevert(entry: { collection: string; id: string; unsynced?: b
   const patch: Record<string, unknown> = {};
   for (const field of fields) {
     // Someone changed it since: their value stays.
-    if (!same(current[field], from[field])) continue;
+    if (!sameValue(current[field], from[field])) continue;
     patch[field] = to[field];
   }
   if (Object.keys(patch).length === 0) return null;

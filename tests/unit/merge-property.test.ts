@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planConflict } from '../../sync-worker/conflict-merge';
 import type { ConflictRecord } from '../../schema/sync-conflicts';
-import { sameValue } from '../../schema/sync-merge';
+import { sameValue } from '../../schema/same-value';
 import type { SyncRecord } from '../../sync-worker/types';
 import { testSeed, noteInput } from '../helpers/trail';
 

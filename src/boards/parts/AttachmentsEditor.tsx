@@ -7,6 +7,7 @@ import { useOnline } from '../../connectivity/use-connectivity';
 import { translateMessage } from '../../i18n/server-messages';
 import { useBoard } from '../BoardContext';
 import type { EditorProps } from './values';
+import { ErrorLine } from './ErrorLine';
 
 /** The link that opens (images) or downloads (anything else) an attachment under its own name. */
 export function attachmentHref(a: Attachment): string {
@@ -99,11 +100,7 @@ export function AttachmentsEditor(props: EditorProps) {
       <button type="button" autoFocus onClick={props.onCancel}>
         {t`Done`}
       </button>
-      {error && (
-        <span className="value-error" role="alert" data-testid="value-error">
-          {error}
-        </span>
-      )}
+      <ErrorLine error={error} />
     </span>
   );
 }

@@ -5,6 +5,7 @@ import 'react-day-picker/style.css';
 import type { DateRange } from '../../../schema/attributes';
 import { dayOf, isoOf, localeDateFormat, parseDateText } from '../model/date-text';
 import type { CommitHow, EditorProps } from './values';
+import { ErrorLine } from './ErrorLine';
 
 /**
  * Date and date-range editors (issue #30 part 6, review M3; decision 0354): a text field that takes
@@ -92,11 +93,7 @@ export function DateEditor(props: EditorProps) {
           if (day) setMonth(day);
         }}
       />
-      {error && (
-        <span className="value-error" role="alert" data-testid="value-error">
-          {error}
-        </span>
-      )}
+      <ErrorLine error={error} />
       <span className="date-popover" data-testid="date-calendar">
         <DayPicker
           mode="single"
@@ -157,11 +154,7 @@ export function DateRangeEditor(props: EditorProps) {
           {t`Save`}
         </button>
       </span>
-      {error && (
-        <span className="value-error" role="alert" data-testid="value-error">
-          {error}
-        </span>
-      )}
+      <ErrorLine error={error} />
       <span className="date-popover" data-testid="date-calendar">
         <DayPicker
           mode="range"

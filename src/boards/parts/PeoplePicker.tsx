@@ -5,6 +5,7 @@ import { AvatarImage } from '../../ui/Avatar';
 import { filterOptions } from '../../ui/dropdown-search';
 import { useBoard } from '../BoardContext';
 import type { EditorProps } from './values';
+import { ErrorLine } from './ErrorLine';
 
 /**
  * The people (members) picker (issue #30 part 6, review M5): a search field over the workspace's
@@ -102,11 +103,7 @@ export function PeoplePicker(props: EditorProps) {
       <button type="button" onClick={props.onCancel}>
         {t`Done`}
       </button>
-      {error && (
-        <span className="value-error" role="alert" data-testid="value-error">
-          {error}
-        </span>
-      )}
+      <ErrorLine error={error} />
     </span>
   );
 }

@@ -5,6 +5,7 @@ import { filterOptions } from '../../ui/dropdown-search';
 import { useBoard } from '../BoardContext';
 import { useItems, useRecord, type Item } from '../store/live';
 import type { EditorProps } from './values';
+import { ErrorLine } from './ErrorLine';
 
 /** At most this many matches are listed; typing narrows the rest (a board may hold 10,000 items). */
 const MAX_SHOWN = 50;
@@ -128,11 +129,7 @@ export function ReferenceEditor(props: EditorProps) {
       <button type="button" onClick={props.onCancel}>
         {t`Done`}
       </button>
-      {error && (
-        <span className="value-error" role="alert" data-testid="value-error">
-          {error}
-        </span>
-      )}
+      <ErrorLine error={error} />
     </span>
   );
 }

@@ -8,6 +8,7 @@ import { DateEditor, DateRangeEditor } from './DateEditor';
 import { TimerControl } from '../time/TimerControl';
 import { ButtonControl } from '../automations/ButtonControl';
 import type { Attribute, Item } from '../store/live';
+import { ErrorLine } from './ErrorLine';
 
 /**
  * How each attribute kind shows a value, and its inline editor. Editors commit with Enter (or on
@@ -174,14 +175,6 @@ function useCommit({ onCommit, onCancel }: EditorProps) {
     }
   };
   return { error, commit, onKeyDown, setError, cancelled };
-}
-
-function ErrorLine({ error }: { error: string | null }) {
-  return error ? (
-    <span className="value-error" role="alert" data-testid="value-error">
-      {error}
-    </span>
-  ) : null;
 }
 
 function TextEditor(props: EditorProps) {
