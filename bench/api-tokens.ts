@@ -9,19 +9,11 @@
  *
  * No budget of its own in DESIGN.md §8; the comparison is with the session path. Prints; never fails.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { nanoid } from 'nanoid';
 import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import { silentBroadcaster, type AppContext } from '../server/context';
 import { openDatabase, type DatabaseHandle } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
-import { issueTokens, hashToken } from '../server/auth/tokens';
-import { createJobs } from '../server/jobs/index';
+import { benchUser, inProcessApp } from './in-process-app';
+import { hashToken } from '../server/auth/tokens';
 import { createPersonalToken, newSecret } from '../server/developer/api-tokens';
 import { registerApp } from '../server/developer/oauth-clients';
 import { TOKEN_PREFIX } from '../schema/api-abilities';
@@ -51,25 +43,12 @@ async function measure(label: string, send: () => Promise<number>): Promise<void
 }
 
 async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
-  await migrate(handle.db);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' }), webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: silentBroadcaster,
-    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
+  const bench = await inProcessApp(handle);
+  const { app, ctx } = bench;
   const now = new Date();
-  const user = await ctx.db
-    .insertInto('users')
-    .values({ email: `bench-${nanoid(8)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: now, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const session = (await issueTokens(ctx.db, user.id, now)).access_token;
+  const signedIn = await benchUser(ctx);
+  const user = { id: signedIn.id };
+  const session = signedIn.token;
   const personal = (await createPersonalToken(ctx.db, user.id, { name: 'bench', abilities: ['read'], expiresAt: null }, now)).token;
   // An OAuth access token as the token endpoint stores it (the flow itself is tested elsewhere).
   const client = await registerApp(ctx.db, user.id, { name: 'Bench app', redirect_uris: ['https://bench.test/cb'] }, now);
@@ -86,8 +65,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
     await measure(`personal token (round ${round})`, get(personal));
     await measure(`OAuth token (round ${round})`, get(oauth));
   }
-  await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 async function main() {

@@ -14,21 +14,13 @@
  * The issue's figure is 1,000,000 updates of 10,000 records; on a busy 2-core machine that takes
  * long (≈ saves/s of bench/server-saves.ts via /batch), so pass a smaller count. Prints; never fails.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { nanoid } from 'nanoid';
 import { sql } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import { silentBroadcaster, type AppContext } from '../server/context';
 import { openDatabase, type DatabaseHandle } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
-import { issueTokens } from '../server/auth/tokens';
-import { createJobs } from '../server/jobs/index';
+import { benchOwner, inProcessApp } from './in-process-app';
 import { compactChangeLog } from '../server/sync/compaction';
 
 const UPDATES = Number(process.argv[2] ?? 1_000_000);
@@ -40,31 +32,11 @@ const RETENTION_MS = 90 * 86_400_000;
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
-  await migrate(handle.db);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' }), webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: silentBroadcaster,
-    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
-  const now = new Date();
-  const user = await ctx.db
-    .insertInto('users')
-    .values({ email: `bench-${nanoid(8)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: now, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const team = await ctx.db
-    .insertInto('teams')
-    .values({ name: 'Bench', owner_id: user.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: user.id, role: 'owner', verified_at: now, invited_by: null, created_at: now }).execute();
-  const token = (await issueTokens(ctx.db, user.id, now)).access_token;
+  const bench = await inProcessApp(handle);
+  const { app, ctx } = bench;
+  const owner = await benchOwner(ctx);
+  const team = { id: owner.teamId };
+  const token = owner.token;
   const headers = { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' };
   const boardId = nanoid();
   const board = await app.inject({ method: 'PUT', url: `/api/${team.id}/folders/${boardId}`, headers, payload: { id: boardId, board_id: boardId, parent_id: null, name: 'Bench board', row_version: 1 } });
@@ -141,8 +113,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
     );
   }
   console.log(`(without compaction the log would hold ${(RECORDS + done + 1).toLocaleString('en')} rows of this team)`);
-  await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 async function main() {

@@ -9,19 +9,11 @@
  * concurrent, beside the floor of the same row writes done directly through Kysely in one
  * transaction each. Budget (DESIGN.md §8): ≥ 2,000 saves/s, p99 ≤ 25 ms. Prints; never fails.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { nanoid } from 'nanoid';
 import { PGlite } from '@electric-sql/pglite';
-import { buildApp } from '../server/app';
-import { loadConfig } from '../server/config';
-import { createMailer } from '../server/mail/mailer';
-import { silentBroadcaster, type AppContext } from '../server/context';
 import { openDatabase, type DatabaseHandle } from '../server/db/index';
-import { migrate } from '../server/db/migrate';
-import { issueTokens } from '../server/auth/tokens';
-import { createJobs } from '../server/jobs/index';
+import { benchOwner, inProcessApp } from './in-process-app';
 
 const SAVES = Number(process.argv[2] ?? 2000);
 const CONCURRENCY = Number(process.argv[3] ?? 8);
@@ -68,31 +60,12 @@ async function run(label: string, count: number, concurrency: number, task: (i: 
 }
 
 async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
-  await migrate(handle.db);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, PORT: '0' }), webDir: path.join(dataDir, 'no-web') };
-  const ctx: AppContext = {
-    db: handle.db,
-    config,
-    mailer: createMailer({ outboxDir: path.join(dataDir, 'outbox'), smtpUrl: null, from: config.mailFrom }),
-    broadcaster: silentBroadcaster,
-    jobs: createJobs(handle.db, { now: () => new Date(), kind: handle.kind }),
-    now: () => new Date(),
-  };
-  const app = await buildApp(ctx, { logger: false });
-  const now = new Date();
-  const user = await ctx.db
-    .insertInto('users')
-    .values({ email: `bench-${nanoid(8)}@example.test`, name: 'Bench', password_hash: null, locale: 'en-US', theme: 2, preferences: '{}', recovery_codes: '[]', email_verified_at: now, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const team = await ctx.db
-    .insertInto('teams')
-    .values({ name: 'Bench', owner_id: user.id, permissions: '{}', use_custom_logo: false, row_version: 1, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await ctx.db.insertInto('team_members').values({ team_id: team.id, user_id: user.id, role: 'owner', verified_at: now, invited_by: null, created_at: now }).execute();
-  const token = (await issueTokens(ctx.db, user.id, now)).access_token;
+  const bench = await inProcessApp(handle);
+  const { app, ctx } = bench;
+  const owner = await benchOwner(ctx);
+  const user = { id: owner.userId };
+  const team = { id: owner.teamId };
+  const token = owner.token;
   const headers = { authorization: `Bearer ${token}` };
   const boardId = nanoid();
   const put = async (route: string, body: Record<string, unknown>, key?: string) => {
@@ -136,8 +109,7 @@ async function benchOn(kind: string, handle: DatabaseHandle): Promise<void> {
     }),
   );
   console.log(`budget: ≥ ${BUDGET.perSecond} saves/s, p99 ≤ ${BUDGET.p99Ms} ms (DESIGN.md §8)`);
-  await app.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
 }
 
 async function main() {
