@@ -20,12 +20,18 @@ afterAll(async () => {
   await world?.close();
 });
 
-/** One finger through the DevTools protocol (dnd-kit's touch sensor reads touch events). */
+/**
+ * One finger through the DevTools protocol (dnd-kit's touch sensor reads touch events). The finger
+ * rests until the card says it is dragged (`is-dragging`): the drag starts DRAG_DELAY_MS after the
+ * page handled the touch, which on a loaded machine is later than the test sent it, and a finger
+ * that slid on before that was a scroll (the card stayed; a clean-clone run saw it).
+ */
 async function touchDrag(page: Page, from: { x: number; y: number }, to: { x: number; y: number }) {
   const cdp = await page.context().newCDPSession(page);
   const point = (p: { x: number; y: number }) => [{ x: Math.round(p.x), y: Math.round(p.y), id: 1 }];
   await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: point(from) });
-  await page.waitForTimeout(DRAG_DELAY_MS + 150); // resting: a drag, not a scroll
+  await page.waitForTimeout(DRAG_DELAY_MS); // never earlier than the delay: a drag, not a scroll
+  await page.locator('.kanban-card.is-dragging').first().waitFor({ timeout: 30_000 });
   const steps = 12;
   for (let i = 1; i <= steps; i++) {
     await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: point({ x: from.x + ((to.x - from.x) * i) / steps, y: from.y + ((to.y - from.y) * i) / steps }) });
@@ -96,6 +102,8 @@ describe('the board at 390 px', () => {
     const second = columns.nth(1);
     const card = first.locator('.kanban-card').first();
     const name = (await card.locator('.kanban-card-name').innerText()).trim();
+    // By key: columns may come and go at the row's start while the card moves.
+    const fromKey = await first.getAttribute('data-column-key');
 
     // Measured once the board's header has its final lines (a late permission answer adds links).
     await page.waitForTimeout(800);
@@ -106,10 +114,11 @@ describe('the board at 390 px', () => {
 
     // Held at the phone's edge, the columns scroll under the finger (edge scrolling): the card lands in
     // a column after the first, whichever is under the finger when it lifts, and stays there.
-    await expect.poll(() => first.locator('.kanban-card', { hasText: name }).count(), { timeout: 10_000 }).toBe(0);
-    await expect.poll(() => page.locator('.kanban-column', { has: page.locator('.kanban-card-name', { hasText: name }) }).count()).toBe(1);
-    const landed = await page.locator('.kanban-column', { has: page.locator('.kanban-card-name', { hasText: name }) }).getAttribute('data-column-key');
-    expect(landed).not.toBe(await first.getAttribute('data-column-key'));
+    const holding = page.locator('.kanban-column', { has: page.locator('.kanban-card-name', { hasText: name }) });
+    await expect.poll(() => page.locator(`.kanban-column[data-column-key="${fromKey}"] .kanban-card-name`, { hasText: name }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => holding.count()).toBe(1);
+    const landed = await holding.getAttribute('data-column-key');
+    expect(landed).not.toBe(fromKey);
     await page.reload();
     await page.locator('.kanban-card').first().waitFor();
     await expect.poll(() => page.locator(`.kanban-column[data-column-key="${landed}"] .kanban-card-name`, { hasText: name }).count(), { timeout: 10_000 }).toBe(1);
