@@ -8,6 +8,7 @@ import { startProxy, type CuttableProxy } from './shell-proxy';
  * whose network was cut and came back, without a reload. Device A reaches the server through a
  * cuttable proxy (the SharedWorker ignores the browser's offline switch); the other device is the
  * same user speaking to the server's API. A once held "Conflicts (1)" only after a reload.
+ * The merge half of #30's "done when" is here too: two users in two browsers, one offline.
  */
 describe('a device back online hears its other devices’ conflicts', () => {
   let world: BoardWorld;
@@ -78,10 +79,13 @@ describe('a device back online hears its other devices’ conflicts', () => {
 
   it('merges an offline rename with another user’s online move of the same item: both land, no conflict', async () => {
     proxy.restore();
-    const admin = await apiLogin(world.server.url, USERS.admin);
     const mergeId = await createItemByApi(world, owner, boardId, 'Merge me');
-    const serverCopy = async () => ((await apiCall(world.server.url, owner, 'GET', `/api/${teamId}/items?board_id=${boardId}`)).data as { id: string; name: string; position: number; row_version: number }[]).find((i) => i.id === mergeId)!;
+    // The folder the other user moves it into, in their own browser.
+    const laterId = `later-${Date.now().toString(36)}`;
+    await apiCall(world.server.url, owner, 'PUT', `/api/${teamId}/folders/${laterId}`, { id: laterId, board_id: boardId, parent_id: boardId, name: 'Later', row_version: 1 });
+    const serverCopy = async () => ((await apiCall(world.server.url, owner, 'GET', `/api/${teamId}/items?board_id=${boardId}`)).data as { id: string; name: string; folder_id: string; row_version: number }[]).find((i) => i.id === mergeId)!;
     const device = await signedInPage(world, USERS.owner, proxy.url);
+    const other = await signedInPage(world, USERS.admin);
     const page = device.page;
     try {
       await page.goto(`${proxy.url}/b/${boardId}`);
@@ -94,18 +98,25 @@ describe('a device back online hears its other devices’ conflicts', () => {
       await input.fill('Merged offline');
       await input.press('Enter');
       await rowByName(page, 'Merged offline').waitFor();
-      // Meanwhile another user moves it (a field the offline edit did not touch).
-      const before = await serverCopy();
-      const moved = await apiCall(world.server.url, admin, 'PUT', `/api/${teamId}/items/${mergeId}`, { ...before, position: 7777, row_version: before.row_version + 1, updated_at: undefined, created_at: undefined, created_by: undefined, updated_by: undefined });
-      expect(moved.data?.position ?? moved.position).toBe(7777);
+      // Meanwhile another user, online in a second browser, moves it into a folder (a field the
+      // offline edit did not touch).
+      await other.page.goto(`${world.server.url}/b/${boardId}`);
+      await rowByName(other.page, 'Merge me').locator('input[type=checkbox]').check();
+      await other.page.getByTestId('bulk-bar').getByRole('button', { name: 'Move' }).click();
+      await other.page.getByRole('dialog').getByRole('button', { name: 'Later' }).click();
+      await expect.poll(async () => (await serverCopy()).folder_id, { timeout: 60_000 }).toBe(laterId);
       proxy.restore();
-      await expect.poll(async () => { const c = await serverCopy(); return [c.name, c.position]; }, { timeout: 90_000 }).toEqual(['Merged offline', 7777]);
+      await expect.poll(async () => { const c = await serverCopy(); return [c.name, c.folder_id]; }, { timeout: 90_000 }).toEqual(['Merged offline', laterId]);
+      // The other user sees the offline rename land in the folder they moved it to.
+      await other.page.getByTestId('folder-tree').getByRole('link', { name: 'Later' }).click();
+      await rowByName(other.page, 'Merged offline').waitFor({ timeout: 60_000 });
       // Nothing for the inbox: only a field both sides changed is a conflict.
       expect(await page.getByTestId('conflicts-entry').count()).toBe(0);
       expect((await apiCall(world.server.url, owner, 'GET', '/api/me/conflicts')).data).toEqual([]);
     } finally {
       proxy.restore();
       await device.context.close();
+      await other.context.close();
     }
   }, 420_000);
 });
