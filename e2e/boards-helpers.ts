@@ -90,6 +90,26 @@ export function rowByName(page: Page, name: string) {
   return page.locator('.table-row', { has: page.locator('.table-cell', { hasText: name }) }).first();
 }
 
+/**
+ * Renames a table row through its Name cell, as a person does (double-click, type, Enter). A
+ * double-click can land while the frame's connectivity line appears (the network was just cut)
+ * and the row moves under the pointer: it tries again until the editor opens.
+ */
+export async function renameRow(page: Page, from: string, to: string) {
+  const input = page.getByRole('textbox', { name: 'Edit Item' });
+  for (let attempt = 1; ; attempt++) {
+    await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
+    try {
+      await input.waitFor({ timeout: 5_000 });
+      break;
+    } catch (error) {
+      if (attempt === 4) throw error;
+    }
+  }
+  await input.fill(to);
+  await input.press('Enter');
+}
+
 export async function waitForServerCopy(world: BoardWorld, token: string, route: string, boardId: string, test: (records: any[]) => boolean, timeout = 15_000) {
   await expect
     .poll(async () => test((await apiCall(world.server.url, token, 'GET', `/api/${world.teamId}/${route}?board_id=${boardId}`)).data), { timeout })

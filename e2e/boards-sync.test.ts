@@ -2,26 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startServer } from './helpers';
 import { startProxy } from './shell-proxy';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, expectText, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld, renameRow } from './boards-helpers';
 
 const SAME_AS_SERVER = 'Updates overlapped, causing a hiccup. Please verify the latest data is correct.';
-
-async function rename(page: Page, from: string, to: string) {
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  // A double-click can land while the frame's connectivity line appears (the network was just cut)
-  // and the row moves under the pointer: try again until the editor opens.
-  for (let attempt = 1; ; attempt++) {
-    await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-    try {
-      await input.waitFor({ timeout: 5_000 });
-      break;
-    } catch (error) {
-      if (attempt === 4) throw error;
-    }
-  }
-  await input.fill(to);
-  await input.press('Enter');
-}
 
 /** Counts the 409 conflicts the engine kept in this page's IndexedDB (database cairn-{userId}). */
 async function keptConflicts(page: Page): Promise<number> {
@@ -66,7 +49,7 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
     await rowByName(a.page, 'Shared item').waitFor();
     await rowByName(b.page, 'Shared item').waitFor();
     await b.page.waitForTimeout(2500); // the realtime subscription is authorised in 2 s batches
-    await rename(a.page, 'Shared item', 'Shared item, edited by A');
+    await renameRow(a.page, 'Shared item', 'Shared item, edited by A');
     await rowByName(b.page, 'Shared item, edited by A').waitFor({ timeout: 15_000 });
     await a.context.close();
     await b.context.close();
@@ -90,9 +73,9 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
       proxy.cut();
       // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
       await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
-      await rename(a.page, contested, 'Name from A');
+      await renameRow(a.page, contested, 'Name from A');
       await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Name from A'));
-      await rename(b.page, contested, 'Name from B');
+      await renameRow(b.page, contested, 'Name from B');
       await rowByName(b.page, 'Name from B').waitFor();
       proxy.restore();
 
@@ -120,7 +103,7 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
       await b.page.route(new RegExp(`/api/teams/${world.teamId}(\\?|$)`), (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Service Unavailable' }) }));
       await b.page.route(new RegExp(`/api/(${world.teamId}/permissions|teams/${world.teamId}/members)(\\?|$)`), (route) => route.abort('internetdisconnected'));
       await b.page.goto(`${world.server.url}/b/${boardId}`);
-      await rename(b.page, 'Edited without details', 'Edited by a member');
+      await renameRow(b.page, 'Edited without details', 'Edited by a member');
       await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Edited by a member'));
     } finally {
       await b.context.close();
@@ -134,7 +117,7 @@ describe('boards: live edits between two people, conflicts, offline work', () =>
 
     const { port, dataDir } = world.server;
     await world.server.stop(); // the network is really gone: nothing answers on that port
-    await rename(a.page, 'Name from A', 'Renamed offline');
+    await renameRow(a.page, 'Name from A', 'Renamed offline');
     await a.page.getByTestId('new-item-input').fill('Created offline');
     await a.page.getByTestId('new-item-input').press('Enter');
     await rowByName(a.page, 'Created offline').waitFor();

@@ -2,20 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startProxy, type CuttableProxy } from './shell-proxy';
 import { screenshot } from './shell-helpers';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, newId, rowByName, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, newId, rowByName, signedInPage, startWorld, USERS, type BoardWorld, renameRow } from './boards-helpers';
 
 /**
  * Decision 0094 in the browser: an edit the server refuses (its folder went to the trash while the
  * user was offline) is not lost: it shows in "Not saved" on the connectivity indicator with its
  * content, can be copied, and Retry after the folder is restored saves it.
  */
-
-async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  await input.fill(to);
-  await input.press('Enter');
-}
 
 describe('not saved: refused edits are kept and can be retried', () => {
   let world: BoardWorld;
@@ -55,7 +48,7 @@ describe('not saved: refused edits are kept and can be retried', () => {
     proxy.cut();
     // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
     await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
-    await rename(b.page, 'Draft the brief', 'Brief, rewritten offline');
+    await renameRow(b.page, 'Draft the brief', 'Brief, rewritten offline');
     await rowByName(b.page, 'Brief, rewritten offline').waitFor();
     await apiCall(world.server.url, owner, 'DELETE', `/api/${world.teamId}/folders/${folderId}`);
     proxy.restore();
@@ -100,7 +93,7 @@ describe('not saved: refused edits are kept and can be retried', () => {
     // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
     await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     await b.page.bringToFront();
-    await rename(b.page, 'Brief, rewritten offline', 'Never to be');
+    await renameRow(b.page, 'Brief, rewritten offline', 'Never to be');
     await rowByName(b.page, 'Never to be').waitFor();
     await apiCall(world.server.url, owner, 'DELETE', `/api/${world.teamId}/folders/${folderId}`);
     proxy.restore();
@@ -127,7 +120,7 @@ describe('not saved: refused edits are kept and can be retried', () => {
     proxy.cut();
     // Wait until the app knows it is offline: a double-click on a cell while the banner first renders can land as a text selection, not an edit (clean-clone CI).
     await b.page.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
-    await rename(b.page, 'Brief, rewritten offline', 'مسودة الموجز');
+    await renameRow(b.page, 'Brief, rewritten offline', 'مسودة الموجز');
     await rowByName(b.page, 'مسودة الموجز').waitFor();
     await apiCall(world.server.url, owner, 'DELETE', `/api/${world.teamId}/folders/${folderId}`);
     proxy.restore();

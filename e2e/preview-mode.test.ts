@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import AxeBuilder from '@axe-core/playwright';
-import { anonymousPage, apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { anonymousPage, apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, waitForServerCopy, type BoardWorld, renameRow } from './boards-helpers';
 
 /**
  * Preview (pretend) mode in the BUILT app (decision 0280): a `?pretend` tab runs its own engine
@@ -9,13 +9,6 @@ import { anonymousPage, apiCall, apiLogin, createBoardByApi, createItemByApi, ro
  * the user's other tabs, which keep saving through the shared worker. Every permission is open in
  * preview (an anonymous visitor of a public board may edit there too), and a badge leads out.
  */
-
-async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  await input.fill(to);
-  await input.press('Enter');
-}
 
 /** Every request of the page that could change something on the server (session upkeep and error reports aside). */
 function watchWrites(page: Page): string[] {
@@ -83,11 +76,11 @@ describe('preview mode', () => {
     expect((await previewDbs())[0]).toMatch(/^cairn-preview-(?!leftover01)[A-Za-z0-9_-]{10}$/);
 
     // Edited in preview: shown there at once, sent nowhere.
-    await rename(preview, 'Shared item', 'Shared item, preview only');
+    await renameRow(preview, 'Shared item', 'Shared item, preview only');
     await rowByName(preview, 'Shared item, preview only').waitFor({ timeout: 30_000 });
 
     // Edited in the normal tab: reaches the server through the shared worker as always.
-    await rename(normal, 'Real item', 'Real item, saved');
+    await renameRow(normal, 'Real item', 'Real item, saved');
     await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Real item, saved'));
     // The normal tab's edit went out after the preview's: had the preview's been sent, it would be there too.
     expect(await serverNames()).toEqual(['Real item, saved', 'Shared item']);
@@ -126,7 +119,7 @@ describe('preview mode', () => {
       await guest.page.getByTestId('preview-badge').waitFor();
       await rowByName(guest.page, 'Shared item').waitFor({ timeout: 20_000 });
       expect(await guest.page.getByTestId('board-readonly').count()).toBe(0);
-      await rename(guest.page, 'Shared item', 'Shared item, by a visitor');
+      await renameRow(guest.page, 'Shared item', 'Shared item, by a visitor');
       await rowByName(guest.page, 'Shared item, by a visitor').waitFor({ timeout: 30_000 });
       expect(writes).toEqual([]);
       expect(await serverNames()).toEqual(['Real item, saved', 'Shared item']);

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startProxy, type CuttableProxy } from './shell-proxy';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, newId, rowByName, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, newId, rowByName, signedInPage, startWorld, USERS, type BoardWorld, renameRow } from './boards-helpers';
 
 /**
  * Issue #30 part 3 in the browser: an edit the server refuses is listed in the conflict inbox with
  * its reason in plain words and the value kept, and the inbox's row itself offers Retry (saves it
  * once the cause is gone) and Discard (asks first; the server's copy stays).
  */
-
-async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  await input.fill(to);
-  await input.press('Enter');
-}
 
 describe('refused edits in the conflict inbox', () => {
   let world: BoardWorld;
@@ -45,7 +38,7 @@ describe('refused edits in the conflict inbox', () => {
   async function refusedRename(page: Page, from: string, to: string) {
     proxy.cut();
     await page.getByTestId('offline-banner').waitFor({ timeout: 60_000 });
-    await rename(page, from, to);
+    await renameRow(page, from, to);
     await rowByName(page, to).waitFor();
     await apiCall(world.server.url, owner, 'DELETE', `/api/${world.teamId}/folders/${folderId}`);
     proxy.restore();

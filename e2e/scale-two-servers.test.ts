@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, type RunningServer } from './helpers';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, USERS, type BoardWorld, renameRow } from './boards-helpers';
 import { startPostgres } from '../scripts/setup-lib.mjs';
 import { createDatabase, startCluster, type Cluster } from '../scripts/scale/cluster';
 
@@ -14,13 +14,6 @@ import { createDatabase, startCluster, type Cluster } from '../scripts/scale/clu
  *
  * PostgreSQL: TEST_DATABASE_URL, or a private cluster on E2E_SCALE_PG_PORT (default 54347).
  */
-async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  await input.fill(to);
-  await input.press('Enter');
-}
-
 async function realtimeConnections(cluster: Cluster, url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${cluster.metricsToken}` } })).text();
   return Number(/^cairn_realtime_connections (\S+)/m.exec(text)?.[1] ?? 0);
@@ -70,7 +63,7 @@ describe('scale-out in the browser: two API servers, one hub', () => {
     for (const api of [one, two]) expect(await realtimeConnections(cluster!, api)).toBe(0);
     await b.page.waitForTimeout(2500); // the realtime subscription is authorised in 2 s batches
 
-    await rename(a.page, 'Shared across servers', 'Edited through server 1');
+    await renameRow(a.page, 'Shared across servers', 'Edited through server 1');
     await rowByName(b.page, 'Edited through server 1').waitFor({ timeout: 20_000 });
     expect([...a.errors, ...b.errors]).toEqual([]);
     await a.context.close();

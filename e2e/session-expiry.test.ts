@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signedInPage, startWorld, USERS, type BoardWorld, renameRow } from './boards-helpers';
 
 /**
  * The shell is the only refresher of the session; the sync worker gets each access token without a
@@ -10,13 +10,6 @@ import { apiCall, apiLogin, createBoardByApi, createItemByApi, rowByName, signed
  * (the client treats a token as expired 5 s early) comes within the test.
  */
 const TTL_S = 12;
-
-async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  await input.fill(to);
-  await input.press('Enter');
-}
 
 describe('a session outlives its access token', () => {
   let world: BoardWorld;
@@ -44,12 +37,12 @@ describe('a session outlives its access token', () => {
     const { context, page, errors } = await signedInPage(world, USERS.owner);
     await page.goto(`${world.server.url}/b/${boardId}`);
     await rowByName(page, 'First').waitFor({ timeout: 20_000 });
-    await rename(page, 'First', 'First, before expiry');
+    await renameRow(page, 'First', 'First, before expiry');
     await expect.poll(serverNames, { timeout: 15_000 }).toContain('First, before expiry');
 
     // Let the access token (and the worker's copy of it) run out.
     await page.waitForTimeout((TTL_S + 2) * 1000);
-    await rename(page, 'First, before expiry', 'First, after expiry');
+    await renameRow(page, 'First, before expiry', 'First, after expiry');
     await expect.poll(serverNames, { timeout: 20_000 }).toContain('First, after expiry');
     expect(page.url()).toContain(`/b/${boardId}`);
 
@@ -57,7 +50,7 @@ describe('a session outlives its access token', () => {
     const second = await context.newPage();
     await second.goto(`${world.server.url}/b/${boardId}`);
     await rowByName(second, 'Second').waitFor({ timeout: 20_000 });
-    await rename(second, 'Second', 'Second, from a new tab');
+    await renameRow(second, 'Second', 'Second, from a new tab');
     await expect.poll(serverNames, { timeout: 20_000 }).toContain('Second, from a new tab');
     // The first tab sees it live and is still signed in.
     await rowByName(page, 'Second, from a new tab').waitFor({ timeout: 10_000 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { apiCall, apiLogin, createBoardByApi, createItemByApi, PASSWORD, rowByName, startWorld, USERS, waitForServerCopy, type BoardWorld } from './boards-helpers';
+import { apiCall, apiLogin, createBoardByApi, createItemByApi, PASSWORD, rowByName, startWorld, USERS, waitForServerCopy, type BoardWorld, renameRow } from './boards-helpers';
 import { networkSettled, trackNetwork } from './shell-helpers';
 import { startProxy, type CuttableProxy } from './shell-proxy';
 
@@ -13,13 +13,6 @@ import { startProxy, type CuttableProxy } from './shell-proxy';
  * The browser reaches the server only through a TCP proxy the test can cut: Playwright's setOffline
  * does not stop a SharedWorker's fetches (STACK.md), a cut proxy stops everything.
  */
-
-async function rename(page: Page, from: string, to: string) {
-  await rowByName(page, from).locator('.table-cell').nth(1).dblclick();
-  const input = page.getByRole('textbox', { name: 'Edit Item' });
-  await input.fill(to);
-  await input.press('Enter');
-}
 
 /** Requests waiting in the worker's queue (the user's database, read-only from the tab). */
 async function pendingRequests(page: Page): Promise<number> {
@@ -127,7 +120,7 @@ describe('the app’s two tabs share the sync worker', () => {
     const { targetInfos } = (await cdp.send('Target.getTargets')) as { targetInfos: { type: string; url: string }[] };
     await cdp.detach();
     expect(targetInfos.filter((t) => t.type === 'shared_worker')).toHaveLength(1);
-    await rename(a, 'Tab item', 'Tab item, edited in A');
+    await renameRow(a, 'Tab item', 'Tab item, edited in A');
     await rowByName(b, 'Tab item, edited in A').waitFor({ timeout: 30_000 });
     await waitForServerCopy(world, owner, 'items', boardId, (items) => items.some((i) => i.name === 'Tab item, edited in A'));
     await a.close();
@@ -145,7 +138,7 @@ describe('the app’s two tabs share the sync worker', () => {
     await a.getByTestId('offline-banner').waitFor({ timeout: 30_000 });
     for (let i = 0; i < EDITS; i++) {
       const from = `Row ${String(i).padStart(2, '0')}`;
-      await rename(a, from, `${from} offline`);
+      await renameRow(a, from, `${from} offline`);
       await rowByName(a, `${from} offline`).waitFor();
     }
     // Kept by the worker, not sent: nothing of it is on the server.
