@@ -84,11 +84,13 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
         else engine.connection.realtimeDropped();
       },
       onSubscribed: (scope) => {
-        // The user channel is subscribed, first or again after a reconnect: what it said while it
-        // was not is lost, so the unread count and the open conflicts are asked again. Not on the
-        // reconnect itself: the channel's authorisation is still on its way then (the multi-auth
-        // batch), and an event published in between was lost (#30: a conflict another device
-        // reported right after this one came back stayed unseen until a reload).
+        // A channel is subscribed, first or again after a reconnect: what it said while it was not
+        // is lost, so the server is asked. Not on the reconnect itself: the channel's authorisation
+        // is still on its way then (the multi-auth batch), and an event published in between was
+        // lost (#30: a conflict another device reported right after this one came back stayed
+        // unseen until a reload). A board's channel: one pull catches up on saves made between
+        // the board's load (or the drop) and now. The user's: the unread count and the conflicts.
+        if (scope.scope === 'board') entry.pull?.(scope.teamId, scope.boardId);
         if (scope.scope !== 'user' || scope.userId !== session.userId) return;
         void session.notifications.refresh();
         void conflictSyncOf(session)?.sync();
@@ -120,12 +122,9 @@ export function attachRealtime(runtime: SyncRuntime, create: RealtimeFactory): (
       entry.realtime.unsubscribeBoard(entry.board.teamId, entry.board.boardId);
     }
     entry.board = board;
-    // A save made between the board's load and this subscription sent its event to no one here:
-    // once subscribed, one pull catches up on it (seen as a second tab that never regrouped).
-    void entry.realtime.subscribeBoard(board.teamId, board.boardId).then(
-      () => entry.pull?.(board.teamId, board.boardId),
-      () => undefined,
-    );
+    // Once subscribed (onSubscribed), one pull catches up on saves made before (seen as a second
+    // tab that never regrouped).
+    void entry.realtime.subscribeBoard(board.teamId, board.boardId).catch(() => undefined);
   };
 
   const offEvents = runtime.events.on((event, payload) => {

@@ -20,6 +20,7 @@
  *   the address browsers reach the store at, when it differs from S3_ENDPOINT).
  */
 import { ConfigError } from '../secrets';
+import { nonNegative } from '../env-numbers';
 
 export interface FilesConfig {
   sweepIntervalMs: number;
@@ -47,15 +48,6 @@ export interface S3Config {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const MB = 1024 * 1024;
-
-/** A non-negative number from the environment, or the default when unset; anything else stops the start (ConfigError: a plain message). */
-function nonNegative(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a number of 0 or more (got "${raw}").`);
-  return value;
-}
 
 export function loadFilesConfig(env: NodeJS.ProcessEnv = process.env): FilesConfig {
   const s3 = loadS3Config(env);

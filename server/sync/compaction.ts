@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AppContext } from '../context';
-import { ConfigError } from '../secrets';
+import { nonNegative } from '../env-numbers';
 import type { Db } from './store';
 import { isSingleConnection } from './cursor';
 
@@ -33,14 +33,7 @@ const DAY = 86_400_000;
 const MINUTE = 60_000;
 
 export function loadChangeLogConfig(env: NodeJS.ProcessEnv = process.env): ChangeLogConfig {
-  const read = (name: string, fallback: number): number => {
-    const raw = env[name]?.trim();
-    if (!raw) return fallback;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0) throw new ConfigError(`${name} must be a number of 0 or more (got "${env[name]}").`);
-    return n;
-  };
-  return { retentionMs: read('CHANGE_LOG_RETENTION_DAYS', 90) * DAY, intervalMs: read('CHANGE_LOG_COMPACT_MINUTES', 60) * MINUTE };
+  return { retentionMs: nonNegative(env, 'CHANGE_LOG_RETENTION_DAYS', 90) * DAY, intervalMs: nonNegative(env, 'CHANGE_LOG_COMPACT_MINUTES', 60) * MINUTE };
 }
 
 export const compactionTuning = { batchMs: 50, firstBatch: 500, minBatch: 50, maxBatch: 5000 };
